@@ -1,0 +1,26 @@
+//! Who may read a message, and with which flags.
+
+use crate::error::ApiResult;
+use crate::model::{Message, MessageFlags, User};
+use crate::store::Store;
+
+use super::super::streams::has_content_access;
+
+/// The flags `viewer` sees on the message, or `None` if they may not read it. A channel message
+/// the viewer never received is readable when its channel's history is open to them, and is
+/// then `read` and `historical`, as in Zulip.
+pub fn visible_flags(store: &impl Store, viewer: &User, msg: &Message) -> ApiResult<Option<MessageFlags>> {
+    if msg.realm_id != viewer.realm_id {
+        return Ok(None);
+    }
+    if let Some(flags) = store.message_flags(viewer.id, msg.id)? {
+        return Ok(Some(flags));
+    }
+    let Some(stream_id) = msg.stream_id() else { return Ok(None) };
+    let Some(stream) = store.stream(stream_id)? else { return Ok(None) };
+    if stream.history_public_to_subscribers && has_content_access(store, viewer, &stream)? {
+        Ok(Some(MessageFlags::READ.with(MessageFlags::HISTORICAL)))
+    } else {
+        Ok(None)
+    }
+}

@@ -1,0 +1,246 @@
+//! GET /messages        get_messages
+//! GET /messages/{id}   get_message
+
+use std::ops::Bound;
+
+use serde_json::Value;
+
+use crate::command::{Actor, Outcome};
+use crate::error::{ApiError, ApiResult};
+use crate::ids::MessageId;
+use crate::model::{Message, MessageFlags};
+use crate::params::{Json, Params};
+use crate::store::{Direction, Store};
+use crate::wire::{self, MessageOptions};
+
+use super::super::narrow::{self, Narrow};
+use super::access::visible_flags;
+
+/// Zulip's `LARGER_THAN_MAX_MESSAGE_ID`: the anchor that means "newest".
+pub const LARGER_THAN_MAX_MESSAGE_ID: u64 = 10_000_000_000_000_000;
+/// Zulip's `MAX_MESSAGES_PER_FETCH`.
+pub const MAX_MESSAGES_PER_FETCH: u64 = 5000;
+
+/// Parameters that select a range, refused together with `message_ids`.
+const RANGE_PARAMETERS: [&str; 5] =
+    ["anchor", "include_anchor", "num_before", "num_after", "use_first_unread_anchor"];
+
+fn message_options(params: &Params) -> ApiResult<MessageOptions> {
+    Ok(MessageOptions {
+        apply_markdown: params.or("apply_markdown", true)?,
+        client_gravatar: params.or("client_gravatar", params.or("client_autoavatar", true)?)?,
+        allow_empty_topic_name: params.or("allow_empty_topic_name", false)?,
+    })
+}
+
+/// A message the viewer may read that matches the narrow, with the viewer's flags.
+struct Match {
+    message: Message,
+    flags: MessageFlags,
+}
+
+/// Loads a message and checks it against the narrow and the viewer's access.
+fn check_candidate(
+    store: &impl Store,
+    actor: &Actor,
+    narrow: &Narrow,
+    id: MessageId,
+) -> ApiResult<Option<Match>> {
+    let Some(message) = store.message(id)? else { return Ok(None) };
+    let received = store.message_flags(actor.user.id, id)?;
+    let flags = match received {
+        Some(flags) => flags,
+        None if narrow.include_history => match visible_flags(store, &actor.user, &message)? {
+            Some(flags) => flags,
+            None => return Ok(None),
+        },
+        None => return Ok(None),
+    };
+    let conversation = wire::conversation_recipient(store, &message, actor.user.id)?;
+    Ok(narrow.matches(&message, received, conversation).then_some(Match { message, flags }))
+}
+
+/// Walks the narrow's index from a bound, collecting up to `limit` matches.
+fn collect(
+    store: &impl Store,
+    actor: &Actor,
+    narrow: &Narrow,
+    from: Bound<MessageId>,
+    to: Bound<MessageId>,
+    direction: Direction,
+    limit: u64,
+) -> ApiResult<Vec<Match>> {
+    let mut found = Vec::new();
+    if limit == 0 {
+        return Ok(found);
+    }
+    for id in store.message_ids(&narrow.index(), from, to, direction)? {
+        if let Some(m) = check_candidate(store, actor, narrow, id?)? {
+            found.push(m);
+            if found.len() as u64 >= limit {
+                break;
+            }
+        }
+    }
+    Ok(found)
+}
+
+fn parse_anchor(raw: &str) -> ApiResult<AnchorSpec> {
+    Ok(match raw {
+        "newest" => AnchorSpec::Id(LARGER_THAN_MAX_MESSAGE_ID),
+        "oldest" => AnchorSpec::Id(0),
+        "first_unread" => AnchorSpec::FirstUnread,
+        other => match other.trim().parse::<i64>() {
+            Ok(n) => AnchorSpec::Id((n.max(0) as u64).min(LARGER_THAN_MAX_MESSAGE_ID)),
+            Err(_) => return Err(ApiError::bad_request("Invalid anchor")),
+        },
+    })
+}
+
+enum AnchorSpec {
+    Id(u64),
+    FirstUnread,
+}
+
+/// The oldest unread message matching the narrow, or "newest" when there is none.
+fn first_unread(store: &impl Store, actor: &Actor, narrow: &Narrow) -> ApiResult<u64> {
+    let mut unread_narrow = narrow.clone();
+    unread_narrow.include_history = false;
+    unread_narrow
+        .terms
+        .push(narrow::Term { condition: narrow::Condition::Is(narrow::IsOperand::Unread), negated: false });
+    let found =
+        collect(store, actor, &unread_narrow, Bound::Unbounded, Bound::Unbounded, Direction::Ascending, 1)?;
+    Ok(found.first().map_or(LARGER_THAN_MAX_MESSAGE_ID, |m| m.message.id.0))
+}
+
+fn render(
+    store: &impl Store,
+    actor: &Actor,
+    matches: Vec<Match>,
+    options: MessageOptions,
+) -> ApiResult<Vec<Value>> {
+    matches
+        .into_iter()
+        .map(|m| wire::message(store, &actor.realm, &m.message, actor.user.id, m.flags, options))
+        .collect()
+}
+
+fn parse_narrow(store: &impl Store, actor: &Actor, params: &Params) -> ApiResult<Narrow> {
+    let raw = match params.optional::<Json<Value>>("narrow")? {
+        Some(Json(value)) => narrow::parse_terms(&value)?,
+        None => Vec::new(),
+    };
+    narrow::resolve(store, actor, &raw)
+}
+
+/// `GET /messages` (spec 4.5).
+pub fn get_messages(store: &impl Store, actor: &Actor, params: &Params) -> ApiResult<Outcome> {
+    let options = message_options(params)?;
+    let narrow = parse_narrow(store, actor, params)?;
+    if let Some(Json(ids)) = params.optional::<Json<Vec<u64>>>("message_ids")? {
+        let conflicting: Vec<&str> = RANGE_PARAMETERS.iter().copied().filter(|p| params.has(p)).collect();
+        if !conflicting.is_empty() {
+            let mut names = vec!["message_ids"];
+            names.extend(conflicting);
+            return Err(ApiError::bad_request(format!(
+                "Unsupported parameter combination: {}",
+                names.join(", ")
+            )));
+        }
+        let mut ids = ids;
+        ids.sort_unstable();
+        ids.dedup();
+        let mut matches = Vec::new();
+        for id in ids {
+            let mut lenient = narrow.clone();
+            lenient.include_history = true;
+            if let Some(m) = check_candidate(store, actor, &lenient, MessageId(id))? {
+                matches.push(m);
+            }
+        }
+        return Ok(Outcome::default()
+            .reply("messages", render(store, actor, matches, options)?)
+            .reply("found_anchor", false)
+            .reply("found_oldest", false)
+            .reply("found_newest", false)
+            .reply("history_limited", false));
+    }
+
+    let use_first_unread = params.or("use_first_unread_anchor", false)?;
+    let anchor_raw = params.optional::<String>("anchor")?;
+    let spec = match (anchor_raw, use_first_unread) {
+        (_, true) => AnchorSpec::FirstUnread,
+        (Some(raw), false) => parse_anchor(&raw)?,
+        (None, false) => return Err(ApiError::missing_argument("anchor")),
+    };
+    let num_before: u64 = params.required("num_before")?;
+    let num_after: u64 = params.required("num_after")?;
+    let include_anchor = params.or("include_anchor", true)?;
+    if num_before.saturating_add(num_after) > MAX_MESSAGES_PER_FETCH {
+        return Err(ApiError::bad_request(format!(
+            "Too many messages requested (maximum {MAX_MESSAGES_PER_FETCH})."
+        )));
+    }
+    let anchor = match spec {
+        AnchorSpec::Id(id) => id,
+        AnchorSpec::FirstUnread => first_unread(store, actor, &narrow)?,
+    };
+    let anchored_left = anchor == 0;
+    let anchored_right = anchor >= LARGER_THAN_MAX_MESSAGE_ID;
+    let num_after = if anchored_right { 0 } else { num_after };
+
+    let before = collect(
+        store,
+        actor,
+        &narrow,
+        Bound::Unbounded,
+        Bound::Excluded(MessageId(anchor)),
+        Direction::Descending,
+        num_before,
+    )?;
+    let (anchor_row, after) = if anchored_right {
+        (None, Vec::new())
+    } else {
+        let mut after = collect(
+            store,
+            actor,
+            &narrow,
+            Bound::Included(MessageId(anchor)),
+            Bound::Unbounded,
+            Direction::Ascending,
+            num_after + 1,
+        )?;
+        let anchor_row = match after.first() {
+            Some(m) if m.message.id.0 == anchor => Some(after.remove(0)),
+            _ => None,
+        };
+        after.truncate(num_after as usize);
+        (anchor_row, after)
+    };
+    let found_anchor = anchor_row.is_some() && include_anchor;
+    let found_oldest = anchored_left || (before.len() as u64) < num_before;
+    let found_newest = anchored_right || (after.len() as u64) < num_after;
+
+    let mut matches: Vec<Match> = before.into_iter().rev().collect();
+    if include_anchor {
+        matches.extend(anchor_row);
+    }
+    matches.extend(after);
+    Ok(Outcome::default()
+        .reply("anchor", anchor)
+        .reply("found_anchor", found_anchor)
+        .reply("found_oldest", found_oldest)
+        .reply("found_newest", found_newest)
+        .reply("history_limited", false)
+        .reply("messages", render(store, actor, matches, options)?))
+}
+
+/// `GET /messages/{message_id}`: one message, with its Markdown as `raw_content`.
+pub fn get_message(store: &impl Store, actor: &Actor, id: MessageId, params: &Params) -> ApiResult<Outcome> {
+    let options = message_options(params)?;
+    let message = store.message(id)?.ok_or_else(ApiError::invalid_message)?;
+    let flags = visible_flags(store, &actor.user, &message)?.ok_or_else(ApiError::invalid_message)?;
+    let shown = wire::message(store, &actor.realm, &message, actor.user.id, flags, options)?;
+    Ok(Outcome::default().reply("raw_content", message.content.clone()).reply("message", shown))
+}

@@ -1,0 +1,297 @@
+//! POST /messages   send_message
+
+use serde_json::Value;
+
+use crate::command::{Actor, Event, Outcome};
+use crate::error::{ApiError, ApiResult};
+use crate::ids::{IdKind, MessageId, RecipientId, StreamId, UserId};
+use crate::model::{
+    Message, MessageFlags, MessageKind, Recipient, RecipientKind, Stream, User, direct_group_key,
+};
+use crate::params::Params;
+use crate::render::render_markdown;
+use crate::store::{Change, IdAllocator, Store};
+
+use super::super::streams::{has_content_access, is_forbidden_char, stream_by_name, stream_in_realm};
+
+/// Zulip's `MAX_MESSAGE_LENGTH`, in code points; longer content is truncated, not refused.
+pub const MAX_MESSAGE_LENGTH: usize = 10_000;
+/// Zulip's `MAX_TOPIC_NAME_LENGTH`, in code points; longer topics are truncated.
+pub const MAX_TOPIC_LENGTH: usize = 60;
+
+/// Truncates to `max` code points, ending with `suffix` when anything was cut, as Zulip's
+/// `truncate_content` does.
+fn truncate(text: &str, max: usize, suffix: &str) -> String {
+    if text.chars().count() <= max {
+        return text.to_owned();
+    }
+    let keep = max - suffix.chars().count();
+    let mut cut: String = text.chars().take(keep).collect();
+    cut.push_str(suffix);
+    cut
+}
+
+/// Checks and normalizes message content.
+fn check_content(raw: &str) -> ApiResult<String> {
+    if raw.contains('\0') {
+        return Err(ApiError::bad_request("Message must not contain null bytes"));
+    }
+    let content = raw.trim_end();
+    if content.is_empty() {
+        return Err(ApiError::bad_request("Message must not be empty"));
+    }
+    Ok(truncate(content, MAX_MESSAGE_LENGTH, "\n[message truncated]"))
+}
+
+/// Checks and normalizes a topic: stripped, Zulip's aliases of the empty topic mapped to it,
+/// truncated to 60 code points.
+pub fn check_topic(raw: &str) -> ApiResult<String> {
+    let topic = raw.trim();
+    if let Some(position) = topic.chars().position(is_forbidden_char) {
+        return Err(ApiError::bad_request(format!(
+            "Invalid character in topic, at position {}!",
+            position + 1
+        )));
+    }
+    if topic == "(no topic)" || topic.eq_ignore_ascii_case(crate::wire::EMPTY_TOPIC_DISPLAY_NAME) {
+        return Ok(String::new());
+    }
+    Ok(truncate(topic, MAX_TOPIC_LENGTH, "..."))
+}
+
+/// Whether messages from this client start read for their sender. Zulip marks a sender's own
+/// message read only for interactive clients; bots and integrations leave it unread.
+fn interactive_client(client: &str) -> bool {
+    let name = client.to_lowercase();
+    [
+        "website",
+        "zulipmobile",
+        "zulipelectron",
+        "zulipdesktop",
+        "zulipterminal",
+        "zulipandroid",
+        "zulipios",
+        "ios",
+        "android",
+        "snipe",
+        "zulipflutter",
+    ]
+    .contains(&name.as_str())
+        || name.contains("desktop app")
+}
+
+/// The channel a `to` parameter names: an id, a name, or either inside a one-element JSON list.
+fn target_stream(store: &impl Store, actor: &Actor, to: &str) -> ApiResult<Stream> {
+    let parsed: Option<Value> = serde_json::from_str(to).ok();
+    let indicator = match parsed {
+        Some(Value::Array(items)) if items.len() == 1 => items.into_iter().next(),
+        Some(Value::Array(_)) => {
+            return Err(ApiError::bad_request("Cannot send to multiple channels"));
+        }
+        Some(v @ (Value::Number(_) | Value::String(_))) => Some(v),
+        _ => None,
+    };
+    match indicator {
+        Some(Value::Number(n)) => {
+            let id = n.as_u64().ok_or_else(|| ApiError::bad_request("Invalid channel ID"))?;
+            stream_in_realm(store, actor, StreamId(id))?.ok_or_else(|| ApiError::stream_id_does_not_exist(id))
+        }
+        Some(Value::String(name)) => {
+            stream_by_name(store, actor, &name)?.ok_or_else(|| ApiError::stream_does_not_exist(name.trim()))
+        }
+        _ => stream_by_name(store, actor, to)?.ok_or_else(|| ApiError::stream_does_not_exist(to.trim())),
+    }
+}
+
+/// The users a direct message's `to` names: a JSON list of ids or emails, or emails separated
+/// by commas. Every one must be an active user of the organization.
+fn target_users(store: &impl Store, actor: &Actor, to: &str) -> ApiResult<Vec<User>> {
+    let entries: Vec<Value> = match serde_json::from_str::<Value>(to) {
+        Ok(Value::Array(items)) => items,
+        Ok(v @ Value::Number(_)) => vec![v],
+        _ => to.split(',').map(|e| Value::String(e.trim().to_owned())).filter(|v| v != "").collect(),
+    };
+    if entries.is_empty() {
+        return Err(ApiError::bad_request("Message must have recipients"));
+    }
+    let mut users: Vec<User> = Vec::with_capacity(entries.len());
+    for entry in entries {
+        let user = match &entry {
+            Value::Number(n) => {
+                let found = match n.as_u64() {
+                    Some(id) => store.user(UserId(id))?.filter(|u| u.realm_id == actor.realm.id),
+                    None => None,
+                };
+                found.ok_or_else(|| ApiError::bad_request(format!("Invalid user ID {n}")))?
+            }
+            Value::String(email) => {
+                let found = match store.user_by_email(actor.realm.id, email)? {
+                    Some(id) => store.user(id)?,
+                    None => None,
+                };
+                found.ok_or_else(|| ApiError::bad_request(format!("Invalid email '{email}'")))?
+            }
+            _ => return Err(ApiError::bad_request("to is not a list of user ids or emails")),
+        };
+        if !user.is_active {
+            return Err(ApiError::bad_request(format!("'{}' is no longer using Zulip.", user.email)));
+        }
+        if !users.iter().any(|u| u.id == user.id) {
+            users.push(user);
+        }
+    }
+    Ok(users)
+}
+
+/// Where a message goes, resolved.
+struct Addressed {
+    kind: MessageKind,
+    recipient: RecipientId,
+    receivers: Vec<UserId>,
+    /// Writes needed to address it (a new direct-message group, a channel's first message id).
+    changes: Vec<Change>,
+    stream: Option<Stream>,
+}
+
+fn address_stream(store: &impl Store, actor: &Actor, params: &Params) -> ApiResult<Addressed> {
+    let to: String = params.required("to")?;
+    let stream = target_stream(store, actor, &to)?;
+    let topic_raw = match params.optional::<String>("topic")? {
+        Some(t) => t,
+        None => params.optional::<String>("subject")?.ok_or_else(|| ApiError::missing_argument("topic"))?,
+    };
+    let topic = check_topic(&topic_raw)?;
+    if stream.is_archived || !has_content_access(store, &actor.user, &stream)? {
+        return Err(ApiError::bad_request(format!("Not authorized to send to channel '{}'", stream.name)));
+    }
+    let receivers = store.stream_subscribers(stream.id)?;
+    Ok(Addressed {
+        kind: MessageKind::Stream { stream_id: stream.id, topic },
+        recipient: stream.recipient_id,
+        receivers,
+        changes: Vec::new(),
+        stream: Some(stream),
+    })
+}
+
+fn address_direct(store: &impl Store, actor: &Actor, params: &Params) -> ApiResult<Addressed> {
+    let to: String = params.required("to")?;
+    let mut participants: Vec<User> = target_users(store, actor, &to)?;
+    if !participants.iter().any(|u| u.id == actor.user.id) {
+        participants.push(actor.user.clone());
+    }
+    participants.sort_by_key(|u| u.id);
+    let ids: Vec<UserId> = participants.iter().map(|u| u.id).collect();
+    let mut changes = Vec::new();
+    let recipient = match participants.as_slice() {
+        [me] => me.personal_recipient,
+        [a, b] => {
+            if a.id == actor.user.id {
+                b.personal_recipient
+            } else {
+                a.personal_recipient
+            }
+        }
+        _ => {
+            let key = direct_group_key(&ids);
+            match store.direct_group(&key)? {
+                Some(id) => id,
+                None => {
+                    let id = RecipientId(IdAllocator::new(store, IdKind::Recipient)?.take());
+                    changes.push(Change::PutRecipient(Recipient {
+                        id,
+                        kind: RecipientKind::DirectGroup(ids.clone()),
+                    }));
+                    id
+                }
+            }
+        }
+    };
+    Ok(Addressed {
+        kind: MessageKind::Direct { participants: ids.clone() },
+        recipient,
+        receivers: ids,
+        changes,
+        stream: None,
+    })
+}
+
+/// `POST /messages`: sends a channel or direct message (spec 4.x; Zulip's send-message).
+pub fn send_message(store: &impl Store, actor: &Actor, params: &Params, now: i64) -> ApiResult<Outcome> {
+    let kind: String = params.required("type")?;
+    let content = check_content(&params.required::<String>("content")?)?;
+    let read_by_sender = params.optional::<bool>("read_by_sender")?;
+    // Accepted for the sender's own event echo, which the event issue implements.
+    params.mark_used("queue_id");
+    params.mark_used("local_id");
+    let mut addressed = match kind.as_str() {
+        "stream" | "channel" => address_stream(store, actor, params)?,
+        "private" | "direct" => address_direct(store, actor, params)?,
+        _ => return Err(ApiError::bad_request("Invalid type")),
+    };
+
+    let id = MessageId(IdAllocator::new(store, IdKind::Message)?.take());
+    let rendered = render_markdown(&content);
+    let is_me_message = content.starts_with("/me ") && !content.contains('\n');
+    let message = Message {
+        id,
+        realm_id: actor.realm.id,
+        sender_id: actor.user.id,
+        recipient_id: addressed.recipient,
+        kind: addressed.kind,
+        content,
+        rendered_content: rendered.html,
+        timestamp: now,
+        client: actor.client.clone(),
+        is_me_message,
+        has_link: rendered.has_link,
+        has_image: rendered.has_image,
+        has_attachment: false,
+        last_edit_timestamp: None,
+        last_moved_timestamp: None,
+    };
+    let sender_reads = read_by_sender.unwrap_or_else(|| interactive_client(&actor.client));
+    let base = if message.is_direct() { MessageFlags::IS_PRIVATE } else { MessageFlags::empty() };
+    let receivers: Vec<(UserId, MessageFlags)> = addressed
+        .receivers
+        .iter()
+        .map(|&user| {
+            let flags =
+                if user == actor.user.id && sender_reads { base.with(MessageFlags::READ) } else { base };
+            (user, flags)
+        })
+        .collect();
+    if let Some(stream) = addressed.stream.take().filter(|s| s.first_message_id.is_none()) {
+        addressed.changes.push(Change::PutStream(Stream { first_message_id: Some(id), ..stream }));
+    }
+    let mut changes = addressed.changes;
+    changes.push(Change::InsertMessage { message, receivers: receivers.clone() });
+    Ok(Outcome { changes, events: vec![Event::Message { message: id, receivers }], ..Outcome::default() }
+        .reply("id", id.0))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn topics_are_normalized_as_zulip_does() {
+        assert_eq!(check_topic("  lunch  ").ok(), Some("lunch".to_owned()));
+        assert_eq!(check_topic("(no topic)").ok(), Some(String::new()));
+        assert_eq!(check_topic("General Chat").ok(), Some(String::new()));
+        let long = "t".repeat(70);
+        assert_eq!(check_topic(&long).ok(), Some(format!("{}...", "t".repeat(57))));
+        assert!(check_topic("a\u{7}b").is_err());
+    }
+
+    #[test]
+    fn content_is_checked_and_truncated() {
+        assert_eq!(check_content("hi \n").ok(), Some("hi".to_owned()));
+        assert_eq!(check_content("  ").map_err(|e| e.msg), Err("Message must not be empty".to_owned()));
+        assert!(check_content("a\0b").is_err());
+        let long = "x".repeat(10_005);
+        let cut = check_content(&long).unwrap_or_default();
+        assert_eq!(cut.chars().count(), MAX_MESSAGE_LENGTH);
+        assert!(cut.ends_with("\n[message truncated]"));
+    }
+}

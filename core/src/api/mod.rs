@@ -1,0 +1,11 @@
+//! The operations of the API, one module per endpoint group, one function per operation named
+//! after Zulip's `operationId`. Each file opens with the routes it serves.
+
+pub mod fetch_api_key;
+pub mod messages;
+pub mod narrow;
+pub mod realm;
+pub mod server_settings;
+pub mod streams;
+pub mod subscriptions;
+pub mod users;

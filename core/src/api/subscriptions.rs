@@ -1,0 +1,269 @@
+//! GET    /users/me/subscriptions   get_subscriptions
+//! POST   /users/me/subscriptions   subscribe (creates missing channels)
+//! DELETE /users/me/subscriptions   unsubscribe
+
+use std::collections::BTreeMap;
+
+use serde_json::{Map, Value, json};
+
+use crate::command::{Actor, Event, Outcome, active_user_in_realm};
+use crate::error::{ApiError, ApiResult};
+use crate::ids::{IdKind, RecipientId, StreamId, UserId};
+use crate::model::{Recipient, RecipientKind, Stream, Subscription, User};
+use crate::params::{Json, Params};
+use crate::render::render_markdown;
+use crate::store::{Change, IdAllocator, Store};
+use crate::wire;
+
+use super::streams::{
+    MAX_STREAM_DESCRIPTION_LENGTH, check_stream_name, has_content_access, is_subscribed, stream_by_name,
+};
+
+/// Zulip's palette for new subscriptions, handed out in turn by how many the user has.
+const STREAM_COLORS: &[&str] = &[
+    "#76ce90", "#fae589", "#a6c7e5", "#e79ab5", "#bfd56f", "#f4ae55", "#b0a5fd", "#addfe5", "#f5ce6e",
+    "#c2726a", "#94c849", "#bd86e5", "#ee7e4a", "#a6dcbf", "#95a5fd", "#53a063", "#9987e1", "#e4523d",
+    "#c2c2c2", "#4f8de4", "#c6a8ad", "#e7cc4d", "#c8bebf", "#a47462",
+];
+
+/// `GET /users/me/subscriptions`.
+pub fn get_subscriptions(store: &impl Store, actor: &Actor, params: &Params) -> ApiResult<Outcome> {
+    let include_subscribers = params.or("include_subscribers", false)?;
+    let mut subscriptions = Vec::new();
+    for sub in store.user_subscriptions(actor.user.id)?.into_iter().filter(|s| s.active) {
+        let Some(stream) = store.stream(sub.stream_id)? else { continue };
+        let subscribers = if include_subscribers { Some(store.stream_subscribers(stream.id)?) } else { None };
+        subscriptions.push(wire::subscription(&stream, &sub, subscribers.as_deref()));
+    }
+    Ok(Outcome::default().reply("subscriptions", Value::Array(subscriptions)))
+}
+
+/// Resolves `principals` (emails or ids) to active users of the actor's organization.
+fn principals(store: &impl Store, actor: &Actor, params: &Params) -> ApiResult<Vec<User>> {
+    let Some(Json(list)) = params.optional::<Json<Vec<Value>>>("principals")? else {
+        return Ok(vec![actor.user.clone()]);
+    };
+    let mut users: Vec<User> = Vec::new();
+    for principal in list {
+        let user = match &principal {
+            Value::String(email) => match store.user_by_email(actor.realm.id, email)? {
+                Some(id) => active_user_in_realm(store, actor, id)?,
+                None => None,
+            },
+            Value::Number(n) => match n.as_u64() {
+                Some(id) => active_user_in_realm(store, actor, UserId(id))?,
+                None => None,
+            },
+            _ => return Err(ApiError::bad_request("principals is not a list of strings or integers")),
+        };
+        let user = user.ok_or_else(ApiError::no_such_user)?;
+        if !users.iter().any(|u| u.id == user.id) {
+            users.push(user);
+        }
+    }
+    Ok(users)
+}
+
+/// One requested channel: its name and the description to use if it gets created.
+struct Requested {
+    name: String,
+    description: String,
+}
+
+fn requested_channels(params: &Params) -> ApiResult<Vec<Requested>> {
+    let Json(list) = params.required::<Json<Vec<Value>>>("subscriptions")?;
+    let mut requested: Vec<Requested> = Vec::new();
+    for (index, item) in list.iter().enumerate() {
+        let Value::Object(fields) = item else {
+            return Err(ApiError::bad_request(format!("subscriptions[{index}] is not a dict")));
+        };
+        let name = match fields.get("name") {
+            Some(Value::String(name)) => check_stream_name(name)?,
+            Some(_) => {
+                return Err(ApiError::bad_request(format!(
+                    "subscriptions[{index}][\"name\"] is not a string"
+                )));
+            }
+            None => {
+                return Err(ApiError::bad_request(format!("name key is missing from subscriptions[{index}]")));
+            }
+        };
+        let description = match fields.get("description") {
+            Some(Value::String(d)) => d.trim().to_owned(),
+            Some(_) => {
+                return Err(ApiError::bad_request(format!(
+                    "subscriptions[{index}][\"description\"] is not a string"
+                )));
+            }
+            None => String::new(),
+        };
+        if description.chars().count() > MAX_STREAM_DESCRIPTION_LENGTH {
+            return Err(ApiError::bad_request(format!(
+                "Channel description too long (limit: {MAX_STREAM_DESCRIPTION_LENGTH} characters)."
+            )));
+        }
+        if !requested.iter().any(|r| r.name.to_lowercase() == name.to_lowercase()) {
+            requested.push(Requested { name, description });
+        }
+    }
+    Ok(requested)
+}
+
+/// `POST /users/me/subscriptions`: subscribes the actor, or `principals`, to channels, creating
+/// those that do not exist.
+pub fn subscribe(store: &impl Store, actor: &Actor, params: &Params, now: i64) -> ApiResult<Outcome> {
+    let requested = requested_channels(params)?;
+    let users = principals(store, actor, params)?;
+    let invite_only = params.or("invite_only", false)?;
+    let is_web_public = params.or("is_web_public", false)?;
+    let history_public = params.optional::<bool>("history_public_to_subscribers")?;
+    let authorization_errors_fatal = params.or("authorization_errors_fatal", true)?;
+    params.or("announce", false)?;
+    if is_web_public {
+        return Err(ApiError::bad_request("Web-public channels are not enabled."));
+    }
+    let subscribing_others = users.iter().any(|u| u.id != actor.user.id);
+    if subscribing_others && actor.user.is_guest() {
+        return Err(ApiError::insufficient_permission());
+    }
+
+    let mut stream_ids = IdAllocator::new(store, IdKind::Stream)?;
+    let mut recipient_ids = IdAllocator::new(store, IdKind::Recipient)?;
+    let mut outcome = Outcome::default();
+    let mut targets: Vec<Stream> = Vec::new();
+    let mut unauthorized: Vec<String> = Vec::new();
+    for Requested { name, description } in requested {
+        match stream_by_name(store, actor, &name)? {
+            Some(stream) => {
+                if has_content_access(store, &actor.user, &stream)?
+                    || actor.user.is_admin() && subscribing_others
+                {
+                    targets.push(stream);
+                } else if authorization_errors_fatal {
+                    return Err(ApiError::bad_request(format!(
+                        "Unable to access channel ({}).",
+                        stream.name
+                    )));
+                } else {
+                    unauthorized.push(stream.name);
+                }
+            }
+            None => {
+                if actor.user.is_guest() {
+                    return Err(ApiError::insufficient_permission());
+                }
+                let stream = Stream {
+                    id: StreamId(stream_ids.take()),
+                    realm_id: actor.realm.id,
+                    rendered_description: render_markdown(&description).html,
+                    name,
+                    description,
+                    date_created: now,
+                    creator_id: Some(actor.user.id),
+                    invite_only,
+                    is_web_public: false,
+                    // Zulip: public channels always share history; private ones by choice.
+                    history_public_to_subscribers: !invite_only || history_public.unwrap_or(false),
+                    message_retention_days: None,
+                    is_archived: false,
+                    recipient_id: RecipientId(recipient_ids.take()),
+                    first_message_id: None,
+                };
+                outcome.changes.push(Change::PutRecipient(Recipient {
+                    id: stream.recipient_id,
+                    kind: RecipientKind::Stream(stream.id),
+                }));
+                outcome.changes.push(Change::PutStream(stream.clone()));
+                let watchers = if stream.invite_only {
+                    users.iter().map(|u| u.id).collect()
+                } else {
+                    store
+                        .realm_users(actor.realm.id)?
+                        .iter()
+                        .filter(|u| u.is_active && !u.is_guest())
+                        .map(|u| u.id)
+                        .collect()
+                };
+                outcome.events.push(Event::Other {
+                    users: watchers,
+                    body: json!({"type": "stream", "op": "create", "streams": [wire::stream(&stream)]}),
+                });
+                targets.push(stream);
+            }
+        }
+    }
+
+    let mut subscribed: BTreeMap<String, Vec<String>> = BTreeMap::new();
+    let mut already: BTreeMap<String, Vec<String>> = BTreeMap::new();
+    for user in &users {
+        let mut count = store.user_subscriptions(user.id)?.iter().filter(|s| s.active).count();
+        for stream in &targets {
+            let existing = store.subscription(user.id, stream.id)?;
+            if existing.as_ref().is_some_and(|s| s.active) {
+                already.entry(user.email.clone()).or_default().push(stream.name.clone());
+                continue;
+            }
+            let sub = match existing {
+                Some(old) => Subscription { active: true, ..old },
+                None => Subscription::new(
+                    user.id,
+                    stream.id,
+                    STREAM_COLORS[count % STREAM_COLORS.len()].to_owned(),
+                ),
+            };
+            count += 1;
+            outcome.changes.push(Change::PutSubscription(sub.clone()));
+            subscribed.entry(user.email.clone()).or_default().push(stream.name.clone());
+            outcome.events.push(Event::Other {
+                users: vec![user.id],
+                body: json!({"type": "subscription", "op": "add", "subscriptions": [wire::subscription(stream, &sub, None)]}),
+            });
+        }
+    }
+    let to_map = |m: BTreeMap<String, Vec<String>>| -> Map<String, Value> {
+        m.into_iter().map(|(k, v)| (k, json!(v))).collect()
+    };
+    outcome = outcome.reply("subscribed", to_map(subscribed)).reply("already_subscribed", to_map(already));
+    if !authorization_errors_fatal {
+        outcome = outcome.reply("unauthorized", unauthorized);
+    }
+    Ok(outcome)
+}
+
+/// `DELETE /users/me/subscriptions`: unsubscribes the actor, or `principals` (administrators).
+pub fn unsubscribe(store: &impl Store, actor: &Actor, params: &Params) -> ApiResult<Outcome> {
+    let Json(names) = params.required::<Json<Vec<String>>>("subscriptions")?;
+    let users = principals(store, actor, params)?;
+    if users.iter().any(|u| u.id != actor.user.id) && !actor.user.is_admin() {
+        return Err(ApiError::insufficient_permission());
+    }
+    let mut streams = Vec::new();
+    for name in &names {
+        let stream =
+            stream_by_name(store, actor, name)?.ok_or_else(|| ApiError::stream_does_not_exist(name))?;
+        if !stream.is_public() && !is_subscribed(store, actor.user.id, stream.id)? && !actor.user.is_admin() {
+            return Err(ApiError::stream_does_not_exist(name));
+        }
+        streams.push(stream);
+    }
+    let mut outcome = Outcome::default();
+    let mut removed = Vec::new();
+    let mut not_removed = Vec::new();
+    for user in &users {
+        for stream in &streams {
+            match store.subscription(user.id, stream.id)? {
+                Some(sub) if sub.active => {
+                    outcome.changes.push(Change::PutSubscription(Subscription { active: false, ..sub }));
+                    removed.push(stream.name.clone());
+                    outcome.events.push(Event::Other {
+                        users: vec![user.id],
+                        body: json!({"type": "subscription", "op": "remove",
+                            "subscriptions": [{"stream_id": stream.id, "name": stream.name}]}),
+                    });
+                }
+                _ => not_removed.push(stream.name.clone()),
+            }
+        }
+    }
+    Ok(outcome.reply("removed", removed).reply("not_removed", not_removed))
+}

@@ -1,0 +1,57 @@
+//! What every command takes and returns.
+//!
+//! A command checks everything first and then either fails with an [`ApiError`] having asked
+//! for no writes, or succeeds with an [`Outcome`]: the writes to commit, the reply to send once
+//! they are durable, and the events they cause.
+
+use serde_json::{Map, Value};
+
+use crate::error::{ApiError, ApiResult};
+use crate::ids::{MessageId, UserId};
+use crate::model::{MessageFlags, Realm, User};
+use crate::store::{Change, Store};
+
+/// The authenticated user a request acts for, with their organization.
+#[derive(Clone, Debug)]
+pub struct Actor {
+    pub user: User,
+    pub realm: Realm,
+    /// The client name Zulip records on messages (from the User-Agent, as Zulip does).
+    pub client: String,
+}
+
+/// Something that happened, for the event system to deliver once it is durable.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Event {
+    /// A new message, with the users who receive it and their flags.
+    Message { message: MessageId, receivers: Vec<(UserId, MessageFlags)> },
+    /// Any other event: its body (`type` and payload, no `id`) and who receives it.
+    Other { users: Vec<UserId>, body: Value },
+}
+
+/// The result of a successful command.
+#[derive(Debug, Default)]
+pub struct Outcome {
+    pub changes: Vec<Change>,
+    /// Fields of the success response besides `result` and `msg`.
+    pub reply: Map<String, Value>,
+    pub events: Vec<Event>,
+}
+
+impl Outcome {
+    pub fn reply(mut self, key: &str, value: impl Into<Value>) -> Self {
+        self.reply.insert(key.to_owned(), value.into());
+        self
+    }
+}
+
+/// Loads the user `id` if they exist, are active and belong to the actor's organization; other
+/// organizations' users answer exactly like missing ones.
+pub fn active_user_in_realm(store: &impl Store, actor: &Actor, id: UserId) -> ApiResult<Option<User>> {
+    Ok(store.user(id)?.filter(|u| u.realm_id == actor.realm.id && u.is_active))
+}
+
+/// Requires the actor to be an organization administrator.
+pub fn require_admin(actor: &Actor) -> ApiResult<()> {
+    if actor.user.is_admin() { Ok(()) } else { Err(ApiError::administrator_required()) }
+}

@@ -1,0 +1,62 @@
+//! Identifier newtypes, so that a user id can never be passed where a channel id is meant.
+
+use serde::{Deserialize, Serialize};
+
+macro_rules! id_type {
+    ($(#[$doc:meta])* $name:ident) => {
+        $(#[$doc])*
+        #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+        #[serde(transparent)]
+        pub struct $name(pub u64);
+
+        impl std::fmt::Display for $name {
+            fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+                self.0.fmt(f)
+            }
+        }
+    };
+}
+
+id_type!(
+    /// An organization (Zulip's "realm").
+    RealmId
+);
+id_type!(
+    /// A human or bot account. Unique across the server, as in Zulip.
+    UserId
+);
+id_type!(
+    /// A channel (Zulip's "stream"). Unique across the server.
+    StreamId
+);
+id_type!(
+    /// A message. Increasing in send order, unique across the server.
+    MessageId
+);
+id_type!(
+    /// A set of recipients: one channel, one user's personal inbox, or one direct-message group.
+    RecipientId
+);
+
+/// Which id sequence a new object draws from. The store keeps one counter per kind.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum IdKind {
+    Realm,
+    User,
+    Stream,
+    Message,
+    Recipient,
+}
+
+impl IdKind {
+    /// The stable name under which the store keeps this counter.
+    pub fn key(self) -> &'static str {
+        match self {
+            IdKind::Realm => "realm",
+            IdKind::User => "user",
+            IdKind::Stream => "stream",
+            IdKind::Message => "message",
+            IdKind::Recipient => "recipient",
+        }
+    }
+}

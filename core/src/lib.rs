@@ -1,0 +1,26 @@
+//! # confab-core
+//!
+//! All of Confab's rules, as pure functions: request validation, permissions, narrow filtering,
+//! message flags, Markdown rendering, and (later) event-queue semantics.
+//!
+//! This crate does not do I/O. It reads no clock (time is an argument, `now`, in UNIX seconds),
+//! draws no randomness (secrets come from the host), and touches no disk or network: storage is
+//! the [`store::Store`] trait, which a host implements, and writes are [`store::Change`]s that a
+//! host commits. That is what lets the same rules run in the server (`confab-server`) and in the
+//! browser (`confab-web`, compiled to `wasm32-unknown-unknown`).
+
+pub mod api;
+pub mod command;
+pub mod error;
+pub mod ids;
+pub mod model;
+pub mod params;
+pub mod rate_limit;
+pub mod render;
+pub mod store;
+pub mod time;
+pub mod version;
+pub mod wire;
+
+pub use command::{Actor, Event, Outcome};
+pub use error::{ApiError, ApiResult, ErrorCode};

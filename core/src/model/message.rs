@@ -1,0 +1,58 @@
+use serde::{Deserialize, Serialize};
+
+use crate::ids::{MessageId, RealmId, RecipientId, StreamId, UserId};
+
+/// Where a message was sent.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub enum MessageKind {
+    /// A channel message. `topic` may be empty (Zulip's "general chat").
+    Stream { stream_id: StreamId, topic: String },
+    /// A direct message; `participants` are every user in the conversation, sender included,
+    /// sorted by id.
+    Direct { participants: Vec<UserId> },
+}
+
+/// A stored message.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Message {
+    pub id: MessageId,
+    pub realm_id: RealmId,
+    pub sender_id: UserId,
+    /// Stored recipient: the channel's, the receiver's personal one for a 1:1 message, the
+    /// sender's own for a message to oneself, or the group's.
+    pub recipient_id: RecipientId,
+    pub kind: MessageKind,
+    /// Markdown source.
+    pub content: String,
+    pub rendered_content: String,
+    pub timestamp: i64,
+    /// The sending client's name, as Zulip reports it in `client`.
+    pub client: String,
+    pub is_me_message: bool,
+    pub has_link: bool,
+    pub has_image: bool,
+    pub has_attachment: bool,
+    pub last_edit_timestamp: Option<i64>,
+    pub last_moved_timestamp: Option<i64>,
+}
+
+impl Message {
+    pub fn stream_id(&self) -> Option<StreamId> {
+        match &self.kind {
+            MessageKind::Stream { stream_id, .. } => Some(*stream_id),
+            MessageKind::Direct { .. } => None,
+        }
+    }
+
+    /// The topic, or the empty string for direct messages.
+    pub fn topic(&self) -> &str {
+        match &self.kind {
+            MessageKind::Stream { topic, .. } => topic,
+            MessageKind::Direct { .. } => "",
+        }
+    }
+
+    pub fn is_direct(&self) -> bool {
+        matches!(self.kind, MessageKind::Direct { .. })
+    }
+}

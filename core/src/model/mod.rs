@@ -1,0 +1,15 @@
+//! The domain model: what Confab stores. Wire shapes (what clients see) are in `crate::wire`.
+
+mod flags;
+mod message;
+mod realm;
+mod recipient;
+mod stream;
+mod user;
+
+pub use flags::{IndexedFlag, MessageFlags};
+pub use message::{Message, MessageKind};
+pub use realm::Realm;
+pub use recipient::{Recipient, RecipientKind, direct_group_key};
+pub use stream::{Stream, Subscription};
+pub use user::{BotType, Credentials, Role, User};

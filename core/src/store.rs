@@ -1,0 +1,126 @@
+//! The boundary between rules and storage.
+//!
+//! Core reads through [`Store`] and writes by returning [`Change`]s. The native host implements
+//! `Store` over a redb transaction (read-only for queries, the writer's own transaction for
+//! commands, so a command sees the changes of the commands committed before it in the same
+//! batch); host-web can implement it over memory. Nothing here knows how rows are laid out.
+
+use std::ops::Bound;
+
+use crate::error::ApiResult;
+use crate::ids::{IdKind, MessageId, RealmId, RecipientId, StreamId, UserId};
+use crate::model::{
+    Credentials, IndexedFlag, Message, MessageFlags, Realm, Recipient, Stream, Subscription, User,
+};
+
+/// An ordered set of message ids the store can walk without scanning all messages.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum MessageIndex {
+    /// Every message the user has received (has flags for).
+    UserHistory(UserId),
+    /// The user's messages in one flag index.
+    UserFlag(UserId, IndexedFlag),
+    /// The user's direct messages in one conversation, keyed by the conversation's recipient id
+    /// as that user sees it (the other user's personal recipient for a 1:1 conversation).
+    UserConversation(UserId, RecipientId),
+    /// Every message to one recipient (a channel's whole history).
+    Recipient(RecipientId),
+    /// Every message to one recipient in one topic; the topic is lower-cased.
+    Topic(RecipientId, String),
+    /// Every message one user sent.
+    Sender(UserId),
+}
+
+/// Which way to walk an index.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Direction {
+    Ascending,
+    Descending,
+}
+
+/// A boxed iterator of message ids, as the store yields them.
+pub type MessageIdIter<'a> = Box<dyn Iterator<Item = ApiResult<MessageId>> + 'a>;
+
+/// Read access to stored state. Every lookup is scoped by the caller: core checks that the
+/// object belongs to the caller's organization, so ids of other organizations act as missing.
+pub trait Store {
+    fn realm(&self, id: RealmId) -> ApiResult<Option<Realm>>;
+    fn realm_by_subdomain(&self, subdomain: &str) -> ApiResult<Option<RealmId>>;
+
+    fn user(&self, id: UserId) -> ApiResult<Option<User>>;
+    /// Looks up an API email, compared case-insensitively.
+    fn user_by_email(&self, realm: RealmId, email: &str) -> ApiResult<Option<UserId>>;
+    fn realm_users(&self, realm: RealmId) -> ApiResult<Vec<User>>;
+    fn credentials(&self, user: UserId) -> ApiResult<Option<Credentials>>;
+
+    fn stream(&self, id: StreamId) -> ApiResult<Option<Stream>>;
+    /// Looks up a channel name, compared case-insensitively.
+    fn stream_by_name(&self, realm: RealmId, name: &str) -> ApiResult<Option<StreamId>>;
+    fn realm_streams(&self, realm: RealmId) -> ApiResult<Vec<Stream>>;
+
+    fn subscription(&self, user: UserId, stream: StreamId) -> ApiResult<Option<Subscription>>;
+    /// All of a user's subscription rows, active or not.
+    fn user_subscriptions(&self, user: UserId) -> ApiResult<Vec<Subscription>>;
+    /// Users with an active subscription.
+    fn stream_subscribers(&self, stream: StreamId) -> ApiResult<Vec<UserId>>;
+
+    fn recipient(&self, id: RecipientId) -> ApiResult<Option<Recipient>>;
+    /// The recipient of a direct-message group, by [`crate::model::direct_group_key`].
+    fn direct_group(&self, key: &str) -> ApiResult<Option<RecipientId>>;
+
+    fn message(&self, id: MessageId) -> ApiResult<Option<Message>>;
+    /// The user's flags for a message, or `None` if the user never received it.
+    fn message_flags(&self, user: UserId, message: MessageId) -> ApiResult<Option<MessageFlags>>;
+    /// Walks an index between two bounds.
+    fn message_ids(
+        &self,
+        index: &MessageIndex,
+        from: Bound<MessageId>,
+        to: Bound<MessageId>,
+        direction: Direction,
+    ) -> ApiResult<MessageIdIter<'_>>;
+
+    /// The next unused id of a kind. Core hands out ids from here; storing an object with an id
+    /// moves the counter past it.
+    fn next_id(&self, kind: IdKind) -> ApiResult<u64>;
+}
+
+/// A write, as a command asks for it. The host applies a command's changes in order, in one
+/// transaction, keeping every index in step with the primary row.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Change {
+    PutRealm(Realm),
+    PutUser(User),
+    PutCredentials(UserId, Credentials),
+    PutRecipient(Recipient),
+    PutStream(Stream),
+    PutSubscription(Subscription),
+    /// A new message and the users who receive it, with each one's initial flags.
+    InsertMessage {
+        message: Message,
+        receivers: Vec<(UserId, MessageFlags)>,
+    },
+    SetMessageFlags {
+        user: UserId,
+        message: MessageId,
+        flags: MessageFlags,
+    },
+}
+
+/// Hands out ids of one kind within a command, starting at the store's next id.
+#[derive(Debug)]
+pub struct IdAllocator {
+    next: u64,
+}
+
+impl IdAllocator {
+    pub fn new(store: &impl Store, kind: IdKind) -> ApiResult<Self> {
+        Ok(IdAllocator { next: store.next_id(kind)? })
+    }
+
+    pub fn take(&mut self) -> u64 {
+        let id = self.next;
+        self.next += 1;
+        id
+    }
+}

@@ -1,0 +1,232 @@
+//! What clients see: the JSON shapes of users, channels, subscriptions and messages, with the
+//! field names of Zulip's API (feature level noted in `version`).
+
+use serde_json::{Map, Value, json};
+
+use crate::error::ApiResult;
+use crate::ids::UserId;
+use crate::model::{Message, MessageFlags, MessageKind, Realm, Stream, Subscription, User};
+use crate::store::Store;
+use crate::time::iso8601;
+
+/// The avatar URL of a user, relative to the organization's URL. Clients resolve it.
+pub fn avatar_url(user: &User) -> String {
+    format!("/avatar/{}?v={}", user.id, user.avatar_version)
+}
+
+/// A user as `GET /users` and `realm_users` show them.
+pub fn user(user: &User) -> Value {
+    let mut fields = json!({
+        "user_id": user.id,
+        "email": user.email,
+        "delivery_email": user.delivery_email,
+        "full_name": user.full_name,
+        "avatar_url": avatar_url(user),
+        "avatar_version": user.avatar_version,
+        "is_active": user.is_active,
+        "is_admin": user.is_admin(),
+        "is_owner": user.role == crate::model::Role::Owner,
+        "is_guest": user.is_guest(),
+        "is_billing_admin": false,
+        "is_bot": user.is_bot(),
+        "role": user.role.value(),
+        "timezone": user.timezone,
+        "date_joined": iso8601(user.date_joined),
+        "bot_type": user.bot_type.map(|t| t.value()),
+        "bot_owner_id": user.bot_owner_id,
+    });
+    if !user.is_bot() {
+        fields["profile_data"] = json!({});
+    }
+    fields
+}
+
+/// A group-setting value that names nobody, until user groups exist (an anonymous group
+/// with no members and no subgroups).
+fn nobody() -> Value {
+    json!({"direct_members": [], "direct_subgroups": []})
+}
+
+/// The fields a channel and a subscription share (spec 2.5).
+fn stream_fields(stream: &Stream) -> Map<String, Value> {
+    let value = json!({
+        "stream_id": stream.id,
+        "name": stream.name,
+        "description": stream.description,
+        "rendered_description": stream.rendered_description,
+        "date_created": stream.date_created,
+        "creator_id": stream.creator_id,
+        "invite_only": stream.invite_only,
+        "is_web_public": stream.is_web_public,
+        "is_archived": stream.is_archived,
+        "stream_post_policy": 1,
+        "is_announcement_only": false,
+        "message_retention_days": stream.message_retention_days,
+        "history_public_to_subscribers": stream.history_public_to_subscribers,
+        "first_message_id": stream.first_message_id,
+        "folder_id": Value::Null,
+        "topics_policy": "inherit",
+        "is_recently_active": stream.first_message_id.is_some(),
+        "stream_weekly_traffic": Value::Null,
+        "can_add_subscribers_group": nobody(),
+        "can_remove_subscribers_group": nobody(),
+        "can_administer_channel_group": nobody(),
+        "can_delete_any_message_group": nobody(),
+        "can_delete_own_message_group": nobody(),
+        "can_move_messages_out_of_channel_group": nobody(),
+        "can_move_messages_within_channel_group": nobody(),
+        "can_send_message_group": nobody(),
+        "can_subscribe_group": nobody(),
+        "can_resolve_topics_group": nobody(),
+    });
+    match value {
+        Value::Object(map) => map,
+        _ => Map::new(),
+    }
+}
+
+/// A channel as `GET /streams` shows it.
+pub fn stream(stream: &Stream) -> Value {
+    Value::Object(stream_fields(stream))
+}
+
+/// A subscription as `GET /users/me/subscriptions` and `subscriptions` in register show it.
+pub fn subscription(stream: &Stream, sub: &Subscription, subscribers: Option<&[UserId]>) -> Value {
+    let mut fields = stream_fields(stream);
+    let extra = json!({
+        "color": sub.color,
+        "is_muted": sub.is_muted,
+        "in_home_view": !sub.is_muted,
+        "pin_to_top": sub.pin_to_top,
+        "desktop_notifications": sub.desktop_notifications,
+        "audible_notifications": sub.audible_notifications,
+        "push_notifications": sub.push_notifications,
+        "email_notifications": sub.email_notifications,
+        "wildcard_mentions_notify": sub.wildcard_mentions_notify,
+    });
+    if let Value::Object(extra) = extra {
+        fields.extend(extra);
+    }
+    if let Some(ids) = subscribers {
+        fields.insert("subscribers".into(), json!(ids));
+    }
+    Value::Object(fields)
+}
+
+/// How a client asked for messages to be shown.
+#[derive(Clone, Copy, Debug)]
+pub struct MessageOptions {
+    /// HTML `content` (true) or Markdown source (false).
+    pub apply_markdown: bool,
+    /// Leave `avatar_url` null so the client computes it (`client_gravatar`).
+    pub client_gravatar: bool,
+    /// Show the empty topic as is; otherwise as `realm_empty_topic_display_name`.
+    pub allow_empty_topic_name: bool,
+}
+
+/// Zulip's name for the empty topic, shown to clients that do not handle empty topics.
+pub const EMPTY_TOPIC_DISPLAY_NAME: &str = "general chat";
+
+/// A message as `GET /messages` and message events show it to `viewer`.
+pub fn message(
+    store: &impl Store,
+    realm: &Realm,
+    msg: &Message,
+    viewer: UserId,
+    flags: MessageFlags,
+    options: MessageOptions,
+) -> ApiResult<Value> {
+    let sender = store.user(msg.sender_id)?;
+    let (sender_email, sender_name, avatar) = match &sender {
+        Some(s) => (
+            s.email.clone(),
+            s.full_name.clone(),
+            if options.client_gravatar { Value::Null } else { avatar_url(s).into() },
+        ),
+        None => (String::new(), String::new(), Value::Null),
+    };
+    let mut fields = json!({
+        "id": msg.id,
+        "sender_id": msg.sender_id,
+        "sender_email": sender_email,
+        "sender_full_name": sender_name,
+        "sender_realm_str": realm.string_id(),
+        "avatar_url": avatar,
+        "client": msg.client,
+        "content": if options.apply_markdown { &msg.rendered_content } else { &msg.content },
+        "content_type": if options.apply_markdown { "text/html" } else { "text/x-markdown" },
+        "timestamp": msg.timestamp,
+        "is_me_message": msg.is_me_message,
+        "reactions": [],
+        "submessages": [],
+        "topic_links": [],
+        "flags": flags.names(),
+    });
+    match &msg.kind {
+        MessageKind::Stream { stream_id, topic } => {
+            let name = store.stream(*stream_id)?.map(|s| s.name).unwrap_or_default();
+            let shown_topic = if topic.is_empty() && !options.allow_empty_topic_name {
+                EMPTY_TOPIC_DISPLAY_NAME
+            } else {
+                topic.as_str()
+            };
+            fields["type"] = "stream".into();
+            fields["stream_id"] = json!(stream_id);
+            fields["display_recipient"] = name.into();
+            fields["subject"] = shown_topic.into();
+            fields["recipient_id"] = json!(msg.recipient_id);
+        }
+        MessageKind::Direct { participants } => {
+            fields["type"] = "private".into();
+            fields["subject"] = "".into();
+            fields["display_recipient"] = display_recipient(store, participants)?;
+            fields["recipient_id"] = json!(conversation_recipient(store, msg, viewer)?);
+        }
+    }
+    if let Some(ts) = msg.last_edit_timestamp {
+        fields["last_edit_timestamp"] = ts.into();
+    }
+    if let Some(ts) = msg.last_moved_timestamp {
+        fields["last_moved_timestamp"] = ts.into();
+    }
+    Ok(fields)
+}
+
+/// `display_recipient` of a direct message: every participant, sender included. Zulip orders a
+/// 1:1 conversation by email and a group by id.
+fn display_recipient(store: &impl Store, participants: &[UserId]) -> ApiResult<Value> {
+    let mut users = Vec::with_capacity(participants.len());
+    for id in participants {
+        if let Some(u) = store.user(*id)? {
+            users.push(u);
+        }
+    }
+    if users.len() <= 2 {
+        users.sort_by(|a, b| a.email.cmp(&b.email));
+    }
+    Ok(Value::Array(
+        users
+            .iter()
+            .map(
+                |u| json!({"id": u.id, "email": u.email, "full_name": u.full_name, "is_mirror_dummy": false}),
+            )
+            .collect(),
+    ))
+}
+
+/// The `recipient_id` of a direct message as `viewer` sees it: for an incoming 1:1 message, the
+/// sender's personal recipient, so that one id names the conversation from the viewer's side.
+pub fn conversation_recipient(
+    store: &impl Store,
+    msg: &Message,
+    viewer: UserId,
+) -> ApiResult<crate::ids::RecipientId> {
+    if let MessageKind::Direct { participants } = &msg.kind {
+        if participants.len() == 2 && msg.sender_id != viewer {
+            if let Some(sender) = store.user(msg.sender_id)? {
+                return Ok(sender.personal_recipient);
+            }
+        }
+    }
+    Ok(msg.recipient_id)
+}

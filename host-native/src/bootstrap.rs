@@ -1,0 +1,60 @@
+//! First start: an empty data directory gets an organization with an owner, whose credentials
+//! are printed once and written to `DIR/zuliprc` for the Zulip clients.
+
+use std::io::Write;
+use std::path::Path;
+
+use confab_core::api::realm::{NewRealm, create_realm};
+use confab_core::api::users::NewUser;
+use confab_core::model::Role;
+use confab_core::store::Store as _;
+use confab_core::{ApiError, ApiResult};
+
+use crate::secrets;
+use crate::store::Store;
+use crate::writer::run_now;
+
+/// The credentials of a newly created owner.
+#[derive(Debug, Clone)]
+pub struct OwnerCredentials {
+    pub email: String,
+    pub password: String,
+    pub api_key: String,
+}
+
+/// Creates the root organization and its owner unless one exists. Returns the new owner.
+pub fn ensure_root_realm(store: &Store, owner_email: &str, now: i64) -> ApiResult<Option<OwnerCredentials>> {
+    if store.read(|t| t.realm_by_subdomain(""))?.is_some() {
+        return Ok(None);
+    }
+    let password = secrets::random_alphanumeric(20).map_err(ApiError::internal)?;
+    let api_key = secrets::new_api_key().map_err(ApiError::internal)?;
+    let password_hash = secrets::hash_password(&password).map_err(ApiError::internal)?;
+    let new = NewRealm {
+        subdomain: String::new(),
+        name: "Confab".to_owned(),
+        owner: NewUser {
+            email: owner_email.to_owned(),
+            full_name: "Owner".to_owned(),
+            role: Role::Owner,
+            bot_type: None,
+            bot_owner_id: None,
+            api_key: api_key.clone(),
+            password_hash: Some(password_hash),
+        },
+    };
+    run_now(store, Box::new(move |tables| create_realm(tables, new, now)))?;
+    Ok(Some(OwnerCredentials { email: owner_email.to_owned(), password, api_key }))
+}
+
+/// Writes a zuliprc (mode 600, as zulip-terminal insists) for the Zulip clients.
+pub fn write_zuliprc(path: &Path, email: &str, api_key: &str, site: &str) -> std::io::Result<()> {
+    let mut options = std::fs::OpenOptions::new();
+    options.write(true).create(true).truncate(true);
+    #[cfg(unix)]
+    std::os::unix::fs::OpenOptionsExt::mode(&mut options, 0o600);
+    let mut file = options.open(path)?;
+    #[cfg(unix)]
+    std::fs::set_permissions(path, std::os::unix::fs::PermissionsExt::from_mode(0o600))?;
+    writeln!(file, "[api]\nemail={email}\nkey={api_key}\nsite={site}")
+}

@@ -1,0 +1,50 @@
+//! The HTTP surface: `fn app(state) -> Router`, so tests and the binary serve the same thing.
+
+mod auth;
+mod request;
+mod respond;
+mod routes;
+pub mod serve;
+
+use std::sync::{Arc, Mutex};
+
+use axum::Router;
+use confab_core::rate_limit::SlidingWindow;
+
+use crate::store::Store;
+use crate::writer::Writer;
+
+pub use request::MAX_BODY_BYTES;
+
+/// What every handler shares.
+#[derive(Clone)]
+pub struct AppState {
+    pub store: Arc<Store>,
+    pub writer: Writer,
+    /// The URL clients reach the server at, without a trailing slash (`http://host:port`).
+    pub base_url: Arc<str>,
+    /// Failed password logins per username (Zulip's `authenticate_by_username` rule).
+    pub login_failures: Arc<Mutex<SlidingWindow>>,
+}
+
+impl AppState {
+    pub fn new(store: Arc<Store>, base_url: &str) -> AppState {
+        let writer = Writer::start(store.clone());
+        AppState {
+            store,
+            writer,
+            base_url: base_url.trim_end_matches('/').into(),
+            login_failures: Arc::new(Mutex::new(SlidingWindow::failed_logins())),
+        }
+    }
+}
+
+/// The whole application.
+pub fn app(state: AppState) -> Router {
+    routes::router().with_state(state)
+}
+
+/// The current time in UNIX seconds: the one place the host reads the clock for core.
+pub fn now() -> i64 {
+    std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_secs() as i64)
+}

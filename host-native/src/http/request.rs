@@ -1,0 +1,118 @@
+//! Extracting what core needs from an HTTP request: parameters from the query string and from
+//! form-urlencoded or multipart bodies (on every method, DELETE included), the Basic
+//! credentials, the User-Agent and the Host.
+
+use axum::extract::{FromRequest, Multipart, Request};
+use axum::http::{Method, header};
+use axum::response::{IntoResponse, Response};
+use base64::Engine;
+use confab_core::params::Params;
+use confab_core::{ApiError, ErrorCode};
+
+use super::respond;
+
+/// The largest request body outside uploads. Zulip's `DATA_UPLOAD_MAX_MEMORY_SIZE` is 25 MiB.
+pub const MAX_BODY_BYTES: usize = 25 * 1024 * 1024;
+
+/// A decoded API request.
+pub struct ApiRequest {
+    pub params: Params,
+    /// `(username, password)` from `Authorization: Basic`, if present and well-formed.
+    pub basic: Option<(String, String)>,
+    /// Whether an Authorization header was sent at all.
+    pub has_authorization: bool,
+    pub user_agent: Option<String>,
+    pub host: Option<String>,
+}
+
+fn too_large() -> Response {
+    respond::error(&ApiError::bad_request("Request body too large").with_status(413))
+}
+
+fn parse_basic(value: &str) -> Option<(String, String)> {
+    let encoded = value.strip_prefix("Basic ").or_else(|| value.strip_prefix("basic "))?;
+    let decoded = base64::engine::general_purpose::STANDARD.decode(encoded.trim()).ok()?;
+    let text = String::from_utf8(decoded).ok()?;
+    let (user, key) = text.split_once(':')?;
+    Some((user.to_owned(), key.trim().to_owned()))
+}
+
+impl<S: Send + Sync> FromRequest<S> for ApiRequest {
+    type Rejection = Response;
+
+    async fn from_request(req: Request, state: &S) -> Result<Self, Self::Rejection> {
+        let headers = req.headers();
+        let header_str =
+            |name| headers.get(name).and_then(|v: &header::HeaderValue| v.to_str().ok()).map(str::to_owned);
+        let authorization = header_str(header::AUTHORIZATION);
+        let basic = authorization.as_deref().and_then(parse_basic);
+        let user_agent = header_str(header::USER_AGENT);
+        let host = header_str(header::HOST);
+        let content_type = header_str(header::CONTENT_TYPE).unwrap_or_default().to_ascii_lowercase();
+        let mut params = Params::parse_urlencoded(req.uri().query().unwrap_or("").as_bytes());
+        let method = req.method().clone();
+
+        if method != Method::GET && method != Method::HEAD {
+            if content_type.starts_with("multipart/form-data") {
+                let mut multipart =
+                    Multipart::from_request(req, state).await.map_err(IntoResponse::into_response)?;
+                let mut pairs = Vec::new();
+                let mut total = 0usize;
+                loop {
+                    let field = match multipart.next_field().await {
+                        Ok(Some(field)) => field,
+                        Ok(None) => break,
+                        Err(_) => {
+                            return Err(respond::error(&ApiError::bad_request("Malformed multipart body")));
+                        }
+                    };
+                    let name = field.name().unwrap_or_default().to_owned();
+                    let is_file = field.file_name().is_some();
+                    let bytes = field.bytes().await.map_err(|_| too_large())?;
+                    total += bytes.len();
+                    if total > MAX_BODY_BYTES {
+                        return Err(too_large());
+                    }
+                    // Files are for the upload endpoint, which reads them itself.
+                    if !is_file {
+                        pairs.push((name, String::from_utf8_lossy(&bytes).into_owned()));
+                    }
+                }
+                params.extend(Params::from_pairs(pairs));
+            } else {
+                let body =
+                    axum::body::to_bytes(req.into_body(), MAX_BODY_BYTES).await.map_err(|_| too_large())?;
+                if !body.is_empty() {
+                    if content_type.is_empty()
+                        || content_type.starts_with("application/x-www-form-urlencoded")
+                    {
+                        params.extend(Params::parse_urlencoded(&body));
+                    } else if content_type.starts_with("application/json") {
+                        return Err(respond::error(&ApiError::new(
+                            ErrorCode::BadRequest,
+                            "Request body must be form-encoded, not JSON",
+                        )));
+                    }
+                }
+            }
+        }
+        Ok(ApiRequest { params, basic, has_authorization: authorization.is_some(), user_agent, host })
+    }
+}
+
+/// Zulip's client name from a User-Agent such as `ZulipPython/0.9.1 (Linux; ...)`: the part
+/// before the first `/` or space, at most 30 characters; `Unspecified` without one.
+pub fn client_name(params: &Params, user_agent: Option<&str>) -> String {
+    if let Some(client) = params.raw("client") {
+        return client.chars().take(30).collect();
+    }
+    let name: String = user_agent
+        .unwrap_or_default()
+        .split(['/', ' '])
+        .next()
+        .unwrap_or_default()
+        .chars()
+        .take(30)
+        .collect();
+    if name.is_empty() { "Unspecified".to_owned() } else { name }
+}

@@ -1,0 +1,55 @@
+//! Turning core's results into HTTP responses: one success envelope, one error shape.
+
+use axum::http::{HeaderValue, StatusCode, header};
+use axum::response::{IntoResponse, Response};
+use confab_core::{ApiError, ApiResult, ErrorCode, Outcome};
+use serde_json::{Map, Value};
+
+/// The JSON body of a success: `result`, `msg`, then the reply fields.
+pub fn success(reply: Map<String, Value>) -> Response {
+    let mut body = Map::new();
+    body.insert("result".into(), "success".into());
+    body.insert("msg".into(), "".into());
+    body.extend(reply);
+    json_response(StatusCode::OK, &Value::Object(body))
+}
+
+/// Lists the parameters an endpoint never read, as `ignored_parameters_unsupported` (present
+/// only when there are some).
+pub fn note_ignored(outcome: &mut Outcome, ignored: Vec<String>) {
+    if !ignored.is_empty() {
+        outcome.reply.insert("ignored_parameters_unsupported".into(), ignored.into());
+    }
+}
+
+pub fn error(err: &ApiError) -> Response {
+    if err.code == ErrorCode::InternalError {
+        tracing::error!(detail = ?err.extra.get("detail"), "internal error");
+    }
+    let status = StatusCode::from_u16(err.http_status()).unwrap_or(StatusCode::INTERNAL_SERVER_ERROR);
+    let mut response = json_response(status, &err.body());
+    if err.code == ErrorCode::Unauthorized {
+        response
+            .headers_mut()
+            .insert(header::WWW_AUTHENTICATE, HeaderValue::from_static("Basic realm=\"zulip\""));
+    }
+    if let Some(Value::Number(secs)) = err.extra.get("retry-after") {
+        if let Ok(value) = HeaderValue::from_str(&secs.to_string()) {
+            response.headers_mut().insert(header::RETRY_AFTER, value);
+        }
+    }
+    response
+}
+
+pub fn json_response(status: StatusCode, body: &Value) -> Response {
+    let bytes = serde_json::to_vec(body).unwrap_or_else(|_| b"{}".to_vec());
+    (status, [(header::CONTENT_TYPE, HeaderValue::from_static("application/json"))], bytes).into_response()
+}
+
+/// A finished command: its reply or its error.
+pub fn outcome(result: ApiResult<Outcome>) -> Response {
+    match result {
+        Ok(outcome) => success(outcome.reply),
+        Err(err) => error(&err),
+    }
+}

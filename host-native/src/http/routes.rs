@@ -1,0 +1,214 @@
+//! The route table and the two ways a handler runs: a query on a read snapshot, or a command
+//! through the writer. Handlers only translate; the rules are in `confab_core::api`.
+
+use axum::Router;
+use axum::extract::{Path, State};
+use axum::http::StatusCode;
+use axum::response::Response;
+use axum::routing::get;
+use confab_core::api::{self, users::NewUser};
+use confab_core::ids::MessageId;
+use confab_core::model::Role;
+use confab_core::params::Params;
+use confab_core::{Actor, ApiError, ApiResult, Outcome};
+
+use super::auth::{authenticate, realm_for_host, refresh};
+use super::request::ApiRequest;
+use super::{AppState, now, respond};
+use crate::secrets;
+use crate::store::{ReadTables, WriteTables};
+
+pub fn router() -> Router<AppState> {
+    let v1 = Router::new()
+        .route("/server_settings", get(server_settings).post(server_settings))
+        .route("/fetch_api_key", axum::routing::post(fetch_api_key))
+        .route("/users/me", get(get_own_user))
+        .route("/users", get(get_users).post(create_user))
+        .route("/users/{user}", get(get_user))
+        .route("/users/me/subscriptions", get(get_subscriptions).post(subscribe).delete(unsubscribe))
+        .route("/streams", get(get_streams))
+        .route("/get_stream_id", get(get_stream_id))
+        .route("/messages", get(get_messages).post(send_message))
+        .route("/messages/{message_id}", get(get_message))
+        .fallback(unknown_endpoint);
+    Router::new().nest("/api/v1", v1).fallback(unknown_endpoint)
+}
+
+async fn unknown_endpoint() -> Response {
+    respond::error(&ApiError::bad_request("Invalid API endpoint").with_status(StatusCode::NOT_FOUND.as_u16()))
+}
+
+/// Runs an authenticated read on a snapshot, off the async threads.
+async fn query<F>(state: AppState, request: ApiRequest, f: F) -> Response
+where
+    F: FnOnce(&ReadTables, &Actor, &Params) -> ApiResult<Outcome> + Send + 'static,
+{
+    let store = state.store.clone();
+    let joined = tokio::task::spawn_blocking(move || {
+        store.read(|tables| {
+            let actor = authenticate(tables, &request)?;
+            let mut outcome = f(tables, &actor, &request.params)?;
+            respond::note_ignored(&mut outcome, request.params.ignored());
+            Ok(outcome)
+        })
+    })
+    .await;
+    respond::outcome(joined.unwrap_or_else(|e| Err(ApiError::internal(e))))
+}
+
+/// Runs an authenticated command through the writer; answers once it is durable.
+async fn command<F>(state: AppState, request: ApiRequest, f: F) -> Response
+where
+    F: FnOnce(&WriteTables<'_>, &Actor, &Params, i64) -> ApiResult<Outcome> + Send + 'static,
+{
+    let store = state.store.clone();
+    let authenticated = tokio::task::spawn_blocking(move || {
+        let actor = store.read(|tables| authenticate(tables, &request));
+        (actor, request)
+    })
+    .await;
+    let (actor, request) = match authenticated {
+        Ok((Ok(actor), request)) => (actor, request),
+        Ok((Err(err), _)) => return respond::error(&err),
+        Err(join) => return respond::error(&ApiError::internal(join)),
+    };
+    let params = request.params;
+    let now = now();
+    let result = state
+        .writer
+        .submit(Box::new(move |tables| {
+            let actor = refresh(tables, &actor)?;
+            let mut outcome = f(tables, &actor, &params, now)?;
+            respond::note_ignored(&mut outcome, params.ignored());
+            Ok(outcome)
+        }))
+        .await;
+    // Events are delivered by the event system (the real-time issue); until then they are
+    // computed and dropped here, after the commit.
+    respond::outcome(result)
+}
+
+async fn server_settings(State(state): State<AppState>, request: ApiRequest) -> Response {
+    let store = state.store.clone();
+    let base_url = state.base_url.clone();
+    let joined = tokio::task::spawn_blocking(move || {
+        store.read(|tables| {
+            let realm = realm_for_host(tables, request.host.as_deref())?;
+            let body = api::server_settings::get_server_settings(realm.as_ref(), &base_url);
+            let mut outcome = Outcome::default();
+            if let serde_json::Value::Object(map) = body {
+                outcome.reply = map;
+            }
+            // Clients send their own parameters here; Zulip ignores them silently.
+            Ok(outcome)
+        })
+    })
+    .await;
+    respond::outcome(joined.unwrap_or_else(|e| Err(ApiError::internal(e))))
+}
+
+async fn fetch_api_key(State(state): State<AppState>, request: ApiRequest) -> Response {
+    let store = state.store.clone();
+    let limiter = state.login_failures.clone();
+    let joined = tokio::task::spawn_blocking(move || {
+        store.read(|tables| {
+            let username: String = request.params.required("username")?;
+            let password: String = request.params.required("password")?;
+            let realm = realm_for_host(tables, request.host.as_deref())?
+                .ok_or_else(|| ApiError::bad_request("There is no organization on this host"))?;
+            let mut limiter = limiter.lock().map_err(|_| ApiError::internal("login limiter poisoned"))?;
+            let mut outcome = api::fetch_api_key::fetch_api_key(
+                tables,
+                &realm,
+                &username,
+                |hash| secrets::verify_password(&password, hash),
+                &mut limiter,
+                now(),
+            )?;
+            respond::note_ignored(&mut outcome, request.params.ignored());
+            Ok(outcome)
+        })
+    })
+    .await;
+    respond::outcome(joined.unwrap_or_else(|e| Err(ApiError::internal(e))))
+}
+
+async fn get_own_user(State(state): State<AppState>, request: ApiRequest) -> Response {
+    query(state, request, |t, actor, _| api::users::get_own_user(t, actor)).await
+}
+
+async fn get_users(State(state): State<AppState>, request: ApiRequest) -> Response {
+    query(state, request, |t, actor, _| api::users::get_users(t, actor)).await
+}
+
+async fn get_user(State(state): State<AppState>, Path(user): Path<String>, request: ApiRequest) -> Response {
+    query(state, request, move |t, actor, _| {
+        api::users::get_user(t, actor, api::users::UserRef::parse(&user))
+    })
+    .await
+}
+
+async fn create_user(State(state): State<AppState>, request: ApiRequest) -> Response {
+    // Hashing is slow by design, so it happens before the command reaches the writer.
+    let prepared = tokio::task::spawn_blocking(move || {
+        let prepare = || -> ApiResult<NewUser> {
+            let email: String = request.params.required("email")?;
+            let password: String = request.params.required("password")?;
+            let full_name: String = request.params.required("full_name")?;
+            Ok(NewUser {
+                email: email.trim().to_owned(),
+                full_name,
+                role: Role::Member,
+                bot_type: None,
+                bot_owner_id: None,
+                api_key: secrets::new_api_key().map_err(ApiError::internal)?,
+                password_hash: Some(secrets::hash_password(&password).map_err(ApiError::internal)?),
+            })
+        };
+        (prepare(), request)
+    })
+    .await;
+    let (new_user, request) = match prepared {
+        Ok((Ok(new_user), request)) => (new_user, request),
+        Ok((Err(err), _)) => return respond::error(&err),
+        Err(join) => return respond::error(&ApiError::internal(join)),
+    };
+    command(state, request, move |t, actor, _, now| api::users::create_user(t, actor, new_user, now)).await
+}
+
+async fn get_subscriptions(State(state): State<AppState>, request: ApiRequest) -> Response {
+    query(state, request, api::subscriptions::get_subscriptions).await
+}
+
+async fn subscribe(State(state): State<AppState>, request: ApiRequest) -> Response {
+    command(state, request, |t, actor, params, now| api::subscriptions::subscribe(t, actor, params, now))
+        .await
+}
+
+async fn unsubscribe(State(state): State<AppState>, request: ApiRequest) -> Response {
+    command(state, request, |t, actor, params, _| api::subscriptions::unsubscribe(t, actor, params)).await
+}
+
+async fn get_streams(State(state): State<AppState>, request: ApiRequest) -> Response {
+    query(state, request, api::streams::get_streams).await
+}
+
+async fn get_stream_id(State(state): State<AppState>, request: ApiRequest) -> Response {
+    query(state, request, api::streams::get_stream_id).await
+}
+
+async fn send_message(State(state): State<AppState>, request: ApiRequest) -> Response {
+    command(state, request, |t, actor, params, now| api::messages::send_message(t, actor, params, now)).await
+}
+
+async fn get_messages(State(state): State<AppState>, request: ApiRequest) -> Response {
+    query(state, request, api::messages::get_messages).await
+}
+
+async fn get_message(State(state): State<AppState>, Path(id): Path<String>, request: ApiRequest) -> Response {
+    query(state, request, move |t, actor, params| {
+        let id = id.parse::<u64>().map_err(|_| ApiError::invalid_message())?;
+        api::messages::get_message(t, actor, MessageId(id), params)
+    })
+    .await
+}

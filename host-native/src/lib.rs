@@ -1,0 +1,13 @@
+//! # confab-server
+//!
+//! The native host of Confab: an axum server over redb storage, and the `confab` command. The
+//! rules live in `confab-core`; this crate carries requests to them and their results to disk
+//! and back.
+
+pub mod bootstrap;
+pub mod cli;
+pub mod http;
+pub mod secrets;
+pub mod server;
+pub mod store;
+pub mod writer;

@@ -1,0 +1,158 @@
+//! Applying core's `Change`s to the writer's tables. Each primary row and all of its index rows
+//! are written here together, in the same transaction.
+
+use confab_core::ids::{IdKind, RecipientId, UserId};
+use confab_core::model::{IndexedFlag, Message, MessageFlags, MessageKind, RecipientKind, User};
+use confab_core::store::Change;
+use confab_core::{ApiError, ApiResult};
+use redb::ReadableTable;
+
+use super::codec::{decode, encode};
+use super::tables::WriteTables;
+use super::view::storage;
+
+/// The meta key of an id counter.
+pub fn counter_key(kind: IdKind) -> String {
+    format!("next:{}", kind.key())
+}
+
+impl WriteTables<'_> {
+    /// Reads an id counter; ids start at 1.
+    pub fn counter(&self, kind: IdKind) -> ApiResult<u64> {
+        Ok(self.meta.get(counter_key(kind).as_str()).map_err(storage)?.map_or(1, |v| v.value()))
+    }
+
+    /// Moves a counter past an id that is now in use.
+    fn bump(&mut self, kind: IdKind, used: u64) -> ApiResult<()> {
+        if self.counter(kind)? <= used {
+            self.meta.insert(counter_key(kind).as_str(), used + 1).map_err(storage)?;
+        }
+        Ok(())
+    }
+
+    /// Applies one change with all its index rows.
+    pub fn apply(&mut self, change: &Change) -> ApiResult<()> {
+        match change {
+            Change::PutRealm(realm) => {
+                if let Some(old) = self.realms.get(realm.id.0).map_err(storage)? {
+                    let old: confab_core::model::Realm = decode(old.value())?;
+                    self.subdomains.remove(old.subdomain.as_str()).map_err(storage)?;
+                }
+                self.realms.insert(realm.id.0, encode(realm)?.as_slice()).map_err(storage)?;
+                self.subdomains.insert(realm.subdomain.as_str(), realm.id.0).map_err(storage)?;
+                self.bump(IdKind::Realm, realm.id.0)
+            }
+            Change::PutUser(user) => {
+                if let Some(old) = self.users.get(user.id.0).map_err(storage)? {
+                    let old: User = decode(old.value())?;
+                    self.emails
+                        .remove((old.realm_id.0, old.email.to_lowercase().as_str()))
+                        .map_err(storage)?;
+                }
+                let email = user.email.to_lowercase();
+                self.emails.insert((user.realm_id.0, email.as_str()), user.id.0).map_err(storage)?;
+                self.realm_users.insert((user.realm_id.0, user.id.0), ()).map_err(storage)?;
+                self.users.insert(user.id.0, encode(user)?.as_slice()).map_err(storage)?;
+                self.bump(IdKind::User, user.id.0)
+            }
+            Change::PutCredentials(user, credentials) => {
+                self.credentials.insert(user.0, encode(credentials)?.as_slice()).map_err(storage)?;
+                Ok(())
+            }
+            Change::PutRecipient(recipient) => {
+                if let RecipientKind::DirectGroup(members) = &recipient.kind {
+                    let key = confab_core::model::direct_group_key(members);
+                    self.direct_groups.insert(key.as_str(), recipient.id.0).map_err(storage)?;
+                }
+                self.recipients.insert(recipient.id.0, encode(recipient)?.as_slice()).map_err(storage)?;
+                self.bump(IdKind::Recipient, recipient.id.0)
+            }
+            Change::PutStream(stream) => {
+                if let Some(old) = self.streams.get(stream.id.0).map_err(storage)? {
+                    let old: confab_core::model::Stream = decode(old.value())?;
+                    self.stream_names
+                        .remove((old.realm_id.0, old.name.to_lowercase().as_str()))
+                        .map_err(storage)?;
+                }
+                let name = stream.name.to_lowercase();
+                self.stream_names.insert((stream.realm_id.0, name.as_str()), stream.id.0).map_err(storage)?;
+                self.realm_streams.insert((stream.realm_id.0, stream.id.0), ()).map_err(storage)?;
+                self.streams.insert(stream.id.0, encode(stream)?.as_slice()).map_err(storage)?;
+                self.bump(IdKind::Stream, stream.id.0)
+            }
+            Change::PutSubscription(sub) => {
+                let key = (sub.user_id.0, sub.stream_id.0);
+                self.subscriptions.insert(key, encode(sub)?.as_slice()).map_err(storage)?;
+                if sub.active {
+                    self.subscribers.insert((sub.stream_id.0, sub.user_id.0), ()).map_err(storage)?;
+                } else {
+                    self.subscribers.remove((sub.stream_id.0, sub.user_id.0)).map_err(storage)?;
+                }
+                Ok(())
+            }
+            Change::InsertMessage { message, receivers } => self.insert_message(message, receivers),
+            Change::SetMessageFlags { user, message, flags } => {
+                let old =
+                    self.flags.get((user.0, message.0)).map_err(storage)?.map(|v| MessageFlags(v.value()));
+                let old = old.ok_or_else(|| ApiError::internal("flags for a message never received"))?;
+                self.index_flags(*user, message.0, Some(old), *flags)?;
+                self.flags.insert((user.0, message.0), flags.0).map_err(storage)?;
+                Ok(())
+            }
+        }
+    }
+
+    fn insert_message(&mut self, message: &Message, receivers: &[(UserId, MessageFlags)]) -> ApiResult<()> {
+        let id = message.id.0;
+        self.messages.insert(id, encode(message)?.as_slice()).map_err(storage)?;
+        self.by_recipient.insert((message.recipient_id.0, id), ()).map_err(storage)?;
+        self.by_sender.insert((message.sender_id.0, id), ()).map_err(storage)?;
+        if let MessageKind::Stream { topic, .. } = &message.kind {
+            let topic = topic.to_lowercase();
+            self.by_topic.insert((message.recipient_id.0, topic.as_str(), id), ()).map_err(storage)?;
+        }
+        let sender_recipient = match &message.kind {
+            MessageKind::Direct { participants } if participants.len() == 2 => {
+                let sender = self.users.get(message.sender_id.0).map_err(storage)?;
+                let sender: Option<User> = sender.map(|g| decode(g.value())).transpose()?;
+                sender.map(|s| s.personal_recipient)
+            }
+            _ => None,
+        };
+        for (user, flags) in receivers {
+            self.flags.insert((user.0, id), flags.0).map_err(storage)?;
+            self.index_flags(*user, id, None, *flags)?;
+            if message.is_direct() {
+                // The conversation as this user sees it: an incoming 1:1 message is filed under
+                // its sender, matching the `recipient_id` the API shows.
+                let conversation: RecipientId = match sender_recipient {
+                    Some(sender) if *user != message.sender_id => sender,
+                    _ => message.recipient_id,
+                };
+                self.conversations.insert((user.0, conversation.0, id), ()).map_err(storage)?;
+            }
+        }
+        self.bump(IdKind::Message, id)
+    }
+
+    /// Keeps the per-user flag indexes in step with a flags change.
+    fn index_flags(
+        &mut self,
+        user: UserId,
+        message: u64,
+        old: Option<MessageFlags>,
+        new: MessageFlags,
+    ) -> ApiResult<()> {
+        for flag in IndexedFlag::ALL {
+            let was = old.is_some_and(|o| flag.holds(o));
+            let is = flag.holds(new);
+            let key = (user.0, flag.code(), message);
+            if is && !was {
+                self.flag_index.insert(key, ()).map_err(storage)?;
+            } else if was && !is {
+                self.flag_index.remove(key).map_err(storage)?;
+            }
+        }
+        Ok(())
+    }
+}

@@ -1,0 +1,112 @@
+//! Storage: one redb file per data directory.
+//!
+//! This module is the only place that knows tables (`tables`), record bytes (`codec`), how
+//! core's reads map onto tables (`view`) and how core's changes become rows (`apply`).
+
+mod apply;
+mod codec;
+pub mod tables;
+mod view;
+
+use std::path::Path;
+
+use confab_core::ids::IdKind;
+use confab_core::{ApiError, ApiResult};
+use redb::{Database, ReadableDatabase, ReadableTable};
+
+pub use tables::{ReadTables, WriteTables};
+
+/// The table layout this build reads and writes.
+pub const SCHEMA_VERSION: u64 = 1;
+
+/// The database file inside a data directory.
+pub const DB_FILE: &str = "confab.redb";
+
+/// Why the store could not be opened.
+#[derive(Debug)]
+pub enum OpenError {
+    /// Another process (a running server) has the file open; redb allows one process per file.
+    InUse,
+    /// The file was written by a newer Confab.
+    TooNew(u64),
+    Other(String),
+}
+
+impl std::fmt::Display for OpenError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            OpenError::InUse => write!(
+                f,
+                "the database is in use by another process (is a Confab server running on this data directory?)"
+            ),
+            OpenError::TooNew(v) => write!(
+                f,
+                "the database has schema version {v}, newer than this Confab ({SCHEMA_VERSION}); upgrade Confab"
+            ),
+            OpenError::Other(e) => write!(f, "{e}"),
+        }
+    }
+}
+
+/// The open database.
+pub struct Store {
+    db: Database,
+}
+
+impl Store {
+    /// Opens or creates `DIR/confab.redb`, creates missing tables and migrates the schema.
+    pub fn open(data_dir: &Path) -> Result<Store, OpenError> {
+        std::fs::create_dir_all(data_dir)
+            .map_err(|e| OpenError::Other(format!("{}: {e}", data_dir.display())))?;
+        let db = Database::create(data_dir.join(DB_FILE)).map_err(|e| match e {
+            redb::DatabaseError::DatabaseAlreadyOpen => OpenError::InUse,
+            other => OpenError::Other(other.to_string()),
+        })?;
+        let store = Store { db };
+        store.migrate()?;
+        Ok(store)
+    }
+
+    fn migrate(&self) -> Result<(), OpenError> {
+        let other = |e: &dyn std::fmt::Display| OpenError::Other(e.to_string());
+        let txn = self.db.begin_write().map_err(|e| other(&e))?;
+        {
+            // Opening every table creates the missing ones.
+            let mut tables = WriteTables::open(&txn).map_err(|e| other(&e))?;
+            let version = tables.meta.get("schema_version").map_err(|e| other(&e))?.map(|v| v.value());
+            match version {
+                None => {
+                    tables.meta.insert("schema_version", SCHEMA_VERSION).map_err(|e| other(&e))?;
+                }
+                Some(v) if v > SCHEMA_VERSION => return Err(OpenError::TooNew(v)),
+                // Migrations from older layouts go here, one step per version.
+                Some(_) => {}
+            }
+        }
+        txn.commit().map_err(|e| other(&e))
+    }
+
+    /// Runs `f` on a consistent snapshot, in parallel with the writer.
+    pub fn read<T>(&self, f: impl FnOnce(&ReadTables) -> ApiResult<T>) -> ApiResult<T> {
+        let txn = self.db.begin_read().map_err(view::storage)?;
+        let tables = ReadTables::open(&txn).map_err(view::storage)?;
+        f(&tables)
+    }
+
+    /// Starts a write transaction; only the writer calls this.
+    pub fn begin_write(&self) -> ApiResult<redb::WriteTransaction> {
+        self.db.begin_write().map_err(view::storage)
+    }
+}
+
+impl ReadTables {
+    /// Reads an id counter; ids start at 1.
+    pub fn counter(&self, kind: IdKind) -> ApiResult<u64> {
+        Ok(self.meta.get(apply::counter_key(kind).as_str()).map_err(view::storage)?.map_or(1, |v| v.value()))
+    }
+}
+
+/// Commits a write transaction, mapping failure to an internal error.
+pub fn commit(txn: redb::WriteTransaction) -> ApiResult<()> {
+    txn.commit().map_err(|e| ApiError::internal(format!("commit: {e}")))
+}

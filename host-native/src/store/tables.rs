@@ -1,0 +1,61 @@
+//! Every redb table, in one place. Names follow `<key>_<value>`. Composite keys are redb tuples,
+//! compared element by element. Record values are [`super::codec`]-encoded bytes; index tables
+//! have `()` values.
+
+use redb::TableDefinition;
+
+/// `schema_version` and the id counters (`next:<kind>`).
+pub const META: TableDefinition<&str, u64> = TableDefinition::new("meta");
+
+macro_rules! define_tables {
+    ($($field:ident: $konst:ident = $name:literal, $key:ty => $value:ty;)*) => {
+        $(pub const $konst: TableDefinition<$key, $value> = TableDefinition::new($name);)*
+
+        /// Every table opened in a read transaction.
+        pub struct ReadTables {
+            pub meta: redb::ReadOnlyTable<&'static str, u64>,
+            $(pub $field: redb::ReadOnlyTable<$key, $value>,)*
+        }
+
+        impl ReadTables {
+            pub fn open(txn: &redb::ReadTransaction) -> Result<Self, redb::TableError> {
+                Ok(ReadTables { meta: txn.open_table(META)?, $($field: txn.open_table($konst)?,)* })
+            }
+        }
+
+        /// Every table opened in the writer's transaction.
+        pub struct WriteTables<'txn> {
+            pub meta: redb::Table<'txn, &'static str, u64>,
+            $(pub $field: redb::Table<'txn, $key, $value>,)*
+        }
+
+        impl<'txn> WriteTables<'txn> {
+            pub fn open(txn: &'txn redb::WriteTransaction) -> Result<Self, redb::TableError> {
+                Ok(WriteTables { meta: txn.open_table(META)?, $($field: txn.open_table($konst)?,)* })
+            }
+        }
+    };
+}
+
+define_tables! {
+    realms: REALMID_REALM = "realmid_realm", u64 => &'static [u8];
+    subdomains: SUBDOMAIN_REALMID = "subdomain_realmid", &'static str => u64;
+    users: USERID_USER = "userid_user", u64 => &'static [u8];
+    realm_users: REALMID_USERID = "realmid_userid", (u64, u64) => ();
+    emails: REALMID_EMAIL_USERID = "realmid_email_userid", (u64, &'static str) => u64;
+    credentials: USERID_CREDENTIALS = "userid_credentials", u64 => &'static [u8];
+    recipients: RECIPIENTID_RECIPIENT = "recipientid_recipient", u64 => &'static [u8];
+    direct_groups: GROUPKEY_RECIPIENTID = "groupkey_recipientid", &'static str => u64;
+    streams: STREAMID_STREAM = "streamid_stream", u64 => &'static [u8];
+    realm_streams: REALMID_STREAMID = "realmid_streamid", (u64, u64) => ();
+    stream_names: REALMID_STREAMNAME_STREAMID = "realmid_streamname_streamid", (u64, &'static str) => u64;
+    subscriptions: USERID_STREAMID_SUBSCRIPTION = "userid_streamid_subscription", (u64, u64) => &'static [u8];
+    subscribers: STREAMID_USERID = "streamid_userid", (u64, u64) => ();
+    messages: MSGID_MESSAGE = "msgid_message", u64 => &'static [u8];
+    flags: USERID_MSGID_FLAGS = "userid_msgid_flags", (u64, u64) => u32;
+    flag_index: USERID_FLAG_MSGID = "userid_flag_msgid", (u64, u8, u64) => ();
+    conversations: USERID_RECIPIENTID_MSGID = "userid_recipientid_msgid", (u64, u64, u64) => ();
+    by_recipient: RECIPIENTID_MSGID = "recipientid_msgid", (u64, u64) => ();
+    by_topic: RECIPIENTID_TOPIC_MSGID = "recipientid_topic_msgid", (u64, &'static str, u64) => ();
+    by_sender: SENDERID_MSGID = "senderid_msgid", (u64, u64) => ();
+}

@@ -1,0 +1,226 @@
+//! `confab_core::store::Store` over redb tables, for read transactions and for the writer's
+//! transaction alike (one macro, so both read the same way).
+
+use std::ops::Bound;
+
+use confab_core::ApiError;
+use confab_core::ids::MessageId;
+
+use super::tables::{ReadTables, WriteTables};
+
+/// Converts the bounds core asks for into an inclusive range of message ids, or `None` if empty.
+pub(super) fn id_range(from: Bound<MessageId>, to: Bound<MessageId>) -> Option<(u64, u64)> {
+    let low = match from {
+        Bound::Unbounded => 0,
+        Bound::Included(id) => id.0,
+        Bound::Excluded(id) => id.0.checked_add(1)?,
+    };
+    let high = match to {
+        Bound::Unbounded => u64::MAX,
+        Bound::Included(id) => id.0,
+        Bound::Excluded(id) => id.0.checked_sub(1)?,
+    };
+    (low <= high).then_some((low, high))
+}
+
+pub(super) fn storage(err: impl std::fmt::Display) -> ApiError {
+    ApiError::internal(format!("storage: {err}"))
+}
+
+/// Turns a range over keys ending in a message id into message ids, in the asked direction.
+macro_rules! ids_in {
+    ($table:expr, $low:expr, $high:expr, $direction:expr, $extract:expr) => {{
+        let range = $table.range($low..=$high).map_err(storage)?;
+        let extract = $extract;
+        let iter: confab_core::store::MessageIdIter<'_> = match $direction {
+            confab_core::store::Direction::Ascending => Box::new(
+                range.map(move |row| row.map(|(key, _)| MessageId(extract(key.value()))).map_err(storage)),
+            ),
+            confab_core::store::Direction::Descending => Box::new(
+                range
+                    .rev()
+                    .map(move |row| row.map(|(key, _)| MessageId(extract(key.value()))).map_err(storage)),
+            ),
+        };
+        iter
+    }};
+}
+
+macro_rules! impl_store {
+    ($view:ty) => {
+        impl confab_core::store::Store for $view {
+            fn realm(&self, id: RealmId) -> ApiResult<Option<Realm>> {
+                record(self.realms.get(id.0).map_err(storage)?)
+            }
+
+            fn realm_by_subdomain(&self, subdomain: &str) -> ApiResult<Option<RealmId>> {
+                Ok(self.subdomains.get(subdomain).map_err(storage)?.map(|v| RealmId(v.value())))
+            }
+
+            fn user(&self, id: UserId) -> ApiResult<Option<User>> {
+                record(self.users.get(id.0).map_err(storage)?)
+            }
+
+            fn user_by_email(&self, realm: RealmId, email: &str) -> ApiResult<Option<UserId>> {
+                let email = email.trim().to_lowercase();
+                Ok(self.emails.get((realm.0, email.as_str())).map_err(storage)?.map(|v| UserId(v.value())))
+            }
+
+            fn realm_users(&self, realm: RealmId) -> ApiResult<Vec<User>> {
+                let mut users = Vec::new();
+                for row in self.realm_users.range((realm.0, 0)..=(realm.0, u64::MAX)).map_err(storage)? {
+                    let (key, _) = row.map_err(storage)?;
+                    if let Some(user) = self.user(UserId(key.value().1))? {
+                        users.push(user);
+                    }
+                }
+                Ok(users)
+            }
+
+            fn credentials(&self, user: UserId) -> ApiResult<Option<Credentials>> {
+                record(self.credentials.get(user.0).map_err(storage)?)
+            }
+
+            fn stream(&self, id: StreamId) -> ApiResult<Option<Stream>> {
+                record(self.streams.get(id.0).map_err(storage)?)
+            }
+
+            fn stream_by_name(&self, realm: RealmId, name: &str) -> ApiResult<Option<StreamId>> {
+                let name = name.trim().to_lowercase();
+                Ok(self
+                    .stream_names
+                    .get((realm.0, name.as_str()))
+                    .map_err(storage)?
+                    .map(|v| StreamId(v.value())))
+            }
+
+            fn realm_streams(&self, realm: RealmId) -> ApiResult<Vec<Stream>> {
+                let mut streams = Vec::new();
+                for row in self.realm_streams.range((realm.0, 0)..=(realm.0, u64::MAX)).map_err(storage)? {
+                    let (key, _) = row.map_err(storage)?;
+                    if let Some(stream) = self.stream(StreamId(key.value().1))? {
+                        streams.push(stream);
+                    }
+                }
+                Ok(streams)
+            }
+
+            fn subscription(&self, user: UserId, stream: StreamId) -> ApiResult<Option<Subscription>> {
+                record(self.subscriptions.get((user.0, stream.0)).map_err(storage)?)
+            }
+
+            fn user_subscriptions(&self, user: UserId) -> ApiResult<Vec<Subscription>> {
+                let mut subs = Vec::new();
+                for row in self.subscriptions.range((user.0, 0)..=(user.0, u64::MAX)).map_err(storage)? {
+                    let (_, value) = row.map_err(storage)?;
+                    subs.push(codec::decode(value.value())?);
+                }
+                Ok(subs)
+            }
+
+            fn stream_subscribers(&self, stream: StreamId) -> ApiResult<Vec<UserId>> {
+                let mut users = Vec::new();
+                for row in self.subscribers.range((stream.0, 0)..=(stream.0, u64::MAX)).map_err(storage)? {
+                    let (key, _) = row.map_err(storage)?;
+                    users.push(UserId(key.value().1));
+                }
+                Ok(users)
+            }
+
+            fn recipient(&self, id: RecipientId) -> ApiResult<Option<Recipient>> {
+                record(self.recipients.get(id.0).map_err(storage)?)
+            }
+
+            fn direct_group(&self, key: &str) -> ApiResult<Option<RecipientId>> {
+                Ok(self.direct_groups.get(key).map_err(storage)?.map(|v| RecipientId(v.value())))
+            }
+
+            fn message(&self, id: MessageId) -> ApiResult<Option<Message>> {
+                record(self.messages.get(id.0).map_err(storage)?)
+            }
+
+            fn message_flags(&self, user: UserId, message: MessageId) -> ApiResult<Option<MessageFlags>> {
+                Ok(self.flags.get((user.0, message.0)).map_err(storage)?.map(|v| MessageFlags(v.value())))
+            }
+
+            fn message_ids(
+                &self,
+                index: &MessageIndex,
+                from: Bound<MessageId>,
+                to: Bound<MessageId>,
+                direction: Direction,
+            ) -> ApiResult<MessageIdIter<'_>> {
+                let Some((low, high)) = id_range(from, to) else {
+                    return Ok(Box::new(std::iter::empty()));
+                };
+                Ok(match index {
+                    MessageIndex::UserHistory(u) => {
+                        ids_in!(self.flags, (u.0, low), (u.0, high), direction, |k: (u64, u64)| k.1)
+                    }
+                    MessageIndex::UserFlag(u, flag) => {
+                        let c = flag.code();
+                        ids_in!(
+                            self.flag_index,
+                            (u.0, c, low),
+                            (u.0, c, high),
+                            direction,
+                            |k: (u64, u8, u64)| k.2
+                        )
+                    }
+                    MessageIndex::UserConversation(u, r) => {
+                        ids_in!(
+                            self.conversations,
+                            (u.0, r.0, low),
+                            (u.0, r.0, high),
+                            direction,
+                            |k: (u64, u64, u64)| k.2
+                        )
+                    }
+                    MessageIndex::Recipient(r) => {
+                        ids_in!(self.by_recipient, (r.0, low), (r.0, high), direction, |k: (u64, u64)| k.1)
+                    }
+                    MessageIndex::Topic(r, topic) => {
+                        let t = topic.as_str();
+                        ids_in!(self.by_topic, (r.0, t, low), (r.0, t, high), direction, |k: (
+                            u64,
+                            &str,
+                            u64
+                        )| k
+                            .2)
+                    }
+                    MessageIndex::Sender(u) => {
+                        ids_in!(self.by_sender, (u.0, low), (u.0, high), direction, |k: (u64, u64)| k.1)
+                    }
+                })
+            }
+
+            fn next_id(&self, kind: IdKind) -> ApiResult<u64> {
+                self.counter(kind)
+            }
+        }
+    };
+}
+
+mod impls {
+    use std::ops::Bound;
+
+    use confab_core::ApiResult;
+    use confab_core::ids::{IdKind, MessageId, RealmId, RecipientId, StreamId, UserId};
+    use confab_core::model::{
+        Credentials, Message, MessageFlags, Realm, Recipient, Stream, Subscription, User,
+    };
+    use confab_core::store::{Direction, MessageIdIter, MessageIndex};
+    use redb::ReadableTable;
+
+    use super::super::codec;
+    use super::{ReadTables, WriteTables, id_range, storage};
+
+    fn record<T: serde::de::DeserializeOwned>(
+        guard: Option<redb::AccessGuard<'_, &'static [u8]>>,
+    ) -> ApiResult<Option<T>> {
+        guard.map(|g| codec::decode(g.value())).transpose()
+    }
+
+    impl_store!(ReadTables);
+    impl_store!(WriteTables<'_>);
+}

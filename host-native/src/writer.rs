@@ -1,0 +1,111 @@
+//! The single writer, with group commit.
+//!
+//! Every command goes to one thread. It takes all commands waiting at that moment, runs them in
+//! order in one redb write transaction (each sees the changes of those before it), commits once,
+//! and only then answers each: a reply is never sent, and no event made visible, before the
+//! data it reports is durable. A command that fails has asked for no writes, so it cannot spoil
+//! its batch; a failure to apply or commit fails the whole batch, which then wrote nothing.
+
+use std::sync::Arc;
+use std::sync::mpsc;
+
+use confab_core::{ApiError, ApiResult, Outcome};
+use tokio::sync::oneshot;
+
+use crate::store::{self, Store, WriteTables};
+
+/// A command, run against the writer's tables.
+pub type Job = Box<dyn FnOnce(&WriteTables<'_>) -> ApiResult<Outcome> + Send>;
+
+struct Request {
+    job: Job,
+    reply: oneshot::Sender<ApiResult<Outcome>>,
+}
+
+/// The most commands one transaction takes; bounds the latency a batch adds.
+const MAX_BATCH: usize = 512;
+
+/// A handle to the writer thread. Cheap to clone; the thread ends when every handle is gone.
+#[derive(Clone)]
+pub struct Writer {
+    queue: mpsc::Sender<Request>,
+}
+
+impl Writer {
+    pub fn start(store: Arc<Store>) -> Writer {
+        let (queue, requests) = mpsc::channel::<Request>();
+        std::thread::Builder::new()
+            .name("confab-writer".into())
+            .spawn(move || run(&store, &requests))
+            .map(|_| ())
+            .unwrap_or_else(|e| tracing::error!("cannot start the writer thread: {e}"));
+        Writer { queue }
+    }
+
+    /// Runs a command and waits until its changes are durable.
+    pub async fn submit(&self, job: Job) -> ApiResult<Outcome> {
+        let (reply, answer) = oneshot::channel();
+        self.queue.send(Request { job, reply }).map_err(|_| ApiError::internal("the writer has stopped"))?;
+        answer.await.map_err(|_| ApiError::internal("the writer dropped a command"))?
+    }
+}
+
+fn run(store: &Store, requests: &mpsc::Receiver<Request>) {
+    while let Ok(first) = requests.recv() {
+        let mut batch = vec![first];
+        while batch.len() < MAX_BATCH {
+            match requests.try_recv() {
+                Ok(more) => batch.push(more),
+                Err(_) => break,
+            }
+        }
+        let (replies, jobs): (Vec<_>, Vec<_>) = batch.into_iter().map(|r| (r.reply, r.job)).unzip();
+        let results = execute(store, jobs);
+        for (reply, result) in replies.into_iter().zip(results) {
+            // The caller may have gone away (client disconnected); its data is committed anyway.
+            let _ = reply.send(result);
+        }
+    }
+}
+
+/// Runs one command in its own transaction, on the calling thread: for the command line, when
+/// no server (and so no writer thread) is running.
+pub fn run_now(store: &Store, job: Job) -> ApiResult<Outcome> {
+    execute(store, vec![job]).pop().unwrap_or_else(|| Err(ApiError::internal("no result")))
+}
+
+/// Runs a batch in one transaction. Returns each job's answer, in order.
+fn execute(store: &Store, jobs: Vec<Job>) -> Vec<ApiResult<Outcome>> {
+    let n = jobs.len();
+    let fail_all = |err: ApiError| (0..n).map(|_| Err(err.clone())).collect::<Vec<_>>();
+    let txn = match store.begin_write() {
+        Ok(txn) => txn,
+        Err(e) => return fail_all(e),
+    };
+    let mut results = Vec::with_capacity(n);
+    {
+        let mut tables = match WriteTables::open(&txn) {
+            Ok(t) => t,
+            Err(e) => return fail_all(ApiError::internal(e)),
+        };
+        for job in jobs {
+            let result = job(&tables);
+            if let Ok(outcome) = &result {
+                for change in &outcome.changes {
+                    if let Err(e) = tables.apply(change) {
+                        tracing::error!("applying a change failed; the batch is abandoned: {e}");
+                        drop(tables);
+                        txn.abort().ok();
+                        return fail_all(e);
+                    }
+                }
+            }
+            results.push(result);
+        }
+    }
+    if let Err(e) = store::commit(txn) {
+        tracing::error!("commit failed: {e}");
+        return fail_all(e);
+    }
+    results
+}

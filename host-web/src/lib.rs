@@ -1,0 +1,30 @@
+//! # confab-web
+//!
+//! The same rules the server runs, for browsers and offline-capable clients: a thin
+//! wasm-bindgen surface over `confab-core`. Each export converts JS values in and out and calls
+//! one core function; nothing is decided here.
+
+use wasm_bindgen::prelude::*;
+
+/// Renders message Markdown to HTML exactly as the server does.
+#[wasm_bindgen(js_name = renderMarkdown)]
+pub fn render_markdown(source: &str) -> String {
+    confab_core::render::render_markdown(source).html
+}
+
+/// The Zulip API feature level these rules implement.
+#[wasm_bindgen(js_name = featureLevel)]
+pub fn feature_level() -> u32 {
+    confab_core::version::FEATURE_LEVEL
+}
+
+/// Checks a narrow (either wire form, as a JSON string); returns the error message, or
+/// `undefined` when it parses.
+#[wasm_bindgen(js_name = checkNarrow)]
+pub fn check_narrow(narrow_json: &str) -> Option<String> {
+    let value: serde_json::Value = match serde_json::from_str(narrow_json) {
+        Ok(v) => v,
+        Err(_) => return Some("narrow is not valid JSON".to_owned()),
+    };
+    confab_core::api::narrow::parse_terms(&value).err().map(|e| e.msg)
+}

@@ -1,0 +1,208 @@
+//! The test harness: a real `confab` process on a loopback port with a temporary data
+//! directory, an HTTP client that speaks the API as Zulip clients do, and the real Python
+//! clients in a virtual environment that the harness installs itself.
+
+pub mod python;
+
+use std::io::{BufRead, BufReader};
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Stdio};
+
+use serde_json::Value;
+
+/// Credentials of one user.
+#[derive(Clone, Debug)]
+pub struct Creds {
+    pub email: String,
+    pub api_key: String,
+}
+
+/// A running `confab serve`. Killed when dropped.
+pub struct TestServer {
+    pub base_url: String,
+    pub data_dir: PathBuf,
+    /// The owner created at first start (absent after a restart on an existing directory).
+    pub owner: Option<Creds>,
+    pub owner_password: Option<String>,
+    binary: PathBuf,
+    child: Child,
+    // Keeps the temporary directory alive for the server's lifetime.
+    _dir: Option<tempfile::TempDir>,
+}
+
+impl TestServer {
+    /// Starts a server on a fresh temporary data directory.
+    pub fn start(binary: &str) -> TestServer {
+        let dir = tempfile::tempdir().expect("temporary directory");
+        let data_dir = dir.path().join("data");
+        let mut server = Self::spawn(Path::new(binary), &data_dir, "127.0.0.1:0");
+        server._dir = Some(dir);
+        server
+    }
+
+    /// Starts a server on an existing data directory and address.
+    pub fn spawn(binary: &Path, data_dir: &Path, bind: &str) -> TestServer {
+        let mut child = Command::new(binary)
+            .args(["serve", "--data-dir"])
+            .arg(data_dir)
+            .args(["--bind", bind])
+            .env("RUST_LOG", "warn")
+            .stdout(Stdio::piped())
+            .stderr(Stdio::inherit())
+            .spawn()
+            .expect("the confab binary starts");
+        let stdout = child.stdout.take().expect("stdout is piped");
+        let mut lines = BufReader::new(stdout).lines();
+        let (mut email, mut password, mut key, mut base_url) = (None, None, None, None);
+        for line in lines.by_ref() {
+            let line = line.expect("server output is text");
+            let value = |prefix: &str| line.trim().strip_prefix(prefix).map(|v| v.trim().to_owned());
+            if let Some(v) = value("email:") {
+                email = Some(v);
+            } else if let Some(v) = value("password:") {
+                password = Some(v);
+            } else if let Some(v) = value("API key:") {
+                key = Some(v);
+            } else if let Some(v) = value("Confab is listening on") {
+                base_url = Some(v);
+                break;
+            }
+        }
+        // Keep draining stdout so the server never blocks on a full pipe.
+        std::thread::spawn(move || for _ in lines {});
+        let base_url = base_url.expect("the server reports its address");
+        let owner = match (email, key) {
+            (Some(email), Some(api_key)) => Some(Creds { email, api_key }),
+            _ => None,
+        };
+        TestServer {
+            base_url,
+            data_dir: data_dir.to_owned(),
+            owner,
+            owner_password: password,
+            binary: binary.to_owned(),
+            child,
+            _dir: None,
+        }
+    }
+
+    /// The owner's credentials; panics on a restarted server that did not create one.
+    pub fn owner(&self) -> Creds {
+        self.owner.clone().expect("this server created the owner")
+    }
+
+    /// Kills the process with SIGKILL: no shutdown, no flush.
+    pub fn kill(&mut self) {
+        self.child.kill().ok();
+        self.child.wait().ok();
+    }
+
+    /// Sends SIGTERM and waits for a graceful exit.
+    pub fn terminate(&mut self) -> std::process::ExitStatus {
+        Command::new("kill").arg("-TERM").arg(self.child.id().to_string()).status().expect("kill runs");
+        self.child.wait().expect("the server exits")
+    }
+
+    /// Starts the same binary again on the same data directory and address.
+    pub fn restart(mut self) -> TestServer {
+        self.kill();
+        let bind = self.base_url.trim_start_matches("http://").to_owned();
+        let mut next = Self::spawn(&self.binary, &self.data_dir, &bind);
+        next._dir = self._dir.take();
+        next.owner = self.owner.clone();
+        next
+    }
+
+    pub fn api(&self) -> Api {
+        Api { base_url: format!("{}/api/v1", self.base_url), http: reqwest::blocking::Client::new() }
+    }
+}
+
+impl Drop for TestServer {
+    fn drop(&mut self) {
+        self.kill();
+    }
+}
+
+/// A response: HTTP status and JSON body.
+#[derive(Debug, Clone)]
+pub struct Reply {
+    pub status: u16,
+    pub body: Value,
+}
+
+impl Reply {
+    /// Asserts a success and returns the body.
+    pub fn ok(self) -> Value {
+        assert_eq!(self.status, 200, "expected success, got {}", self.body);
+        assert_eq!(self.body["result"], "success", "{}", self.body);
+        self.body
+    }
+
+    /// Asserts an error with this status and code, and returns the body.
+    pub fn error(self, status: u16, code: &str) -> Value {
+        assert_eq!(self.status, status, "status of {}", self.body);
+        assert_eq!(self.body["result"], "error", "{}", self.body);
+        assert_eq!(self.body["code"], code, "{}", self.body);
+        assert!(self.body["msg"].is_string(), "{}", self.body);
+        self.body
+    }
+}
+
+/// An HTTP client for `/api/v1` that sends parameters as the Python client does.
+pub struct Api {
+    pub base_url: String,
+    http: reqwest::blocking::Client,
+}
+
+impl Api {
+    fn send(
+        &self,
+        method: reqwest::Method,
+        path: &str,
+        auth: Option<&Creds>,
+        params: &[(&str, &str)],
+    ) -> Reply {
+        let url = format!("{}{}", self.base_url, path);
+        let mut request = self.http.request(method.clone(), &url).header("User-Agent", "ConfabTests/1.0");
+        if let Some(creds) = auth {
+            request = request.basic_auth(&creds.email, Some(&creds.api_key));
+        }
+        request = if method == reqwest::Method::GET { request.query(params) } else { request.form(params) };
+        let response = request.send().expect("the server answers");
+        let status = response.status().as_u16();
+        let text = response.text().expect("a body");
+        let body = serde_json::from_str(&text).unwrap_or_else(|_| panic!("not JSON ({status}): {text}"));
+        Reply { status, body }
+    }
+
+    pub fn get(&self, path: &str, auth: Option<&Creds>, params: &[(&str, &str)]) -> Reply {
+        self.send(reqwest::Method::GET, path, auth, params)
+    }
+
+    pub fn post(&self, path: &str, auth: Option<&Creds>, params: &[(&str, &str)]) -> Reply {
+        self.send(reqwest::Method::POST, path, auth, params)
+    }
+
+    pub fn delete(&self, path: &str, auth: Option<&Creds>, params: &[(&str, &str)]) -> Reply {
+        self.send(reqwest::Method::DELETE, path, auth, params)
+    }
+
+    /// Creates a user as `admin` and fetches its key with its password.
+    pub fn create_user(&self, admin: &Creds, email: &str, full_name: &str) -> Creds {
+        self.post(
+            "/users",
+            Some(admin),
+            &[("email", email), ("password", "s3cret-pass"), ("full_name", full_name)],
+        )
+        .ok();
+        let body =
+            self.post("/fetch_api_key", None, &[("username", email), ("password", "s3cret-pass")]).ok();
+        Creds { email: email.to_owned(), api_key: body["api_key"].as_str().expect("api_key").to_owned() }
+    }
+}
+
+/// The workspace's root directory.
+pub fn workspace_root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).parent().expect("tests/ is inside the workspace").to_owned()
+}

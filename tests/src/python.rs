@@ -1,0 +1,53 @@
+//! The real Python clients (`zulip` 0.9.1 and its `zulip-send`), installed from PyPI into a
+//! virtual environment under the target directory on first use, shared by every test.
+
+use std::fs::File;
+use std::path::PathBuf;
+use std::process::{Command, Output};
+
+/// The pinned client packages.
+pub const REQUIREMENTS: &[&str] = &["zulip==0.9.1"];
+
+fn target_dir() -> PathBuf {
+    std::env::var_os("CARGO_TARGET_DIR")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| crate::workspace_root().join("target"))
+}
+
+/// The virtual environment's directory, installing it if needed. Concurrent test processes
+/// wait on a file lock, so only one installs.
+pub fn venv() -> PathBuf {
+    let dir = target_dir().join("confab-pyenv");
+    std::fs::create_dir_all(target_dir()).expect("target dir");
+    let lock = File::create(target_dir().join("confab-pyenv.lock")).expect("lock file");
+    lock.lock().expect("lock the environment");
+    let ready = dir.join(".installed");
+    let wanted = REQUIREMENTS.join("\n");
+    if std::fs::read_to_string(&ready).ok().as_deref() != Some(wanted.as_str()) {
+        let status = Command::new("python3").args(["-m", "venv"]).arg(&dir).status().expect("python3 runs");
+        assert!(status.success(), "python3 -m venv failed");
+        let status = Command::new(dir.join("bin/pip"))
+            .args(["install", "--quiet", "--disable-pip-version-check"])
+            .args(REQUIREMENTS)
+            .status()
+            .expect("pip runs");
+        assert!(status.success(), "pip install {REQUIREMENTS:?} failed");
+        std::fs::write(&ready, wanted).expect("mark the environment installed");
+    }
+    dir
+}
+
+/// Runs a script from `tests/python/` with the environment's Python.
+pub fn run_script(script: &str, args: &[&str]) -> Output {
+    let python = venv().join("bin/python");
+    let path = crate::workspace_root().join("tests/python").join(script);
+    let output = Command::new(python).arg(path).args(args).output().expect("python runs");
+    eprintln!("--- {script} stdout ---\n{}", String::from_utf8_lossy(&output.stdout));
+    eprintln!("--- {script} stderr ---\n{}", String::from_utf8_lossy(&output.stderr));
+    output
+}
+
+/// The path of a command installed in the environment (for example `zulip-send`).
+pub fn command(name: &str) -> PathBuf {
+    venv().join("bin").join(name)
+}
