@@ -85,7 +85,9 @@ fn requested_channels(params: &Params) -> ApiResult<Vec<Requested>> {
                 )));
             }
             None => {
-                return Err(ApiError::bad_request(format!("name key is missing from subscriptions[{index}]")));
+                return Err(ApiError::bad_request(format!(
+                    "name key is missing from subscriptions[{index}]"
+                )));
             }
         };
         let description = match fields.get("description") {

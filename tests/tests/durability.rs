@@ -1,0 +1,77 @@
+//! Acknowledged means durable: a message answered with 200 survives SIGKILL, and the server
+//! shuts down cleanly on SIGTERM.
+
+use confab_tests::TestServer;
+
+fn newest_ids(server: &TestServer) -> Vec<u64> {
+    let body = server
+        .api()
+        .get(
+            "/messages",
+            Some(&server.owner()),
+            &[("anchor", "newest"), ("num_before", "1000"), ("num_after", "0")],
+        )
+        .ok();
+    body["messages"].as_array().expect("messages").iter().map(|m| m["id"].as_u64().expect("id")).collect()
+}
+
+#[test]
+fn acknowledged_messages_survive_sigkill() {
+    let server = TestServer::start(env!("CARGO_BIN_EXE_confab-under-test"));
+    let owner = server.owner();
+    let api = server.api();
+    api.post("/users/me/subscriptions", Some(&owner), &[("subscriptions", r#"[{"name": "general"}]"#)]).ok();
+    // Concurrent senders exercise group commit: several replies share one transaction.
+    let acknowledged: Vec<u64> = std::thread::scope(|scope| {
+        let handles: Vec<_> = (0..4)
+            .map(|worker| {
+                let api = server.api();
+                let owner = owner.clone();
+                scope.spawn(move || {
+                    (0..25)
+                        .map(|i| {
+                            let content = format!("worker {worker} message {i}");
+                            let params = [
+                                ("type", "stream"),
+                                ("to", "general"),
+                                ("topic", "load"),
+                                ("content", content.as_str()),
+                            ];
+                            api.post("/messages", Some(&owner), &params).ok()["id"].as_u64().expect("id")
+                        })
+                        .collect::<Vec<u64>>()
+                })
+            })
+            .collect();
+        handles.into_iter().flat_map(|h| h.join().expect("sender thread")).collect()
+    });
+    assert_eq!(acknowledged.len(), 100);
+
+    let server = server.restart(); // SIGKILL, then start again on the same directory
+    let mut expected = acknowledged.clone();
+    expected.sort_unstable();
+    assert_eq!(newest_ids(&server), expected, "every acknowledged message is still there, in id order");
+
+    // The organization was not created twice, and the server keeps working.
+    assert!(server.owner_password.is_none(), "a restart does not make a new owner");
+    let next = server
+        .api()
+        .post(
+            "/messages",
+            Some(&server.owner()),
+            &[("type", "stream"), ("to", "general"), ("topic", "after"), ("content", "still here")],
+        )
+        .ok();
+    assert!(
+        next["id"].as_u64().expect("id") > *expected.last().expect("ids"),
+        "ids keep increasing after a crash"
+    );
+}
+
+#[test]
+fn sigterm_shuts_down_gracefully() {
+    let mut server = TestServer::start(env!("CARGO_BIN_EXE_confab-under-test"));
+    server.api().get("/users/me", Some(&server.owner()), &[]).ok();
+    let status = server.terminate();
+    assert!(status.success(), "exit status {status}");
+}

@@ -1,0 +1,31 @@
+//! The unmodified Python `zulip` client (0.9.1, from PyPI) and its `zulip-send` command,
+//! against a real server, using the zuliprc the server wrote at first start.
+
+use confab_tests::{TestServer, python};
+
+#[test]
+fn the_python_client_holds_a_first_conversation() {
+    let server = TestServer::start(env!("CARGO_BIN_EXE_confab-under-test"));
+    let zuliprc = server.data_dir.join("zuliprc");
+    let zulip_send = python::command("zulip-send");
+    let output = python::run_script(
+        "first_conversation.py",
+        &[zuliprc.to_str().expect("utf-8 path"), zulip_send.to_str().expect("utf-8 path")],
+    );
+    assert!(output.status.success(), "the Python client's checks failed (see its output above)");
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    assert!(stdout.contains(" passed, 0 failed"), "{stdout}");
+}
+
+#[test]
+fn the_zuliprc_is_private_to_its_owner() {
+    let server = TestServer::start(env!("CARGO_BIN_EXE_confab-under-test"));
+    let zuliprc = server.data_dir.join("zuliprc");
+    let text = std::fs::read_to_string(&zuliprc).expect("zuliprc exists");
+    assert!(text.starts_with("[api]\n"), "{text}");
+    assert!(text.contains(&format!("site={}", server.base_url)), "{text}");
+    assert!(text.contains(&format!("key={}", server.owner().api_key)), "{text}");
+    use std::os::unix::fs::PermissionsExt;
+    let mode = std::fs::metadata(&zuliprc).expect("metadata").permissions().mode() & 0o777;
+    assert_eq!(mode, 0o600, "zulip-terminal refuses a zuliprc others can read");
+}
