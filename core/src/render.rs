@@ -29,13 +29,12 @@ fn is_safe_url(url: &str) -> bool {
 /// does (`<p>text</p>`, not `<p>text\n</p>`).
 fn trim_before_paragraph_ends(mut events: Vec<Event<'_>>) -> Vec<Event<'_>> {
     for i in 1..events.len() {
-        if matches!(events[i], Event::End(pulldown_cmark::TagEnd::Paragraph)) {
-            if let Event::Text(text) = &events[i - 1] {
-                if text.ends_with('\n') {
-                    let trimmed = text.trim_end_matches('\n').to_owned();
-                    events[i - 1] = Event::Text(CowStr::from(trimmed));
-                }
-            }
+        if matches!(events[i], Event::End(pulldown_cmark::TagEnd::Paragraph))
+            && let Event::Text(text) = &events[i - 1]
+            && text.ends_with('\n')
+        {
+            let trimmed = text.trim_end_matches('\n').to_owned();
+            events[i - 1] = Event::Text(CowStr::from(trimmed));
         }
     }
     events

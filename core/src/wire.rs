@@ -221,12 +221,12 @@ pub fn conversation_recipient(
     msg: &Message,
     viewer: UserId,
 ) -> ApiResult<crate::ids::RecipientId> {
-    if let MessageKind::Direct { participants } = &msg.kind {
-        if participants.len() == 2 && msg.sender_id != viewer {
-            if let Some(sender) = store.user(msg.sender_id)? {
-                return Ok(sender.personal_recipient);
-            }
-        }
+    if let MessageKind::Direct { participants } = &msg.kind
+        && participants.len() == 2
+        && msg.sender_id != viewer
+        && let Some(sender) = store.user(msg.sender_id)?
+    {
+        return Ok(sender.personal_recipient);
     }
     Ok(msg.recipient_id)
 }

@@ -115,7 +115,7 @@ pub struct Narrow {
     pub include_history: bool,
 }
 
-fn operand_str<'a>(term: &'a RawTerm) -> ApiResult<&'a str> {
+fn operand_str(term: &RawTerm) -> ApiResult<&str> {
     term.operand.as_str().ok_or_else(|| bad_narrow(format!("Invalid narrow operand for {}", term.operator)))
 }
 

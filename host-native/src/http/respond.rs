@@ -33,10 +33,10 @@ pub fn error(err: &ApiError) -> Response {
             .headers_mut()
             .insert(header::WWW_AUTHENTICATE, HeaderValue::from_static("Basic realm=\"zulip\""));
     }
-    if let Some(Value::Number(secs)) = err.extra.get("retry-after") {
-        if let Ok(value) = HeaderValue::from_str(&secs.to_string()) {
-            response.headers_mut().insert(header::RETRY_AFTER, value);
-        }
+    if let Some(Value::Number(secs)) = err.extra.get("retry-after")
+        && let Ok(value) = HeaderValue::from_str(&secs.to_string())
+    {
+        response.headers_mut().insert(header::RETRY_AFTER, value);
     }
     response
 }
