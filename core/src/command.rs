@@ -45,6 +45,24 @@ impl Outcome {
     }
 }
 
+/// Zulip's client name: the `client` parameter if sent, else the User-Agent's product name (the
+/// part before the first `/` or space, as in `ZulipPython/0.9.1 (Linux)`), at most 30
+/// characters; `Unspecified` without either.
+pub fn client_name(client_param: Option<&str>, user_agent: Option<&str>) -> String {
+    let name: String = match client_param {
+        Some(client) => client.chars().take(30).collect(),
+        None => user_agent
+            .unwrap_or_default()
+            .split(['/', ' '])
+            .next()
+            .unwrap_or_default()
+            .chars()
+            .take(30)
+            .collect(),
+    };
+    if name.is_empty() { "Unspecified".to_owned() } else { name }
+}
+
 /// Loads the user `id` if they exist, are active and belong to the actor's organization; other
 /// organizations' users answer exactly like missing ones.
 pub fn active_user_in_realm(store: &impl Store, actor: &Actor, id: UserId) -> ApiResult<Option<User>> {
@@ -54,4 +72,18 @@ pub fn active_user_in_realm(store: &impl Store, actor: &Actor, id: UserId) -> Ap
 /// Requires the actor to be an organization administrator.
 pub fn require_admin(actor: &Actor) -> ApiResult<()> {
     if actor.user.is_admin() { Ok(()) } else { Err(ApiError::administrator_required()) }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::client_name;
+
+    #[test]
+    fn client_names_come_from_the_parameter_or_the_user_agent() {
+        assert_eq!(client_name(None, Some("ZulipPython/0.9.1 (Linux; 3.11)")), "ZulipPython");
+        assert_eq!(client_name(None, Some("ZulipTerminal/0.7.0 Linux-6")), "ZulipTerminal");
+        assert_eq!(client_name(Some("website"), Some("Mozilla/5.0")), "website");
+        assert_eq!(client_name(None, None), "Unspecified");
+        assert_eq!(client_name(Some(&"x".repeat(40)), None).len(), 30);
+    }
 }

@@ -35,6 +35,9 @@ enum Command {
         /// The first owner's email, used when the data directory is new.
         #[arg(long, default_value = "owner@confab.localhost")]
         owner_email: String,
+        /// Seconds a client may take to send its request headers.
+        #[arg(long, default_value_t = 30)]
+        header_timeout_secs: u64,
     },
     /// Create a user in the root organization and print its API key. The server must not be
     /// running on the same data directory (create users through the API then).
@@ -67,7 +70,12 @@ pub fn main() -> ExitCode {
         .init();
     let cli = Cli::parse();
     let result = match cli.command {
-        Command::Serve { data_dir, bind, owner_email } => serve(Config { data_dir, bind, owner_email }),
+        Command::Serve { data_dir, bind, owner_email, header_timeout_secs } => serve(Config {
+            data_dir,
+            bind,
+            owner_email,
+            header_timeout: std::time::Duration::from_secs(header_timeout_secs),
+        }),
         Command::CreateUser { data_dir, email, full_name, password, role, bot } => {
             create_user(&data_dir, email, full_name, password, &role, bot)
         }

@@ -18,6 +18,8 @@ pub struct Config {
     pub bind: SocketAddr,
     /// The first owner's email, used only when the data directory is new.
     pub owner_email: String,
+    /// How long a client may take to send its request headers before it is disconnected.
+    pub header_timeout: std::time::Duration,
 }
 
 /// A server bound to its address, ready to serve.
@@ -27,6 +29,7 @@ pub struct Server {
     pub new_owner: Option<OwnerCredentials>,
     listener: TcpListener,
     state: AppState,
+    header_timeout: std::time::Duration,
 }
 
 /// Why a server could not start.
@@ -59,13 +62,13 @@ impl Server {
                 .map_err(|e| StartError(format!("cannot write {}: {e}", path.display())))?;
         }
         let state = AppState::new(store, &site);
-        Ok(Server { local_addr, new_owner, listener, state })
+        Ok(Server { local_addr, new_owner, listener, state, header_timeout: config.header_timeout })
     }
 
     /// Serves until `shutdown` completes, then drains connections.
     pub async fn run(self, shutdown: impl Future<Output = ()>) {
         let app = http::app(self.state);
-        http::serve::serve(self.listener, app, shutdown).await;
+        http::serve::serve(self.listener, app, self.header_timeout, shutdown).await;
     }
 }
 

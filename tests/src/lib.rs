@@ -33,19 +33,25 @@ pub struct TestServer {
 impl TestServer {
     /// Starts a server on a fresh temporary data directory.
     pub fn start(binary: &str) -> TestServer {
+        Self::start_with(binary, &[])
+    }
+
+    /// Starts a server on a fresh temporary data directory with extra `serve` arguments.
+    pub fn start_with(binary: &str, extra: &[&str]) -> TestServer {
         let dir = tempfile::tempdir().expect("temporary directory");
         let data_dir = dir.path().join("data");
-        let mut server = Self::spawn(Path::new(binary), &data_dir, "127.0.0.1:0");
+        let mut server = Self::spawn(Path::new(binary), &data_dir, "127.0.0.1:0", extra);
         server._dir = Some(dir);
         server
     }
 
     /// Starts a server on an existing data directory and address.
-    pub fn spawn(binary: &Path, data_dir: &Path, bind: &str) -> TestServer {
+    pub fn spawn(binary: &Path, data_dir: &Path, bind: &str, extra: &[&str]) -> TestServer {
         let mut child = Command::new(binary)
             .args(["serve", "--data-dir"])
             .arg(data_dir)
             .args(["--bind", bind])
+            .args(extra)
             .env("RUST_LOG", "warn")
             .stdout(Stdio::piped())
             .stderr(Stdio::inherit())
@@ -103,11 +109,18 @@ impl TestServer {
         self.child.wait().expect("the server exits")
     }
 
-    /// Starts the same binary again on the same data directory and address.
+    /// Kills the server (SIGKILL) and starts the same binary again on the same data directory
+    /// and address.
     pub fn restart(mut self) -> TestServer {
         self.kill();
+        self.start_again()
+    }
+
+    /// Starts the same binary again on the same data directory and address; the old process
+    /// must have exited.
+    pub fn start_again(mut self) -> TestServer {
         let bind = self.base_url.trim_start_matches("http://").to_owned();
-        let mut next = Self::spawn(&self.binary, &self.data_dir, &bind);
+        let mut next = Self::spawn(&self.binary, &self.data_dir, &bind, &[]);
         next._dir = self._dir.take();
         next.owner = self.owner.clone();
         next

@@ -619,3 +619,32 @@ fn multipart_and_delete_bodies_carry_parameters_as_zulip_js_and_python_send_them
         .expect("JSON");
     assert_eq!(body["removed"], json!(["multipart"]));
 }
+
+#[test]
+fn deactivated_users_are_locked_out_until_reactivated() {
+    let server = server();
+    let api = server.api();
+    let owner = server.owner();
+    let ada = api.create_user(&owner, "ada@example.com", "Ada");
+    let ada_id = api.get("/users/me", Some(&ada), &[]).ok()["user_id"].as_u64().expect("id").to_string();
+
+    api.delete(&format!("/users/{ada_id}"), Some(&ada), &[]).error(400, "UNAUTHORIZED_PRINCIPAL");
+    api.delete(&format!("/users/{ada_id}"), Some(&owner), &[]).ok();
+    let locked = api.get("/users/me", Some(&ada), &[]).error(401, "USER_DEACTIVATED");
+    assert_eq!(locked["msg"], "Account is deactivated");
+    let refused =
+        api.post("/fetch_api_key", None, &[("username", "ada@example.com"), ("password", "s3cret-pass")]);
+    refused.error(401, "USER_DEACTIVATED");
+    api.post(
+        "/messages",
+        Some(&owner),
+        &[("type", "private"), ("to", "[\"ada@example.com\"]"), ("content", "hi")],
+    )
+    .error(400, "BAD_REQUEST");
+
+    let last = api.delete("/users/me", Some(&owner), &[]).error(400, "CANNOT_DEACTIVATE_LAST_USER");
+    assert_eq!(last["msg"], "Cannot deactivate the only organization owner.");
+
+    api.post(&format!("/users/{ada_id}/reactivate"), Some(&owner), &[]).ok();
+    api.get("/users/me", Some(&ada), &[]).ok();
+}

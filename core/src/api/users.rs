@@ -3,6 +3,9 @@
 //! GET  /users/{user_id}       get_user
 //! GET  /users/{email}         get_user_by_email
 //! POST /users                 create_user
+//! DELETE /users/{user_id}      deactivate_user
+//! DELETE /users/me            deactivate_own_user
+//! POST /users/{user_id}/reactivate   reactivate_user
 
 use serde_json::{Value, json};
 
@@ -179,4 +182,79 @@ impl<'a> UserRef<'a> {
             Err(_) => UserRef::Email(segment),
         }
     }
+}
+
+/// Who may change whose account status: administrators, and only owners for owners.
+fn check_can_manage(store: &impl Store, actor: &Actor, target: UserId) -> ApiResult<User> {
+    require_admin(actor)?;
+    let user =
+        store.user(target)?.filter(|u| u.realm_id == actor.realm.id).ok_or_else(ApiError::no_such_user)?;
+    if user.role == Role::Owner && actor.user.role != Role::Owner {
+        return Err(ApiError::new(
+            crate::error::ErrorCode::UnauthorizedPrincipal,
+            "Must be an organization owner",
+        ));
+    }
+    Ok(user)
+}
+
+/// The `realm_user` event of a deactivation or reactivation (the form of feature level 222).
+fn activity_event(store: &impl Store, actor: &Actor, user: &User) -> ApiResult<Event> {
+    let users = store
+        .realm_users(actor.realm.id)?
+        .iter()
+        .filter(|u| u.is_active || u.id == user.id)
+        .map(|u| u.id)
+        .collect();
+    Ok(Event::Other {
+        users,
+        body: json!({"type": "realm_user", "op": "update", "person": {"user_id": user.id, "is_active": user.is_active}}),
+    })
+}
+
+/// `DELETE /users/{user_id}`: an administrator deactivates an account. Its credentials stop
+/// working at once; its messages and subscriptions stay.
+pub fn deactivate_user(store: &impl Store, actor: &Actor, target: UserId) -> ApiResult<Outcome> {
+    let user = check_can_manage(store, actor, target)?;
+    deactivate(store, actor, user)
+}
+
+/// `DELETE /users/me`: a user deactivates their own account.
+pub fn deactivate_own_user(store: &impl Store, actor: &Actor) -> ApiResult<Outcome> {
+    deactivate(store, actor, actor.user.clone())
+}
+
+fn deactivate(store: &impl Store, actor: &Actor, user: User) -> ApiResult<Outcome> {
+    if !user.is_active {
+        return Err(ApiError::bad_request("User is already deactivated"));
+    }
+    if user.role == Role::Owner {
+        let owners = store
+            .realm_users(actor.realm.id)?
+            .iter()
+            .filter(|u| u.is_active && u.role == Role::Owner)
+            .count();
+        if owners <= 1 {
+            return Err(ApiError::new(
+                crate::error::ErrorCode::CannotDeactivateLastUser,
+                "Cannot deactivate the only organization owner.",
+            )
+            .with("is_last_owner", true)
+            .with("entity", "organization owner"));
+        }
+    }
+    let user = User { is_active: false, ..user };
+    let event = activity_event(store, actor, &user)?;
+    Ok(Outcome { changes: vec![Change::PutUser(user)], events: vec![event], ..Outcome::default() })
+}
+
+/// `POST /users/{user_id}/reactivate`.
+pub fn reactivate_user(store: &impl Store, actor: &Actor, target: UserId) -> ApiResult<Outcome> {
+    let user = check_can_manage(store, actor, target)?;
+    if user.is_active {
+        return Err(ApiError::bad_request("User is already active"));
+    }
+    let user = User { is_active: true, ..user };
+    let event = activity_event(store, actor, &user)?;
+    Ok(Outcome { changes: vec![Change::PutUser(user)], events: vec![event], ..Outcome::default() })
 }

@@ -100,19 +100,7 @@ impl<S: Send + Sync> FromRequest<S> for ApiRequest {
     }
 }
 
-/// Zulip's client name from a User-Agent such as `ZulipPython/0.9.1 (Linux; ...)`: the part
-/// before the first `/` or space, at most 30 characters; `Unspecified` without one.
+/// The client name recorded on messages, by core's rule.
 pub fn client_name(params: &Params, user_agent: Option<&str>) -> String {
-    if let Some(client) = params.raw("client") {
-        return client.chars().take(30).collect();
-    }
-    let name: String = user_agent
-        .unwrap_or_default()
-        .split(['/', ' '])
-        .next()
-        .unwrap_or_default()
-        .chars()
-        .take(30)
-        .collect();
-    if name.is_empty() { "Unspecified".to_owned() } else { name }
+    confab_core::command::client_name(params.raw("client"), user_agent)
 }

@@ -22,9 +22,10 @@ pub fn router() -> Router<AppState> {
     let v1 = Router::new()
         .route("/server_settings", get(server_settings).post(server_settings))
         .route("/fetch_api_key", axum::routing::post(fetch_api_key))
-        .route("/users/me", get(get_own_user))
+        .route("/users/me", get(get_own_user).delete(deactivate_own_user))
         .route("/users", get(get_users).post(create_user))
-        .route("/users/{user}", get(get_user))
+        .route("/users/{user}", get(get_user).delete(deactivate_user))
+        .route("/users/{user}/reactivate", axum::routing::post(reactivate_user))
         .route("/users/me/subscriptions", get(get_subscriptions).post(subscribe).delete(unsubscribe))
         .route("/streams", get(get_streams))
         .route("/get_stream_id", get(get_stream_id))
@@ -174,6 +175,37 @@ async fn create_user(State(state): State<AppState>, request: ApiRequest) -> Resp
         Err(join) => return respond::error(&ApiError::internal(join)),
     };
     command(state, request, move |t, actor, _, now| api::users::create_user(t, actor, new_user, now)).await
+}
+
+/// A numeric user id from a path segment.
+fn user_id_segment(segment: &str) -> ApiResult<confab_core::ids::UserId> {
+    segment.parse::<u64>().map(confab_core::ids::UserId).map_err(|_| ApiError::no_such_user())
+}
+
+async fn deactivate_user(
+    State(state): State<AppState>,
+    Path(user): Path<String>,
+    request: ApiRequest,
+) -> Response {
+    command(state, request, move |t, actor, _, _| {
+        api::users::deactivate_user(t, actor, user_id_segment(&user)?)
+    })
+    .await
+}
+
+async fn deactivate_own_user(State(state): State<AppState>, request: ApiRequest) -> Response {
+    command(state, request, |t, actor, _, _| api::users::deactivate_own_user(t, actor)).await
+}
+
+async fn reactivate_user(
+    State(state): State<AppState>,
+    Path(user): Path<String>,
+    request: ApiRequest,
+) -> Response {
+    command(state, request, move |t, actor, _, _| {
+        api::users::reactivate_user(t, actor, user_id_segment(&user)?)
+    })
+    .await
 }
 
 async fn get_subscriptions(State(state): State<AppState>, request: ApiRequest) -> Response {

@@ -164,7 +164,13 @@ fn address_stream(store: &impl Store, actor: &Actor, params: &Params) -> ApiResu
     if stream.is_archived || !has_content_access(store, &actor.user, &stream)? {
         return Err(ApiError::bad_request(format!("Not authorized to send to channel '{}'", stream.name)));
     }
-    let receivers = store.stream_subscribers(stream.id)?;
+    // Deactivated users keep their subscriptions but receive nothing.
+    let mut receivers = Vec::new();
+    for user in store.stream_subscribers(stream.id)? {
+        if store.user(user)?.is_some_and(|u| u.is_active) {
+            receivers.push(user);
+        }
+    }
     Ok(Addressed {
         kind: MessageKind::Stream { stream_id: stream.id, topic },
         recipient: stream.recipient_id,
