@@ -33,6 +33,8 @@ pub enum ErrorCode {
     ExpectationMismatch,
     CannotDeactivateLastUser,
     InvalidPushDeviceToken,
+    InvalidRemotePushDeviceToken,
+    InvitationFailed,
     /// Not a Zulip code: storage or other server-side failure. Sent with status 500.
     InternalError,
 }
@@ -64,6 +66,8 @@ pub const ALL_CODES: &[ErrorCode] = &[
     ErrorCode::ExpectationMismatch,
     ErrorCode::CannotDeactivateLastUser,
     ErrorCode::InvalidPushDeviceToken,
+    ErrorCode::InvalidRemotePushDeviceToken,
+    ErrorCode::InvitationFailed,
     ErrorCode::InternalError,
 ];
 
@@ -76,6 +80,11 @@ impl ErrorCode {
     /// The HTTP status an error with this code is sent with, unless the error overrides it.
     pub fn http_status(self) -> u16 {
         self.row().1
+    }
+
+    /// The code with this wire string, if Confab has it.
+    pub fn from_wire(wire: &str) -> Option<ErrorCode> {
+        ALL_CODES.iter().copied().find(|code| code.wire() == wire)
     }
 
     fn row(self) -> (&'static str, u16) {
@@ -106,6 +115,8 @@ impl ErrorCode {
             ExpectationMismatch => ("EXPECTATION_MISMATCH", 400),
             CannotDeactivateLastUser => ("CANNOT_DEACTIVATE_LAST_USER", 400),
             InvalidPushDeviceToken => ("INVALID_PUSH_DEVICE_TOKEN", 400),
+            InvalidRemotePushDeviceToken => ("INVALID_REMOTE_PUSH_DEVICE_TOKEN", 400),
+            InvitationFailed => ("INVITATION_FAILED", 400),
             InternalError => ("INTERNAL_SERVER_ERROR", 500),
         }
     }
