@@ -8,4 +8,5 @@ pub mod realm;
 pub mod server_settings;
 pub mod streams;
 pub mod subscriptions;
+pub mod unread;
 pub mod users;

@@ -31,6 +31,11 @@ pub fn router() -> Router<AppState> {
         .route("/get_stream_id", get(get_stream_id))
         .route("/messages", get(get_messages).post(send_message))
         .route("/messages/{message_id}", get(get_message))
+        .route("/messages/flags", axum::routing::post(update_message_flags))
+        .route("/messages/flags/narrow", axum::routing::post(update_message_flags_for_narrow))
+        .route("/mark_all_as_read", axum::routing::post(mark_all_as_read))
+        .route("/mark_stream_as_read", axum::routing::post(mark_stream_as_read))
+        .route("/mark_topic_as_read", axum::routing::post(mark_topic_as_read))
         .fallback(unknown_endpoint);
     Router::new().nest("/api/v1", v1).fallback(unknown_endpoint)
 }
@@ -243,4 +248,27 @@ async fn get_message(State(state): State<AppState>, Path(id): Path<String>, requ
         api::messages::get_message(t, actor, MessageId(id), params)
     })
     .await
+}
+
+async fn update_message_flags(State(state): State<AppState>, request: ApiRequest) -> Response {
+    command(state, request, |t, actor, params, _| api::messages::update_message_flags(t, actor, params)).await
+}
+
+async fn update_message_flags_for_narrow(State(state): State<AppState>, request: ApiRequest) -> Response {
+    command(state, request, |t, actor, params, _| {
+        api::messages::update_message_flags_for_narrow(t, actor, params)
+    })
+    .await
+}
+
+async fn mark_all_as_read(State(state): State<AppState>, request: ApiRequest) -> Response {
+    command(state, request, |t, actor, _, _| api::messages::mark_all_as_read(t, actor)).await
+}
+
+async fn mark_stream_as_read(State(state): State<AppState>, request: ApiRequest) -> Response {
+    command(state, request, |t, actor, params, _| api::messages::mark_stream_as_read(t, actor, params)).await
+}
+
+async fn mark_topic_as_read(State(state): State<AppState>, request: ApiRequest) -> Response {
+    command(state, request, |t, actor, params, _| api::messages::mark_topic_as_read(t, actor, params)).await
 }

@@ -1,10 +1,10 @@
 //! Applying core's `Change`s to the writer's tables. Each primary row and all of its index rows
 //! are written here together, in the same transaction.
 
+use confab_core::ApiResult;
 use confab_core::ids::{IdKind, RecipientId, UserId};
 use confab_core::model::{IndexedFlag, Message, MessageFlags, MessageKind, RecipientKind, User};
 use confab_core::store::Change;
-use confab_core::{ApiError, ApiResult};
 use redb::ReadableTable;
 
 use super::codec::{decode, encode};
@@ -94,8 +94,8 @@ impl WriteTables<'_> {
             Change::SetMessageFlags { user, message, flags } => {
                 let old =
                     self.flags.get((user.0, message.0)).map_err(storage)?.map(|v| MessageFlags(v.value()));
-                let old = old.ok_or_else(|| ApiError::internal("flags for a message never received"))?;
-                self.index_flags(*user, message.0, Some(old), *flags)?;
+                // No row yet: a historical message the user now stars or otherwise touches.
+                self.index_flags(*user, message.0, old, *flags)?;
                 self.flags.insert((user.0, message.0), flags.0).map_err(storage)?;
                 Ok(())
             }

@@ -34,9 +34,9 @@ fn message_options(params: &Params) -> ApiResult<MessageOptions> {
 }
 
 /// A message the viewer may read that matches the narrow, with the viewer's flags.
-struct Match {
-    message: Message,
-    flags: MessageFlags,
+pub(super) struct Match {
+    pub message: Message,
+    pub flags: MessageFlags,
 }
 
 /// Loads a message and checks it against the narrow and the viewer's access.
@@ -126,7 +126,90 @@ fn render(
         .collect()
 }
 
-fn parse_narrow(store: &impl Store, actor: &Actor, params: &Params) -> ApiResult<Narrow> {
+/// A range of matches around an anchor, with Zulip's `found_*` facts.
+pub(super) struct Range {
+    pub anchor: u64,
+    pub matches: Vec<Match>,
+    pub found_anchor: bool,
+    pub found_oldest: bool,
+    pub found_newest: bool,
+}
+
+/// Reads `anchor` (or the legacy `use_first_unread_anchor`) and resolves it against the narrow.
+pub(super) fn resolve_anchor(
+    store: &impl Store,
+    actor: &Actor,
+    narrow: &Narrow,
+    params: &Params,
+) -> ApiResult<u64> {
+    let use_first_unread = params.or("use_first_unread_anchor", false)?;
+    let anchor_raw = params.optional::<String>("anchor")?;
+    let spec = match (anchor_raw, use_first_unread) {
+        (_, true) => AnchorSpec::FirstUnread,
+        (Some(raw), false) => parse_anchor(&raw)?,
+        (None, false) => return Err(ApiError::missing_argument("anchor")),
+    };
+    match spec {
+        AnchorSpec::Id(id) => Ok(id),
+        AnchorSpec::FirstUnread => first_unread(store, actor, narrow),
+    }
+}
+
+/// The matches of `narrow` around `anchor`, as Zulip's `limit_query_to_range` and
+/// `post_process_limited_query` select them.
+pub(super) fn fetch_range(
+    store: &impl Store,
+    actor: &Actor,
+    narrow: &Narrow,
+    anchor: u64,
+    num_before: u64,
+    num_after: u64,
+    include_anchor: bool,
+) -> ApiResult<Range> {
+    let anchored_left = anchor == 0;
+    let anchored_right = anchor >= LARGER_THAN_MAX_MESSAGE_ID;
+    let num_after = if anchored_right { 0 } else { num_after };
+    let before = collect(
+        store,
+        actor,
+        narrow,
+        Bound::Unbounded,
+        Bound::Excluded(MessageId(anchor)),
+        Direction::Descending,
+        num_before,
+    )?;
+    let (anchor_row, after) = if anchored_right {
+        (None, Vec::new())
+    } else {
+        let mut after = collect(
+            store,
+            actor,
+            narrow,
+            Bound::Included(MessageId(anchor)),
+            Bound::Unbounded,
+            Direction::Ascending,
+            num_after + 1,
+        )?;
+        let anchor_row = match after.first() {
+            Some(m) if m.message.id.0 == anchor => Some(after.remove(0)),
+            _ => None,
+        };
+        after.truncate(num_after as usize);
+        (anchor_row, after)
+    };
+    let found_anchor = anchor_row.is_some() && include_anchor;
+    let found_oldest = anchored_left || (before.len() as u64) < num_before;
+    let found_newest = anchored_right || (after.len() as u64) < num_after;
+    let mut matches: Vec<Match> = before.into_iter().rev().collect();
+    if include_anchor {
+        matches.extend(anchor_row);
+    }
+    matches.extend(after);
+    Ok(Range { anchor, matches, found_anchor, found_oldest, found_newest })
+}
+
+/// Parses the `narrow` parameter (absent means all of the user's messages).
+pub(super) fn parse_narrow(store: &impl Store, actor: &Actor, params: &Params) -> ApiResult<Narrow> {
     let raw = match params.optional::<Json<Value>>("narrow")? {
         Some(Json(value)) => narrow::parse_terms(&value)?,
         None => Vec::new(),
@@ -151,10 +234,10 @@ pub fn get_messages(store: &impl Store, actor: &Actor, params: &Params) -> ApiRe
         let mut ids = ids;
         ids.sort_unstable();
         ids.dedup();
+        let mut lenient = narrow.clone();
+        lenient.include_history = true;
         let mut matches = Vec::new();
         for id in ids {
-            let mut lenient = narrow.clone();
-            lenient.include_history = true;
             if let Some(m) = check_candidate(store, actor, &lenient, MessageId(id))? {
                 matches.push(m);
             }
@@ -166,14 +249,7 @@ pub fn get_messages(store: &impl Store, actor: &Actor, params: &Params) -> ApiRe
             .reply("found_newest", false)
             .reply("history_limited", false));
     }
-
-    let use_first_unread = params.or("use_first_unread_anchor", false)?;
-    let anchor_raw = params.optional::<String>("anchor")?;
-    let spec = match (anchor_raw, use_first_unread) {
-        (_, true) => AnchorSpec::FirstUnread,
-        (Some(raw), false) => parse_anchor(&raw)?,
-        (None, false) => return Err(ApiError::missing_argument("anchor")),
-    };
+    let anchor = resolve_anchor(store, actor, &narrow, params)?;
     let num_before: u64 = params.required("num_before")?;
     let num_after: u64 = params.required("num_after")?;
     let include_anchor = params.or("include_anchor", true)?;
@@ -182,58 +258,14 @@ pub fn get_messages(store: &impl Store, actor: &Actor, params: &Params) -> ApiRe
             "Too many messages requested (maximum {MAX_MESSAGES_PER_FETCH})."
         )));
     }
-    let anchor = match spec {
-        AnchorSpec::Id(id) => id,
-        AnchorSpec::FirstUnread => first_unread(store, actor, &narrow)?,
-    };
-    let anchored_left = anchor == 0;
-    let anchored_right = anchor >= LARGER_THAN_MAX_MESSAGE_ID;
-    let num_after = if anchored_right { 0 } else { num_after };
-
-    let before = collect(
-        store,
-        actor,
-        &narrow,
-        Bound::Unbounded,
-        Bound::Excluded(MessageId(anchor)),
-        Direction::Descending,
-        num_before,
-    )?;
-    let (anchor_row, after) = if anchored_right {
-        (None, Vec::new())
-    } else {
-        let mut after = collect(
-            store,
-            actor,
-            &narrow,
-            Bound::Included(MessageId(anchor)),
-            Bound::Unbounded,
-            Direction::Ascending,
-            num_after + 1,
-        )?;
-        let anchor_row = match after.first() {
-            Some(m) if m.message.id.0 == anchor => Some(after.remove(0)),
-            _ => None,
-        };
-        after.truncate(num_after as usize);
-        (anchor_row, after)
-    };
-    let found_anchor = anchor_row.is_some() && include_anchor;
-    let found_oldest = anchored_left || (before.len() as u64) < num_before;
-    let found_newest = anchored_right || (after.len() as u64) < num_after;
-
-    let mut matches: Vec<Match> = before.into_iter().rev().collect();
-    if include_anchor {
-        matches.extend(anchor_row);
-    }
-    matches.extend(after);
+    let range = fetch_range(store, actor, &narrow, anchor, num_before, num_after, include_anchor)?;
     Ok(Outcome::default()
-        .reply("anchor", anchor)
-        .reply("found_anchor", found_anchor)
-        .reply("found_oldest", found_oldest)
-        .reply("found_newest", found_newest)
+        .reply("anchor", range.anchor)
+        .reply("found_anchor", range.found_anchor)
+        .reply("found_oldest", range.found_oldest)
+        .reply("found_newest", range.found_newest)
         .reply("history_limited", false)
-        .reply("messages", render(store, actor, matches, options)?))
+        .reply("messages", render(store, actor, range.matches, options)?))
 }
 
 /// `GET /messages/{message_id}`: one message, with its Markdown as `raw_content`.
