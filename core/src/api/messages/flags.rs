@@ -121,11 +121,11 @@ fn apply_change(
             continue;
         }
         if change.op == FlagOp::Remove && change.flag == MessageFlags::READ {
-            if let Some(stream) = message.stream_id() {
-                if !is_subscribed(store, actor.user.id, stream)? {
-                    applied.ignored_channels.insert(stream);
-                    continue;
-                }
+            if let Some(stream) = message.stream_id()
+                && !is_subscribed(store, actor.user.id, stream)?
+            {
+                applied.ignored_channels.insert(stream);
+                continue;
             }
             applied.details.insert(id.0.to_string(), unread_detail(actor, &message, current));
         }
@@ -216,10 +216,10 @@ fn unread_ids(
     let mut ids = Vec::new();
     for id in store.message_ids(&index, Bound::Unbounded, Bound::Unbounded, Direction::Ascending)? {
         let id = id?;
-        if let Some(message) = store.message(id)? {
-            if keep(&message) {
-                ids.push(id);
-            }
+        if let Some(message) = store.message(id)?
+            && keep(&message)
+        {
+            ids.push(id);
         }
     }
     Ok(ids)
