@@ -5,7 +5,7 @@ use serde::{Deserialize, Serialize};
 macro_rules! id_type {
     ($(#[$doc:meta])* $name:ident) => {
         $(#[$doc])*
-        #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+        #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
         #[serde(transparent)]
         pub struct $name(pub u64);
 
@@ -46,6 +46,7 @@ pub enum IdKind {
     Stream,
     Message,
     Recipient,
+    Linkifier,
 }
 
 impl IdKind {
@@ -57,6 +58,7 @@ impl IdKind {
             IdKind::Stream => "stream",
             IdKind::Message => "message",
             IdKind::Recipient => "recipient",
+            IdKind::Linkifier => "linkifier",
         }
     }
 }

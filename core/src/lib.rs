@@ -17,6 +17,7 @@ pub mod model;
 pub mod params;
 pub mod rate_limit;
 pub mod render;
+pub mod search;
 pub mod store;
 pub mod time;
 pub mod version;

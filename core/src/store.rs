@@ -10,7 +10,8 @@ use std::ops::Bound;
 use crate::error::ApiResult;
 use crate::ids::{IdKind, MessageId, RealmId, RecipientId, StreamId, UserId};
 use crate::model::{
-    Credentials, IndexedFlag, Message, MessageFlags, Realm, Recipient, Stream, Subscription, User,
+    Credentials, IndexedFlag, Linkifier, Message, MessageFlags, Reaction, Realm, Recipient, Stream,
+    Subscription, User,
 };
 
 /// An ordered set of message ids the store can walk without scanning all messages.
@@ -29,6 +30,9 @@ pub enum MessageIndex {
     Topic(RecipientId, String),
     /// Every message one user sent.
     Sender(UserId),
+    /// Every message of an organization whose content or topic has this word
+    /// (see [`crate::search::words`]).
+    Word(RealmId, String),
 }
 
 /// Which way to walk an index.
@@ -71,6 +75,12 @@ pub trait Store {
     fn message(&self, id: MessageId) -> ApiResult<Option<Message>>;
     /// The user's flags for a message, or `None` if the user never received it.
     fn message_flags(&self, user: UserId, message: MessageId) -> ApiResult<Option<MessageFlags>>;
+    /// Every user with flags for the message (who received it, or touched it as history).
+    fn message_users(&self, message: MessageId) -> ApiResult<Vec<UserId>>;
+    /// The message's reactions, in the order they were added.
+    fn reactions(&self, message: MessageId) -> ApiResult<Vec<Reaction>>;
+    /// The organization's linkifiers, in order.
+    fn linkifiers(&self, realm: RealmId) -> ApiResult<Vec<Linkifier>>;
     /// Walks an index between two bounds.
     fn message_ids(
         &self,
@@ -100,10 +110,29 @@ pub enum Change {
         message: Message,
         receivers: Vec<(UserId, MessageFlags)>,
     },
+    /// Sets a user's flags on a message, creating the row for a message the user never
+    /// received (Zulip's `historical` rows).
     SetMessageFlags {
         user: UserId,
         message: MessageId,
         flags: MessageFlags,
+    },
+    /// Removes a user's row for a message (a user who lost access when it moved).
+    DeleteMessageFlags {
+        user: UserId,
+        message: MessageId,
+    },
+    /// Replaces a message after an edit or move; the indexes follow its new channel, topic and
+    /// words.
+    UpdateMessage(Message),
+    /// Deletes a message with its flags, reactions and index rows.
+    DeleteMessage(MessageId),
+    AddReaction(Reaction),
+    RemoveReaction(Reaction),
+    PutLinkifier(Linkifier),
+    DeleteLinkifier {
+        realm: RealmId,
+        id: u64,
     },
 }
 

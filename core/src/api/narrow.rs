@@ -5,8 +5,9 @@ use serde_json::Value;
 
 use crate::command::Actor;
 use crate::error::{ApiError, ApiResult, ErrorCode};
-use crate::ids::{MessageId, RecipientId, StreamId, UserId};
+use crate::ids::{MessageId, RealmId, RecipientId, StreamId, UserId};
 use crate::model::{IndexedFlag, Message, MessageFlags, MessageKind};
+use crate::search::{self, SearchTerm};
 use crate::store::{MessageIndex, Store};
 
 use super::streams::{has_content_access, stream_by_name, stream_in_realm};
@@ -94,7 +95,7 @@ pub enum Condition {
     Is(IsOperand),
     Id(MessageId),
     /// Words and quoted phrases that must all appear in the content or topic.
-    Search(Vec<String>),
+    Search(Vec<SearchTerm>),
     /// Operators that filter nothing on the server (`near`, `in:all`, `in:home` until muting).
     Always,
 }
@@ -109,6 +110,7 @@ pub struct Term {
 #[derive(Clone, Debug, PartialEq)]
 pub struct Narrow {
     pub viewer: UserId,
+    pub realm: RealmId,
     pub terms: Vec<Term>,
     /// Whether channel history the viewer never received may be shown (Zulip's
     /// `include_history`): a channel whose history the viewer may read, and no `is:` term.
@@ -168,30 +170,6 @@ fn resolve_conversation(
         }
         _ => store.direct_group(&crate::model::direct_group_key(&ids)),
     }
-}
-
-/// Splits a search query into words and `"quoted phrases"`, lower-cased.
-fn search_terms(query: &str) -> Vec<String> {
-    let mut terms = Vec::new();
-    let mut rest = query;
-    while let Some(start) = rest.find('"') {
-        terms.extend(rest[..start].split_whitespace().map(str::to_lowercase));
-        let after = &rest[start + 1..];
-        match after.find('"') {
-            Some(end) => {
-                let phrase = after[..end].trim().to_lowercase();
-                if !phrase.is_empty() {
-                    terms.push(phrase);
-                }
-                rest = &after[end + 1..];
-            }
-            None => {
-                rest = after;
-            }
-        }
-    }
-    terms.extend(rest.split_whitespace().map(str::to_lowercase));
-    terms
 }
 
 /// Resolves raw terms for the actor. Unknown operators and operands are `BAD_NARROW`.
@@ -286,7 +264,7 @@ pub fn resolve(store: &impl Store, actor: &Actor, raw: &[RawTerm]) -> ApiResult<
                 if query.trim().is_empty() {
                     return Err(bad_narrow("Invalid narrow operand for search"));
                 }
-                Condition::Search(search_terms(query))
+                Condition::Search(search::parse_query(query))
             }
             "near" => Condition::Always,
             "in" => match operand_str(term)? {
@@ -302,7 +280,12 @@ pub fn resolve(store: &impl Store, actor: &Actor, raw: &[RawTerm]) -> ApiResult<
     if has_channel_term && has_dm_term {
         return Err(bad_narrow("No message can be both a channel message and direct message"));
     }
-    Ok(Narrow { viewer: actor.user.id, terms, include_history: readable_channel && !has_is_term })
+    Ok(Narrow {
+        viewer: actor.user.id,
+        realm: actor.realm.id,
+        terms,
+        include_history: readable_channel && !has_is_term,
+    })
 }
 
 impl Narrow {
@@ -339,6 +322,15 @@ impl Narrow {
             };
             return MessageIndex::UserFlag(self.viewer, flag);
         }
+        if let Some(word) = positive().find_map(|c| match c {
+            Condition::Search(terms) => terms.iter().find_map(|t| match t {
+                SearchTerm::Word(w) => Some(w.clone()),
+                SearchTerm::Phrase(_) => None,
+            }),
+            _ => None,
+        }) {
+            return MessageIndex::Word(self.realm, word);
+        }
         if let Some(sender) = positive().find_map(|c| match c {
             Condition::Sender(u) => Some(*u),
             _ => None,
@@ -371,11 +363,7 @@ impl Narrow {
                 Condition::Is(IsOperand::Alerted) => flags_value.contains(MessageFlags::HAS_ALERT_WORD),
                 Condition::Is(IsOperand::Resolved) => !msg.is_direct() && msg.topic().starts_with("✔ "),
                 Condition::Id(id) => msg.id == *id,
-                Condition::Search(words) => {
-                    let content = msg.content.to_lowercase();
-                    let topic = msg.topic().to_lowercase();
-                    words.iter().all(|w| content.contains(w.as_str()) || topic.contains(w.as_str()))
-                }
+                Condition::Search(terms) => search::matches(terms, &msg.content, msg.topic()),
                 Condition::Always => true,
             };
             holds != term.negated
@@ -407,10 +395,5 @@ mod tests {
         {
             assert!(parse_terms(&bad).is_err(), "{bad}");
         }
-    }
-
-    #[test]
-    fn search_splits_words_and_quoted_phrases() {
-        assert_eq!(search_terms(r#"Lunch "at noon" today"#), vec!["lunch", "at noon", "today"]);
     }
 }

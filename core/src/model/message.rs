@@ -34,6 +34,39 @@ pub struct Message {
     pub has_attachment: bool,
     pub last_edit_timestamp: Option<i64>,
     pub last_moved_timestamp: Option<i64>,
+    /// Edits and moves, oldest first (the API shows them newest first).
+    #[serde(default)]
+    pub edit_history: Vec<EditRecord>,
+}
+
+/// One edit or move of a message, as Zulip's `edit_history` entries (spec 2.4).
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct EditRecord {
+    pub user_id: UserId,
+    pub timestamp: i64,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub prev_content: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub prev_rendered_content: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub prev_stream: Option<StreamId>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub stream: Option<StreamId>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub prev_topic: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub topic: Option<String>,
+}
+
+/// An emoji reaction (spec 1.7's emoji triple, and who reacted).
+#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
+pub struct Reaction {
+    pub message_id: MessageId,
+    pub user_id: UserId,
+    pub emoji_name: String,
+    pub emoji_code: String,
+    /// `unicode_emoji`, `realm_emoji` or `zulip_extra_emoji`.
+    pub reaction_type: String,
 }
 
 impl Message {

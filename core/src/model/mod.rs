@@ -1,6 +1,7 @@
 //! The domain model: what Confab stores. Wire shapes (what clients see) are in `crate::wire`.
 
 mod flags;
+mod linkifier;
 mod message;
 mod realm;
 mod recipient;
@@ -8,7 +9,8 @@ mod stream;
 mod user;
 
 pub use flags::{IndexedFlag, MessageFlags};
-pub use message::{Message, MessageKind};
+pub use linkifier::Linkifier;
+pub use message::{EditRecord, Message, MessageKind, Reaction};
 pub use realm::Realm;
 pub use recipient::{Recipient, RecipientKind, direct_group_key};
 pub use stream::{Stream, Subscription};

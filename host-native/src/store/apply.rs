@@ -4,6 +4,7 @@
 use confab_core::ApiResult;
 use confab_core::ids::{IdKind, RecipientId, UserId};
 use confab_core::model::{IndexedFlag, Message, MessageFlags, MessageKind, RecipientKind, User};
+use confab_core::search::message_words;
 use confab_core::store::Change;
 use redb::ReadableTable;
 
@@ -91,11 +92,48 @@ impl WriteTables<'_> {
                 Ok(())
             }
             Change::InsertMessage { message, receivers } => self.insert_message(message, receivers),
+            Change::DeleteMessageFlags { user, message } => self.delete_user_message(*user, message.0),
+            Change::UpdateMessage(message) => self.update_message(message),
+            Change::DeleteMessage(id) => self.delete_message(id.0),
+            Change::AddReaction(reaction) => {
+                let id = reaction.message_id.0;
+                let seq = match self.reactions.range((id, 0)..=(id, u64::MAX)).map_err(storage)?.next_back() {
+                    Some(row) => row.map_err(storage)?.0.value().1 + 1,
+                    None => 0,
+                };
+                self.reactions.insert((id, seq), encode(reaction)?.as_slice()).map_err(storage)?;
+                Ok(())
+            }
+            Change::RemoveReaction(reaction) => {
+                let id = reaction.message_id.0;
+                let mut found = None;
+                for row in self.reactions.range((id, 0)..=(id, u64::MAX)).map_err(storage)? {
+                    let (key, value) = row.map_err(storage)?;
+                    let stored: confab_core::model::Reaction = decode(value.value())?;
+                    if stored == *reaction {
+                        found = Some(key.value());
+                    }
+                }
+                if let Some(key) = found {
+                    self.reactions.remove(key).map_err(storage)?;
+                }
+                Ok(())
+            }
+            Change::PutLinkifier(linkifier) => {
+                let key = (linkifier.realm_id.0, linkifier.id);
+                self.linkifiers.insert(key, encode(linkifier)?.as_slice()).map_err(storage)?;
+                self.bump(IdKind::Linkifier, linkifier.id)
+            }
+            Change::DeleteLinkifier { realm, id } => {
+                self.linkifiers.remove((realm.0, *id)).map_err(storage)?;
+                Ok(())
+            }
             Change::SetMessageFlags { user, message, flags } => {
                 let old =
                     self.flags.get((user.0, message.0)).map_err(storage)?.map(|v| MessageFlags(v.value()));
                 // No row yet: a historical message the user now stars or otherwise touches.
                 self.index_flags(*user, message.0, old, *flags)?;
+                self.message_users.insert((message.0, user.0), ()).map_err(storage)?;
                 self.flags.insert((user.0, message.0), flags.0).map_err(storage)?;
                 Ok(())
             }
@@ -111,28 +149,117 @@ impl WriteTables<'_> {
             let topic = topic.to_lowercase();
             self.by_topic.insert((message.recipient_id.0, topic.as_str(), id), ()).map_err(storage)?;
         }
-        let sender_recipient = match &message.kind {
-            MessageKind::Direct { participants } if participants.len() == 2 => {
-                let sender = self.users.get(message.sender_id.0).map_err(storage)?;
-                let sender: Option<User> = sender.map(|g| decode(g.value())).transpose()?;
-                sender.map(|s| s.personal_recipient)
-            }
-            _ => None,
-        };
+        for word in message_words(&message.content, message.topic()) {
+            self.words.insert((message.realm_id.0, word.as_str(), id), ()).map_err(storage)?;
+        }
         for (user, flags) in receivers {
             self.flags.insert((user.0, id), flags.0).map_err(storage)?;
+            self.message_users.insert((id, user.0), ()).map_err(storage)?;
             self.index_flags(*user, id, None, *flags)?;
-            if message.is_direct() {
-                // The conversation as this user sees it: an incoming 1:1 message is filed under
-                // its sender, matching the `recipient_id` the API shows.
-                let conversation: RecipientId = match sender_recipient {
-                    Some(sender) if *user != message.sender_id => sender,
-                    _ => message.recipient_id,
-                };
+            if let Some(conversation) = self.conversation_of(message, *user)? {
                 self.conversations.insert((user.0, conversation.0, id), ()).map_err(storage)?;
             }
         }
         self.bump(IdKind::Message, id)
+    }
+
+    /// The conversation a direct message is filed under for `user`: an incoming 1:1 message
+    /// under its sender, matching the `recipient_id` the API shows. `None` for channel messages.
+    fn conversation_of(&self, message: &Message, user: UserId) -> ApiResult<Option<RecipientId>> {
+        let MessageKind::Direct { participants } = &message.kind else { return Ok(None) };
+        if participants.len() == 2 && user != message.sender_id {
+            let sender = self.users.get(message.sender_id.0).map_err(storage)?;
+            let sender: Option<User> = sender.map(|g| decode(g.value())).transpose()?;
+            if let Some(sender) = sender {
+                return Ok(Some(sender.personal_recipient));
+            }
+        }
+        Ok(Some(message.recipient_id))
+    }
+
+    fn read_message(&self, id: u64) -> ApiResult<Message> {
+        let row = self.messages.get(id).map_err(storage)?;
+        let message: Option<Message> = row.map(|g| decode(g.value())).transpose()?;
+        message.ok_or_else(|| confab_core::ApiError::internal(format!("message {id} missing")))
+    }
+
+    /// Removes one user's row for a message with its flag and conversation index rows.
+    fn delete_user_message(&mut self, user: UserId, id: u64) -> ApiResult<()> {
+        let old = self.flags.remove((user.0, id)).map_err(storage)?.map(|v| MessageFlags(v.value()));
+        if let Some(old) = old {
+            for flag in IndexedFlag::ALL {
+                if flag.holds(old) {
+                    self.flag_index.remove((user.0, flag.code(), id)).map_err(storage)?;
+                }
+            }
+        }
+        self.message_users.remove((id, user.0)).map_err(storage)?;
+        let message = self.read_message(id)?;
+        if let Some(conversation) = self.conversation_of(&message, user)? {
+            self.conversations.remove((user.0, conversation.0, id)).map_err(storage)?;
+        }
+        Ok(())
+    }
+
+    /// Re-files an edited or moved message under its new channel, topic and words.
+    fn update_message(&mut self, message: &Message) -> ApiResult<()> {
+        let id = message.id.0;
+        let old = self.read_message(id)?;
+        if old.recipient_id != message.recipient_id {
+            self.by_recipient.remove((old.recipient_id.0, id)).map_err(storage)?;
+            self.by_recipient.insert((message.recipient_id.0, id), ()).map_err(storage)?;
+        }
+        let (old_topic, new_topic) = (old.topic().to_lowercase(), message.topic().to_lowercase());
+        if old.recipient_id != message.recipient_id || old_topic != new_topic {
+            if !old.is_direct() {
+                self.by_topic.remove((old.recipient_id.0, old_topic.as_str(), id)).map_err(storage)?;
+            }
+            if !message.is_direct() {
+                self.by_topic
+                    .insert((message.recipient_id.0, new_topic.as_str(), id), ())
+                    .map_err(storage)?;
+            }
+        }
+        let old_words = message_words(&old.content, old.topic());
+        let new_words = message_words(&message.content, message.topic());
+        for word in old_words.difference(&new_words) {
+            self.words.remove((old.realm_id.0, word.as_str(), id)).map_err(storage)?;
+        }
+        for word in new_words.difference(&old_words) {
+            self.words.insert((message.realm_id.0, word.as_str(), id), ()).map_err(storage)?;
+        }
+        self.messages.insert(id, encode(message)?.as_slice()).map_err(storage)?;
+        Ok(())
+    }
+
+    /// Deletes a message and everything that refers to it.
+    fn delete_message(&mut self, id: u64) -> ApiResult<()> {
+        let old = self.read_message(id)?;
+        let mut users = Vec::new();
+        for row in self.message_users.range((id, 0)..=(id, u64::MAX)).map_err(storage)? {
+            users.push(UserId(row.map_err(storage)?.0.value().1));
+        }
+        for user in users {
+            self.delete_user_message(user, id)?;
+        }
+        let mut reactions = Vec::new();
+        for row in self.reactions.range((id, 0)..=(id, u64::MAX)).map_err(storage)? {
+            reactions.push(row.map_err(storage)?.0.value());
+        }
+        for key in reactions {
+            self.reactions.remove(key).map_err(storage)?;
+        }
+        self.by_recipient.remove((old.recipient_id.0, id)).map_err(storage)?;
+        self.by_sender.remove((old.sender_id.0, id)).map_err(storage)?;
+        if !old.is_direct() {
+            let topic = old.topic().to_lowercase();
+            self.by_topic.remove((old.recipient_id.0, topic.as_str(), id)).map_err(storage)?;
+        }
+        for word in message_words(&old.content, old.topic()) {
+            self.words.remove((old.realm_id.0, word.as_str(), id)).map_err(storage)?;
+        }
+        self.messages.remove(id).map_err(storage)?;
+        Ok(())
     }
 
     /// Keeps the per-user flag indexes in step with a flags change.

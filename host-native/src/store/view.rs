@@ -143,6 +143,33 @@ macro_rules! impl_store {
                 Ok(self.flags.get((user.0, message.0)).map_err(storage)?.map(|v| MessageFlags(v.value())))
             }
 
+            fn message_users(&self, message: MessageId) -> ApiResult<Vec<UserId>> {
+                let mut users = Vec::new();
+                for row in
+                    self.message_users.range((message.0, 0)..=(message.0, u64::MAX)).map_err(storage)?
+                {
+                    users.push(UserId(row.map_err(storage)?.0.value().1));
+                }
+                Ok(users)
+            }
+
+            fn reactions(&self, message: MessageId) -> ApiResult<Vec<Reaction>> {
+                let mut reactions = Vec::new();
+                for row in self.reactions.range((message.0, 0)..=(message.0, u64::MAX)).map_err(storage)? {
+                    reactions.push(codec::decode(row.map_err(storage)?.1.value())?);
+                }
+                Ok(reactions)
+            }
+
+            fn linkifiers(&self, realm: RealmId) -> ApiResult<Vec<Linkifier>> {
+                let mut linkifiers: Vec<Linkifier> = Vec::new();
+                for row in self.linkifiers.range((realm.0, 0)..=(realm.0, u64::MAX)).map_err(storage)? {
+                    linkifiers.push(codec::decode(row.map_err(storage)?.1.value())?);
+                }
+                linkifiers.sort_by_key(|l| (l.order, l.id));
+                Ok(linkifiers)
+            }
+
             fn message_ids(
                 &self,
                 index: &MessageIndex,
@@ -191,6 +218,16 @@ macro_rules! impl_store {
                     MessageIndex::Sender(u) => {
                         ids_in!(self.by_sender, (u.0, low), (u.0, high), direction, |k: (u64, u64)| k.1)
                     }
+                    MessageIndex::Word(realm, word) => {
+                        let w = word.as_str();
+                        ids_in!(
+                            self.words,
+                            (realm.0, w, low),
+                            (realm.0, w, high),
+                            direction,
+                            |k: (u64, &str, u64)| k.2
+                        )
+                    }
                 })
             }
 
@@ -207,7 +244,7 @@ mod impls {
     use confab_core::ApiResult;
     use confab_core::ids::{IdKind, MessageId, RealmId, RecipientId, StreamId, UserId};
     use confab_core::model::{
-        Credentials, Message, MessageFlags, Realm, Recipient, Stream, Subscription, User,
+        Credentials, Linkifier, Message, MessageFlags, Reaction, Realm, Recipient, Stream, Subscription, User,
     };
     use confab_core::store::{Direction, MessageIdIter, MessageIndex};
     use redb::ReadableTable;

@@ -255,6 +255,7 @@ pub fn send_message(store: &impl Store, actor: &Actor, params: &Params, now: i64
         has_attachment: false,
         last_edit_timestamp: None,
         last_moved_timestamp: None,
+        edit_history: Vec::new(),
     };
     let sender_reads = read_by_sender.unwrap_or_else(|| interactive_client(&actor.client));
     let base = if message.is_direct() { MessageFlags::IS_PRIVATE } else { MessageFlags::empty() };
