@@ -146,9 +146,15 @@ pub fn get_own_user(store: &impl Store, actor: &Actor) -> ApiResult<Outcome> {
     Ok(outcome)
 }
 
-/// `GET /users`: every user of the organization, deactivated ones included as Zulip does.
+/// `GET /users`: every user of the organization, deactivated ones included as Zulip does. The
+/// notification bot is a system bot: Zulip lists those apart (`cross_realm_bots`), not here.
 pub fn get_users(store: &impl Store, actor: &Actor) -> ApiResult<Outcome> {
-    let members: Vec<Value> = store.realm_users(actor.realm.id)?.iter().map(wire::user).collect();
+    let members: Vec<Value> = store
+        .realm_users(actor.realm.id)?
+        .iter()
+        .filter(|u| Some(u.id) != actor.realm.notification_bot)
+        .map(wire::user)
+        .collect();
     Ok(Outcome::default().reply("members", members))
 }
 

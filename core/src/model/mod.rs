@@ -11,7 +11,7 @@ mod user;
 pub use flags::{IndexedFlag, MessageFlags};
 pub use linkifier::Linkifier;
 pub use message::{EditRecord, Message, MessageKind, Reaction};
-pub use realm::Realm;
+pub use realm::{Realm, RealmSettings};
 pub use recipient::{Recipient, RecipientKind, direct_group_key};
 pub use stream::{Stream, Subscription};
 pub use user::{BotType, Credentials, Role, User};

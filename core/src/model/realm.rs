@@ -1,6 +1,6 @@
 use serde::{Deserialize, Serialize};
 
-use crate::ids::RealmId;
+use crate::ids::{RealmId, StreamId, UserId};
 
 /// An organization. Everything else belongs to exactly one.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -13,6 +13,41 @@ pub struct Realm {
     pub description: String,
     pub date_created: i64,
     pub deactivated: bool,
+    /// The bot that posts the organization's automatic notices (Zulip's Notification Bot).
+    #[serde(default)]
+    pub notification_bot: Option<UserId>,
+    #[serde(default)]
+    pub settings: RealmSettings,
+}
+
+/// Organization settings, with Zulip's defaults.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct RealmSettings {
+    pub allow_message_editing: bool,
+    /// `None`: no limit.
+    pub message_content_edit_limit_seconds: Option<i64>,
+    pub message_content_delete_limit_seconds: Option<i64>,
+    pub move_messages_within_stream_limit_seconds: Option<i64>,
+    pub move_messages_between_streams_limit_seconds: Option<i64>,
+    /// Where message reports go; reporting is off without one.
+    pub moderation_request_channel_id: Option<StreamId>,
+    /// `all`, `moves` or `none` (Zulip's `message_edit_history_visibility_policy`).
+    pub message_edit_history_visibility_policy: String,
+}
+
+impl Default for RealmSettings {
+    fn default() -> Self {
+        RealmSettings {
+            allow_message_editing: true,
+            message_content_edit_limit_seconds: Some(600),
+            message_content_delete_limit_seconds: Some(600),
+            move_messages_within_stream_limit_seconds: Some(604_800),
+            move_messages_between_streams_limit_seconds: Some(604_800),
+            moderation_request_channel_id: None,
+            message_edit_history_visibility_policy: "all".to_owned(),
+        }
+    }
 }
 
 impl Realm {
