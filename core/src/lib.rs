@@ -12,9 +12,12 @@
 pub mod api;
 pub mod command;
 pub mod error;
+pub mod html_diff;
 pub mod ids;
+pub mod links;
 pub mod model;
 pub mod params;
+pub mod permissions;
 pub mod rate_limit;
 pub mod render;
 pub mod search;

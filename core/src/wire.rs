@@ -183,6 +183,12 @@ pub fn message(
             fields["recipient_id"] = json!(conversation_recipient(store, msg, viewer)?);
         }
     }
+    if let Some(history) =
+        crate::api::messages::edit_history_json(msg, &realm.settings.message_edit_history_visibility_policy)
+    {
+        fields["edit_history"] = history;
+    }
+    fields["reactions"] = reactions(store, msg)?;
     if let Some(ts) = msg.last_edit_timestamp {
         fields["last_edit_timestamp"] = ts.into();
     }
@@ -190,6 +196,28 @@ pub fn message(
         fields["last_moved_timestamp"] = ts.into();
     }
     Ok(fields)
+}
+
+/// A message's reactions, each with `user_id` and the legacy `user` object zulip-terminal reads.
+pub fn reactions(store: &impl Store, msg: &Message) -> ApiResult<Value> {
+    let mut shown = Vec::new();
+    for reaction in store.reactions(msg.id)? {
+        let user = store.user(reaction.user_id)?;
+        shown.push(json!({
+            "emoji_name": reaction.emoji_name,
+            "emoji_code": reaction.emoji_code,
+            "reaction_type": reaction.reaction_type,
+            "user_id": reaction.user_id,
+            "user": {
+                "id": reaction.user_id,
+                "user_id": reaction.user_id,
+                "email": user.as_ref().map(|u| u.email.clone()).unwrap_or_default(),
+                "full_name": user.as_ref().map(|u| u.full_name.clone()).unwrap_or_default(),
+                "is_mirror_dummy": false,
+            },
+        }));
+    }
+    Ok(Value::Array(shown))
 }
 
 /// `display_recipient` of a direct message: every participant, sender included. Zulip orders a

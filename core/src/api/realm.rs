@@ -66,7 +66,8 @@ pub fn create_realm(store: &impl Store, new: NewRealm, now: i64) -> ApiResult<Ou
         avatar_version: 1,
         personal_recipient: bot_recipient,
     };
-    changes.push(Change::PutRecipient(Recipient { id: bot_recipient, kind: RecipientKind::Personal(bot_id) }));
+    changes
+        .push(Change::PutRecipient(Recipient { id: bot_recipient, kind: RecipientKind::Personal(bot_id) }));
     changes.push(Change::PutUser(bot));
     let realm = Realm { notification_bot: Some(bot_id), ..realm };
     changes.insert(0, Change::PutRealm(realm.clone()));

@@ -30,7 +30,10 @@ pub fn router() -> Router<AppState> {
         .route("/streams", get(get_streams))
         .route("/get_stream_id", get(get_stream_id))
         .route("/messages", get(get_messages).post(send_message))
-        .route("/messages/{message_id}", get(get_message))
+        .route("/messages/{message_id}", get(get_message).patch(update_message).delete(delete_message))
+        .route("/messages/{message_id}/history", get(get_message_history))
+        .route("/users/me/{stream_id}/topics", get(get_stream_topics))
+        .route("/streams/{stream_id}/delete_topic", axum::routing::post(delete_topic))
         .route("/messages/flags", axum::routing::post(update_message_flags))
         .route("/messages/flags/narrow", axum::routing::post(update_message_flags_for_narrow))
         .route("/mark_all_as_read", axum::routing::post(mark_all_as_read))
@@ -244,8 +247,7 @@ async fn get_messages(State(state): State<AppState>, request: ApiRequest) -> Res
 
 async fn get_message(State(state): State<AppState>, Path(id): Path<String>, request: ApiRequest) -> Response {
     query(state, request, move |t, actor, params| {
-        let id = id.parse::<u64>().map_err(|_| ApiError::invalid_message())?;
-        api::messages::get_message(t, actor, MessageId(id), params)
+        api::messages::get_message(t, actor, message_id_segment(&id)?, params)
     })
     .await
 }
@@ -271,4 +273,72 @@ async fn mark_stream_as_read(State(state): State<AppState>, request: ApiRequest)
 
 async fn mark_topic_as_read(State(state): State<AppState>, request: ApiRequest) -> Response {
     command(state, request, |t, actor, params, _| api::messages::mark_topic_as_read(t, actor, params)).await
+}
+
+/// A numeric id from a path segment; anything else answers as a missing message.
+fn message_id_segment(segment: &str) -> ApiResult<MessageId> {
+    segment.parse::<u64>().map(MessageId).map_err(|_| ApiError::invalid_message())
+}
+
+/// A numeric channel id from a path segment.
+fn stream_id_segment(segment: &str) -> ApiResult<confab_core::ids::StreamId> {
+    segment
+        .parse::<u64>()
+        .map(confab_core::ids::StreamId)
+        .map_err(|_| ApiError::bad_request("Invalid channel ID"))
+}
+
+async fn update_message(
+    State(state): State<AppState>,
+    Path(id): Path<String>,
+    request: ApiRequest,
+) -> Response {
+    command(state, request, move |t, actor, params, now| {
+        api::messages::update_message(t, actor, message_id_segment(&id)?, params, now)
+    })
+    .await
+}
+
+async fn delete_message(
+    State(state): State<AppState>,
+    Path(id): Path<String>,
+    request: ApiRequest,
+) -> Response {
+    command(state, request, move |t, actor, _, now| {
+        api::messages::delete_message(t, actor, message_id_segment(&id)?, now)
+    })
+    .await
+}
+
+async fn get_message_history(
+    State(state): State<AppState>,
+    Path(id): Path<String>,
+    request: ApiRequest,
+) -> Response {
+    query(state, request, move |t, actor, params| {
+        api::messages::get_message_history(t, actor, message_id_segment(&id)?, params)
+    })
+    .await
+}
+
+async fn get_stream_topics(
+    State(state): State<AppState>,
+    Path(id): Path<String>,
+    request: ApiRequest,
+) -> Response {
+    query(state, request, move |t, actor, params| {
+        api::messages::get_stream_topics(t, actor, stream_id_segment(&id)?, params)
+    })
+    .await
+}
+
+async fn delete_topic(
+    State(state): State<AppState>,
+    Path(id): Path<String>,
+    request: ApiRequest,
+) -> Response {
+    command(state, request, move |t, actor, params, _| {
+        api::messages::delete_topic(t, actor, stream_id_segment(&id)?, params)
+    })
+    .await
 }

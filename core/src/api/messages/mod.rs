@@ -1,14 +1,22 @@
 //! Messages: sending, fetching, and (in later issues) editing, flags and reactions.
 
 mod access;
+mod delete;
+mod edit;
 mod fetch;
 mod flags;
+mod history;
+mod rendering;
 mod send;
 
 pub use access::visible_flags;
+pub use delete::{delete_message, delete_topic, get_stream_topics};
+pub use edit::{PropagateMode, RESOLVED_TOPIC_PREFIX, update_message};
 pub use fetch::{get_message, get_messages};
 pub use flags::{
     mark_all_as_read, mark_stream_as_read, mark_topic_as_read, update_message_flags,
     update_message_flags_for_narrow,
 };
+pub use history::{edit_history_json, get_message_history};
+pub use rendering::render_message;
 pub use send::{MAX_MESSAGE_LENGTH, MAX_TOPIC_LENGTH, check_topic, send_message};

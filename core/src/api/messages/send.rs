@@ -6,13 +6,13 @@ use crate::command::{Actor, Event, Outcome};
 use crate::error::{ApiError, ApiResult};
 use crate::ids::{IdKind, MessageId, RecipientId, StreamId, UserId};
 use crate::model::{
-    Message, MessageFlags, MessageKind, Recipient, RecipientKind, Stream, User, direct_group_key,
+    Message, MessageFlags, MessageKind, Realm, Recipient, RecipientKind, Stream, User, direct_group_key,
 };
 use crate::params::Params;
-use crate::render::render_markdown;
 use crate::store::{Change, IdAllocator, Store};
 
 use super::super::streams::{has_content_access, is_forbidden_char, stream_by_name, stream_in_realm};
+use super::rendering::render_message;
 
 /// Zulip's `MAX_MESSAGE_LENGTH`, in code points; longer content is truncated, not refused.
 pub const MAX_MESSAGE_LENGTH: usize = 10_000;
@@ -144,7 +144,7 @@ fn target_users(store: &impl Store, actor: &Actor, to: &str) -> ApiResult<Vec<Us
 }
 
 /// Where a message goes, resolved.
-struct Addressed {
+pub(super) struct Addressed {
     kind: MessageKind,
     recipient: RecipientId,
     receivers: Vec<UserId>,
@@ -164,6 +164,15 @@ fn address_stream(store: &impl Store, actor: &Actor, params: &Params) -> ApiResu
     if stream.is_archived || !has_content_access(store, &actor.user, &stream)? {
         return Err(ApiError::bad_request(format!("Not authorized to send to channel '{}'", stream.name)));
     }
+    address_stream_topic(store, stream, topic)
+}
+
+/// Addresses a channel message to the channel's active subscribers.
+pub(super) fn address_stream_topic(
+    store: &impl Store,
+    stream: Stream,
+    topic: String,
+) -> ApiResult<Addressed> {
     // Deactivated users keep their subscriptions but receive nothing.
     let mut receivers = Vec::new();
     for user in store.stream_subscribers(stream.id)? {
@@ -230,25 +239,63 @@ pub fn send_message(store: &impl Store, actor: &Actor, params: &Params, now: i64
     // Accepted for the sender's own event echo, which the event issue implements.
     params.mark_used("queue_id");
     params.mark_used("local_id");
-    let mut addressed = match kind.as_str() {
+    let addressed = match kind.as_str() {
         "stream" | "channel" => address_stream(store, actor, params)?,
         "private" | "direct" => address_direct(store, actor, params)?,
         _ => return Err(ApiError::bad_request("Invalid type")),
     };
 
-    let id = MessageId(IdAllocator::new(store, IdKind::Message)?.take());
-    let rendered = render_markdown(&content);
+    let sender_reads = read_by_sender.unwrap_or_else(|| interactive_client(&actor.client));
+    let mut ids = IdAllocator::new(store, IdKind::Message)?;
+    let composed = compose(
+        store,
+        &actor.realm,
+        &actor.user,
+        &actor.client,
+        addressed,
+        content,
+        sender_reads,
+        now,
+        &mut ids,
+    )?;
+    Ok(Outcome { changes: composed.changes, events: vec![composed.event], ..Outcome::default() }
+        .reply("id", composed.id.0))
+}
+
+/// A message ready to store.
+pub(super) struct Composed {
+    pub id: MessageId,
+    pub changes: Vec<Change>,
+    pub event: Event,
+}
+
+/// Renders and files a message from `sender` to an addressed conversation. `ids` hands out
+/// message ids, shared by every message one command sends so that they stay distinct.
+#[allow(clippy::too_many_arguments)]
+pub(super) fn compose(
+    store: &impl Store,
+    realm: &Realm,
+    sender: &User,
+    client: &str,
+    mut addressed: Addressed,
+    content: String,
+    sender_reads: bool,
+    now: i64,
+    ids: &mut IdAllocator,
+) -> ApiResult<Composed> {
+    let id = MessageId(ids.take());
+    let rendered = render_message(store, realm, &content)?;
     let is_me_message = content.starts_with("/me ") && !content.contains('\n');
     let message = Message {
         id,
-        realm_id: actor.realm.id,
-        sender_id: actor.user.id,
+        realm_id: realm.id,
+        sender_id: sender.id,
         recipient_id: addressed.recipient,
         kind: addressed.kind,
         content,
         rendered_content: rendered.html,
         timestamp: now,
-        client: actor.client.clone(),
+        client: client.to_owned(),
         is_me_message,
         has_link: rendered.has_link,
         has_image: rendered.has_image,
@@ -257,14 +304,12 @@ pub fn send_message(store: &impl Store, actor: &Actor, params: &Params, now: i64
         last_moved_timestamp: None,
         edit_history: Vec::new(),
     };
-    let sender_reads = read_by_sender.unwrap_or_else(|| interactive_client(&actor.client));
     let base = if message.is_direct() { MessageFlags::IS_PRIVATE } else { MessageFlags::empty() };
     let receivers: Vec<(UserId, MessageFlags)> = addressed
         .receivers
         .iter()
         .map(|&user| {
-            let flags =
-                if user == actor.user.id && sender_reads { base.with(MessageFlags::READ) } else { base };
+            let flags = if user == sender.id && sender_reads { base.with(MessageFlags::READ) } else { base };
             (user, flags)
         })
         .collect();
@@ -273,8 +318,25 @@ pub fn send_message(store: &impl Store, actor: &Actor, params: &Params, now: i64
     }
     let mut changes = addressed.changes;
     changes.push(Change::InsertMessage { message, receivers: receivers.clone() });
-    Ok(Outcome { changes, events: vec![Event::Message { message: id, receivers }], ..Outcome::default() }
-        .reply("id", id.0))
+    Ok(Composed { id, changes, event: Event::Message { message: id, receivers } })
+}
+
+/// A notice from the organization's notification bot to a channel topic (moves, resolved
+/// topics, reports). Nothing is sent if the organization has no notification bot.
+pub(super) fn notify(
+    store: &impl Store,
+    realm: &Realm,
+    stream: Stream,
+    topic: String,
+    content: String,
+    now: i64,
+    ids: &mut IdAllocator,
+) -> ApiResult<Option<Composed>> {
+    let Some(bot) = realm.notification_bot.map(|id| store.user(id)).transpose()?.flatten() else {
+        return Ok(None);
+    };
+    let addressed = address_stream_topic(store, stream, topic)?;
+    compose(store, realm, &bot, "Internal", addressed, content, true, now, ids).map(Some)
 }
 
 #[cfg(test)]

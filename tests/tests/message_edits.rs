@@ -1,0 +1,286 @@
+//! Editing, moving, resolving and deleting messages (zulip-semantics §5), and their history.
+
+use confab_tests::{Creds, TestServer};
+use serde_json::{Value, json};
+
+struct World {
+    server: TestServer,
+    owner: Creds,
+    ada: Creds,
+}
+
+fn world() -> World {
+    let server = TestServer::start(env!("CARGO_BIN_EXE_confab-under-test"));
+    let owner = server.owner();
+    let api = server.api();
+    let ada = api.create_user(&owner, "ada@example.com", "Ada");
+    let everyone = r#"["owner@confab.localhost", "ada@example.com"]"#;
+    api.post(
+        "/users/me/subscriptions",
+        Some(&owner),
+        &[("subscriptions", r#"[{"name": "general"}, {"name": "archive"}]"#), ("principals", everyone)],
+    )
+    .ok();
+    World { server, owner, ada }
+}
+
+impl World {
+    fn send(&self, who: &Creds, stream: &str, topic: &str, content: &str) -> u64 {
+        let params = [("type", "stream"), ("to", stream), ("topic", topic), ("content", content)];
+        self.server.api().post("/messages", Some(who), &params).ok()["id"].as_u64().expect("id")
+    }
+
+    fn message(&self, who: &Creds, id: u64) -> Value {
+        self.server.api().get(&format!("/messages/{id}"), Some(who), &[]).ok()["message"].clone()
+    }
+
+    fn topic(&self, who: &Creds, stream: &str, topic: &str) -> Vec<Value> {
+        let narrow = json!([["channel", stream], ["topic", topic]]).to_string();
+        let params =
+            [("anchor", "newest"), ("num_before", "100"), ("num_after", "0"), ("narrow", narrow.as_str())];
+        self.server.api().get("/messages", Some(who), &params).ok()["messages"]
+            .as_array()
+            .expect("messages")
+            .clone()
+    }
+
+    fn patch(&self, who: &Creds, id: u64, params: &[(&str, &str)]) -> confab_tests::Reply {
+        let url = format!("{}/api/v1/messages/{id}", self.server.base_url);
+        let response = reqwest::blocking::Client::new()
+            .patch(url)
+            .basic_auth(&who.email, Some(&who.api_key))
+            .form(params)
+            .send()
+            .expect("the server answers");
+        let status = response.status().as_u16();
+        confab_tests::Reply { status, body: response.json().expect("JSON") }
+    }
+}
+
+fn ids(messages: &[Value]) -> Vec<u64> {
+    messages.iter().map(|m| m["id"].as_u64().expect("id")).collect()
+}
+
+#[test]
+fn two_content_edits_give_a_history_of_three_snapshots() {
+    let world = world();
+    let id = world.send(&world.ada, "general", "plans", "Lunch at noon");
+    world.patch(&world.ada, id, &[("content", "Lunch at one")]).ok();
+    world.patch(&world.ada, id, &[("content", "Lunch at **two**")]).ok();
+
+    let message = world.message(&world.owner, id);
+    assert_eq!(message["content"], "<p>Lunch at <strong>two</strong></p>");
+    assert!(message["last_edit_timestamp"].is_i64());
+    let edit_history = message["edit_history"].as_array().expect("edit_history");
+    assert_eq!(edit_history.len(), 2);
+    assert_eq!(edit_history[0]["prev_content"], "Lunch at one", "newest first");
+    assert_eq!(edit_history[1]["prev_content"], "Lunch at noon");
+
+    let history = world.server.api().get(&format!("/messages/{id}/history"), Some(&world.owner), &[]).ok();
+    let snapshots = history["message_history"].as_array().expect("message_history");
+    assert_eq!(snapshots.len(), 3);
+    assert_eq!(snapshots[0]["content"], "Lunch at noon");
+    assert!(snapshots[0].get("prev_content").is_none(), "the original has only its own state");
+    assert_eq!(snapshots[1]["prev_content"], "Lunch at noon");
+    assert_eq!(snapshots[1]["content"], "Lunch at one");
+    assert_eq!(snapshots[2]["prev_content"], "Lunch at one");
+    assert_eq!(snapshots[2]["rendered_content"], "<p>Lunch at <strong>two</strong></p>");
+    assert!(
+        snapshots[2]["content_html_diff"].as_str().is_some_and(|d| d.contains("highlight_text_inserted")),
+        "{}",
+        snapshots[2]
+    );
+    for snapshot in snapshots {
+        for field in ["topic", "content", "rendered_content", "timestamp", "user_id"] {
+            assert!(snapshot.get(field).is_some(), "snapshot lacks {field}: {snapshot}");
+        }
+    }
+}
+
+#[test]
+fn only_the_sender_edits_content_and_bad_edits_are_refused() {
+    let world = world();
+    let id = world.send(&world.ada, "general", "plans", "mine");
+    let refused = world.patch(&world.owner, id, &[("content", "hijacked")]).error(400, "BAD_REQUEST");
+    assert_eq!(refused["msg"], "You don't have permission to edit this message");
+    assert_eq!(world.patch(&world.ada, id, &[]).error(400, "BAD_REQUEST")["msg"], "Nothing to change");
+    let mode = world
+        .patch(&world.ada, id, &[("content", "x"), ("propagate_mode", "change_all")])
+        .error(400, "BAD_REQUEST");
+    assert_eq!(mode["msg"], "Invalid propagate_mode without topic edit");
+    world.patch(&world.ada, id, &[("topic", "t"), ("propagate_mode", "sideways")]).error(400, "BAD_REQUEST");
+    assert_eq!(
+        world.patch(&world.ada, 999_999, &[("content", "x")]).error(400, "BAD_REQUEST")["msg"],
+        "Invalid message(s)"
+    );
+    let history =
+        world.server.api().get("/messages/999999/history", Some(&world.ada), &[]).error(400, "BAD_REQUEST");
+    assert_eq!(history["msg"], "Invalid message(s)");
+
+    let dm = world
+        .server
+        .api()
+        .post("/messages", Some(&world.ada), &[("type", "private"), ("to", "[1]"), ("content", "hi")])
+        .ok()["id"]
+        .as_u64()
+        .expect("id");
+    let topic = world.patch(&world.ada, dm, &[("topic", "nope")]).error(400, "BAD_REQUEST");
+    assert_eq!(topic["msg"], "Direct messages cannot have topics.");
+    assert_eq!(world.message(&world.ada, id)["content"], "<p>mine</p>", "nothing was written");
+}
+
+#[test]
+fn topic_moves_follow_the_propagate_mode() {
+    let world = world();
+    let sent: Vec<u64> = (0..4).map(|i| world.send(&world.ada, "general", "Old", &format!("m{i}"))).collect();
+
+    world
+        .patch(
+            &world.owner,
+            sent[1],
+            &[
+                ("topic", "one"),
+                ("propagate_mode", "change_one"),
+                ("send_notification_to_new_thread", "false"),
+            ],
+        )
+        .ok();
+    assert_eq!(ids(&world.topic(&world.owner, "general", "old")), vec![sent[0], sent[2], sent[3]]);
+    world
+        .patch(
+            &world.owner,
+            sent[2],
+            &[
+                ("topic", "later"),
+                ("propagate_mode", "change_later"),
+                ("send_notification_to_new_thread", "false"),
+            ],
+        )
+        .ok();
+    assert_eq!(ids(&world.topic(&world.owner, "general", "later")), vec![sent[2], sent[3]]);
+
+    world
+        .patch(
+            &world.owner,
+            sent[3],
+            &[
+                ("topic", "everything"),
+                ("propagate_mode", "change_all"),
+                ("send_notification_to_old_thread", "true"),
+            ],
+        )
+        .ok();
+    let moved = world.topic(&world.owner, "general", "everything");
+    assert_eq!(ids(&moved[..2]), vec![sent[2], sent[3]], "change_all moves every message of the topic");
+    let notice = &moved[2];
+    assert_eq!(notice["sender_full_name"], "Notification Bot");
+    assert!(
+        notice["content"].as_str().is_some_and(|c| c.contains("This topic was moved here from")),
+        "{notice}"
+    );
+    let old = world.topic(&world.owner, "general", "later");
+    assert_eq!(old.len(), 1, "only the notice stays behind");
+    assert!(old[0]["content"].as_str().is_some_and(|c| c.contains("This topic was moved to")), "{}", old[0]);
+
+    let message = world.message(&world.owner, sent[3]);
+    assert!(message["last_moved_timestamp"].is_i64());
+    assert_eq!(message["edit_history"][0]["prev_topic"], "later");
+    assert_eq!(message["edit_history"][0]["topic"], "everything");
+    assert!(message.get("last_edit_timestamp").is_none(), "moves are not content edits");
+}
+
+#[test]
+fn resolving_a_topic_posts_a_notice_and_is_not_a_move() {
+    let world = world();
+    let id = world.send(&world.ada, "general", "bug 12", "It crashes");
+    world.patch(&world.ada, id, &[("topic", "✔ bug 12"), ("propagate_mode", "change_all")]).ok();
+    let resolved = world.topic(&world.owner, "general", "✔ bug 12");
+    assert_eq!(resolved.len(), 2);
+    assert!(
+        resolved[1]["content"].as_str().is_some_and(|c| c.contains("has marked this topic as resolved.")),
+        "{}",
+        resolved[1]
+    );
+    assert!(world.message(&world.owner, id).get("last_moved_timestamp").is_none(), "resolving is not a move");
+    let narrow = r#"[{"operator": "is", "operand": "resolved"}]"#;
+    let found = world
+        .server
+        .api()
+        .get(
+            "/messages",
+            Some(&world.owner),
+            &[("anchor", "newest"), ("num_before", "10"), ("num_after", "0"), ("narrow", narrow)],
+        )
+        .ok();
+    assert_eq!(found["messages"].as_array().expect("messages").len(), 2);
+}
+
+#[test]
+fn messages_move_between_channels() {
+    let world = world();
+    let id = world.send(&world.ada, "general", "misfiled", "belongs elsewhere");
+    let archive = world.server.api().get("/get_stream_id", Some(&world.owner), &[("stream", "archive")]).ok()
+        ["stream_id"]
+        .to_string();
+    world
+        .patch(
+            &world.owner,
+            id,
+            &[("stream_id", archive.as_str()), ("send_notification_to_new_thread", "false")],
+        )
+        .ok();
+    assert_eq!(ids(&world.topic(&world.owner, "archive", "misfiled")), vec![id]);
+    assert!(world.topic(&world.owner, "general", "misfiled").is_empty());
+    let message = world.message(&world.ada, id);
+    assert_eq!(message["display_recipient"], "archive");
+    assert_eq!(message["edit_history"][0]["stream"].to_string(), archive);
+    let both =
+        world.patch(&world.owner, id, &[("stream_id", "1"), ("content", "x")]).error(400, "BAD_REQUEST");
+    assert_eq!(both["msg"], "Cannot change message content while changing channel");
+}
+
+#[test]
+fn deleting_messages_and_topics() {
+    let world = world();
+    let api = world.server.api();
+    let mine = world.send(&world.ada, "general", "t", "oops");
+    let theirs = world.send(&world.owner, "general", "t", "owner's");
+    let refused = api.delete(&format!("/messages/{theirs}"), Some(&world.ada), &[]).error(400, "BAD_REQUEST");
+    assert_eq!(refused["msg"], "You don't have permission to delete this message");
+    api.delete(&format!("/messages/{mine}"), Some(&world.ada), &[]).ok();
+    api.get(&format!("/messages/{mine}"), Some(&world.owner), &[]).error(400, "BAD_REQUEST");
+    assert_eq!(ids(&world.topic(&world.owner, "general", "t")), vec![theirs]);
+
+    world.send(&world.ada, "general", "doomed", "a");
+    world.send(&world.ada, "general", "doomed", "b");
+    let general =
+        api.get("/get_stream_id", Some(&world.owner), &[("stream", "general")]).ok()["stream_id"].to_string();
+    let topics = api.get(&format!("/users/me/{general}/topics"), Some(&world.ada), &[]).ok();
+    let names: Vec<&str> = topics["topics"]
+        .as_array()
+        .expect("topics")
+        .iter()
+        .map(|t| t["name"].as_str().expect("name"))
+        .collect();
+    assert_eq!(names, vec!["doomed", "t"], "most recent first");
+    api.post(&format!("/streams/{general}/delete_topic"), Some(&world.ada), &[("topic_name", "doomed")])
+        .error(400, "UNAUTHORIZED_PRINCIPAL");
+    let done = api
+        .post(&format!("/streams/{general}/delete_topic"), Some(&world.owner), &[("topic_name", "doomed")])
+        .ok();
+    assert_eq!(done["complete"], true);
+    assert!(world.topic(&world.owner, "general", "doomed").is_empty());
+    let search = api
+        .get(
+            "/messages",
+            Some(&world.owner),
+            &[
+                ("anchor", "newest"),
+                ("num_before", "10"),
+                ("num_after", "0"),
+                ("narrow", r#"[["search", "doomed"]]"#),
+            ],
+        )
+        .ok();
+    assert_eq!(search["messages"], json!([]), "deleted messages leave the search index");
+}
