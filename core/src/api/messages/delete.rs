@@ -138,7 +138,7 @@ pub fn get_stream_topics(
         newest.insert(key, (id.0, message.topic().to_owned()));
     }
     let mut topics: Vec<(u64, String)> = newest.into_values().collect();
-    topics.sort_by(|a, b| b.0.cmp(&a.0));
+    topics.sort_by_key(|t| std::cmp::Reverse(t.0));
     let shown = |t: String| {
         if t.is_empty() && !allow_empty_topic_name {
             crate::wire::EMPTY_TOPIC_DISPLAY_NAME.to_owned()
