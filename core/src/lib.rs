@@ -15,6 +15,7 @@ pub mod error;
 pub mod html_diff;
 pub mod ids;
 pub mod links;
+pub mod memory;
 pub mod model;
 pub mod params;
 pub mod permissions;

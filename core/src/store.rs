@@ -30,6 +30,8 @@ pub enum MessageIndex {
     Topic(RecipientId, String),
     /// Every message one user sent.
     Sender(UserId),
+    /// Every message of an organization.
+    Realm(RealmId),
     /// Every message of an organization whose content or topic has this word
     /// (see [`crate::search::words`]).
     Word(RealmId, String),

@@ -76,27 +76,52 @@ pub enum IsOperand {
     Unread,
     Alerted,
     Resolved,
+    Followed,
+    Muted,
+}
+
+/// What a `has:` operand asks for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum HasOperand {
+    Link,
+    Image,
+    Attachment,
+    Reaction,
+}
+
+/// A user's visibility policy for a topic (Zulip's `UserTopic.VisibilityPolicy`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum TopicVisibility {
+    #[default]
+    Inherit,
+    Muted,
+    Unmuted,
+    Followed,
 }
 
 /// A term resolved against the store.
 #[derive(Clone, Debug, PartialEq)]
 pub enum Condition {
-    Stream {
-        id: StreamId,
-        recipient: RecipientId,
-    },
+    Stream { id: StreamId, recipient: RecipientId },
+    /// `channels:public` (`web_public: false`) or `channels:web-public`.
+    Channels { web_public: bool },
     Topic(String),
     /// A direct-message conversation: the recipient id as the viewer sees it. `None` names a
     /// conversation that has never existed, which matches nothing.
     Conversation(Option<RecipientId>),
-    /// Direct messages that include this user.
+    /// Direct messages that include this user (all direct messages when it is the viewer).
     DmIncluding(UserId),
+    /// Group direct messages (three or more people) that include this user.
+    GroupDmWith(UserId),
     Sender(UserId),
     Is(IsOperand),
+    Has(HasOperand),
+    /// `in:home`: not in a muted channel or topic.
+    InHome,
     Id(MessageId),
     /// Words and quoted phrases that must all appear in the content or topic.
     Search(Vec<SearchTerm>),
-    /// Operators that filter nothing on the server (`near`, `in:all`, `in:home` until muting).
+    /// Operators that filter nothing on the server (`near`, `in:all`).
     Always,
 }
 
@@ -113,8 +138,52 @@ pub struct Narrow {
     pub realm: RealmId,
     pub terms: Vec<Term>,
     /// Whether channel history the viewer never received may be shown (Zulip's
-    /// `include_history`): a channel whose history the viewer may read, and no `is:` term.
+    /// `include_history`): a channel (or `channels:public`) whose history the viewer may read,
+    /// and no `is:` term but `is:resolved`.
     pub include_history: bool,
+}
+
+/// What the predicate knows about one message, for one viewer. The caller fills it (see
+/// [`facts`]); the predicate itself reads nothing.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct MessageFacts {
+    /// The viewer's flags, or `None` if the viewer never received the message.
+    pub flags: Option<MessageFlags>,
+    /// The message's recipient id as the viewer sees it.
+    pub conversation: RecipientId,
+    pub has_reaction: bool,
+    /// The message's channel is public with shared history / is web-public.
+    pub public_channel: bool,
+    pub web_public_channel: bool,
+    /// The viewer muted the message's channel.
+    pub channel_muted: bool,
+    pub topic_visibility: TopicVisibility,
+}
+
+/// Gathers the facts a narrow needs about a message; lookups the narrow does not need are
+/// skipped.
+pub fn facts(store: &impl Store, narrow: &Narrow, message: &Message) -> ApiResult<MessageFacts> {
+    let mut facts = MessageFacts {
+        flags: store.message_flags(narrow.viewer, message.id)?,
+        conversation: crate::wire::conversation_recipient(store, message, narrow.viewer)?,
+        ..MessageFacts::default()
+    };
+    let needs = |wanted: fn(&Condition) -> bool| narrow.terms.iter().any(|t| wanted(&t.condition));
+    if needs(|c| matches!(c, Condition::Has(HasOperand::Reaction))) {
+        facts.has_reaction = !store.reactions(message.id)?.is_empty();
+    }
+    if let Some(stream_id) = message.stream_id() {
+        if needs(|c| matches!(c, Condition::Channels { .. })) {
+            if let Some(stream) = store.stream(stream_id)? {
+                facts.public_channel = !stream.invite_only && stream.history_public_to_subscribers;
+                facts.web_public_channel = stream.is_web_public;
+            }
+        }
+        if needs(|c| matches!(c, Condition::InHome | Condition::Is(IsOperand::Muted))) {
+            facts.channel_muted = store.subscription(narrow.viewer, stream_id)?.is_some_and(|s| s.is_muted);
+        }
+    }
+    Ok(facts)
 }
 
 fn operand_str(term: &RawTerm) -> ApiResult<&str> {
@@ -172,14 +241,64 @@ fn resolve_conversation(
     }
 }
 
+/// Zulip's `with` operator: a message id standing for its conversation. When the viewer can
+/// read that message, the conversation terms are replaced by the message's current channel and
+/// topic (or direct-message participants), so links keep working after a move.
+fn rewrite_with(store: &impl Store, actor: &Actor, raw: &[RawTerm]) -> ApiResult<Vec<RawTerm>> {
+    let with: Vec<&RawTerm> = raw.iter().filter(|t| t.operator == "with").collect();
+    let [with] = with.as_slice() else {
+        if with.len() > 1 {
+            return Err(bad_narrow("Duplicate 'with' operators."));
+        }
+        return Ok(raw.to_vec());
+    };
+    let id = match &with.operand {
+        Value::Number(n) => n.as_u64(),
+        Value::String(s) => s.trim().parse::<u64>().ok(),
+        _ => None,
+    };
+    let message = match id {
+        Some(id) => store.message(MessageId(id))?,
+        None => None,
+    };
+    let readable = match &message {
+        Some(m) => crate::api::messages::visible_flags(store, &actor.user, m)?.is_some(),
+        None => false,
+    };
+    let conversation_ops = ["channel", "stream", "topic", "subject", "dm", "pm-with", "pm_with"];
+    let rest: Vec<RawTerm> = raw.iter().filter(|t| t.operator != "with").cloned().collect();
+    let Some(message) = message.filter(|_| readable) else {
+        let has = |ops: &[&str]| rest.iter().any(|t| !t.negated && ops.contains(&t.operator.as_str()));
+        if has(&["dm", "pm-with", "pm_with"]) || (has(&["channel", "stream"]) && has(&["topic", "subject"])) {
+            return Ok(rest);
+        }
+        return Err(bad_narrow("Invalid 'with' operator"));
+    };
+    let mut rewritten: Vec<RawTerm> = match &message.kind {
+        MessageKind::Stream { stream_id, topic } => vec![
+            RawTerm { operator: "channel".into(), operand: Value::from(stream_id.0), negated: false },
+            RawTerm { operator: "topic".into(), operand: Value::from(topic.clone()), negated: false },
+        ],
+        MessageKind::Direct { participants } => {
+            let others: Vec<Value> =
+                participants.iter().filter(|u| **u != actor.user.id).map(|u| Value::from(u.0)).collect();
+            let operand = if others.is_empty() { vec![Value::from(actor.user.id.0)] } else { others };
+            vec![RawTerm { operator: "dm".into(), operand: Value::Array(operand), negated: false }]
+        }
+    };
+    rewritten.extend(rest.into_iter().filter(|t| !conversation_ops.contains(&t.operator.as_str())));
+    Ok(rewritten)
+}
+
 /// Resolves raw terms for the actor. Unknown operators and operands are `BAD_NARROW`.
 pub fn resolve(store: &impl Store, actor: &Actor, raw: &[RawTerm]) -> ApiResult<Narrow> {
+    let raw = rewrite_with(store, actor, raw)?;
     let mut terms = Vec::with_capacity(raw.len());
     let mut has_channel_term = false;
     let mut has_dm_term = false;
-    let mut readable_channel = false;
+    let mut readable_history = false;
     let mut has_is_term = false;
-    for term in raw {
+    for term in &raw {
         let condition = match term.operator.as_str() {
             "channel" | "stream" => {
                 let stream = match &term.operand {
@@ -198,11 +317,23 @@ pub fn resolve(store: &impl Store, actor: &Actor, raw: &[RawTerm]) -> ApiResult<
                 let stream = stream.ok_or_else(|| bad_narrow("Invalid narrow operator: unknown channel"))?;
                 if !term.negated {
                     has_channel_term = true;
-                    readable_channel = readable_channel
+                    readable_history = readable_history
                         || (stream.history_public_to_subscribers
                             && has_content_access(store, &actor.user, &stream)?);
                 }
                 Condition::Stream { id: stream.id, recipient: stream.recipient_id }
+            }
+            "channels" | "streams" => {
+                let web_public = match operand_str(term)? {
+                    "public" => false,
+                    "web-public" => true,
+                    other => return Err(bad_narrow(format!("Invalid narrow operand: unknown channels operand {other}"))),
+                };
+                if !term.negated {
+                    has_channel_term = true;
+                    readable_history = readable_history || !actor.user.is_guest();
+                }
+                Condition::Channels { web_public }
             }
             "topic" | "subject" => Condition::Topic(operand_str(term)?.trim().to_lowercase()),
             "dm" | "pm-with" | "pm_with" => {
@@ -211,13 +342,23 @@ pub fn resolve(store: &impl Store, actor: &Actor, raw: &[RawTerm]) -> ApiResult<
                 }
                 Condition::Conversation(resolve_conversation(store, actor, &term.operand)?)
             }
-            "dm-including" | "group-pm-with" | "group_pm_with" => {
+            "dm-including" => {
                 if !term.negated {
                     has_dm_term = true;
                 }
-                let user = resolve_user(store, actor, &term.operand)?
-                    .ok_or_else(|| bad_narrow("Invalid narrow operator: unknown user"))?;
-                Condition::DmIncluding(user)
+                Condition::DmIncluding(
+                    resolve_user(store, actor, &term.operand)?
+                        .ok_or_else(|| bad_narrow("Invalid narrow operator: unknown user"))?,
+                )
+            }
+            "group-pm-with" | "group_pm_with" => {
+                if !term.negated {
+                    has_dm_term = true;
+                }
+                Condition::GroupDmWith(
+                    resolve_user(store, actor, &term.operand)?
+                        .ok_or_else(|| bad_narrow("Invalid narrow operator: unknown user"))?,
+                )
             }
             "sender" => Condition::Sender(
                 resolve_user(store, actor, &term.operand)?
@@ -231,23 +372,34 @@ pub fn resolve(store: &impl Store, actor: &Actor, raw: &[RawTerm]) -> ApiResult<
                     "unread" => IsOperand::Unread,
                     "alerted" => IsOperand::Alerted,
                     "resolved" => IsOperand::Resolved,
-                    other => {
-                        return Err(bad_narrow(format!(
-                            "Invalid narrow operator: unknown 'is' operand {other}"
-                        )));
-                    }
+                    "followed" => IsOperand::Followed,
+                    "muted" => IsOperand::Muted,
+                    other => return Err(bad_narrow(format!("Invalid narrow operator: unknown 'is' operand {other}"))),
                 };
-                if operand == IsOperand::Private && !term.negated {
-                    has_dm_term = true;
-                }
-                if operand == IsOperand::Private && term.negated {
-                    has_channel_term = true;
+                if operand == IsOperand::Private {
+                    if term.negated {
+                        has_channel_term = true;
+                    } else {
+                        has_dm_term = true;
+                    }
                 }
                 if operand != IsOperand::Resolved {
                     has_is_term = true;
                 }
                 Condition::Is(operand)
             }
+            "has" => Condition::Has(match operand_str(term)? {
+                "link" => HasOperand::Link,
+                "image" => HasOperand::Image,
+                "attachment" => HasOperand::Attachment,
+                "reaction" => HasOperand::Reaction,
+                other => return Err(bad_narrow(format!("Invalid narrow operator: unknown 'has' operand {other}"))),
+            }),
+            "in" => match operand_str(term)? {
+                "home" => Condition::InHome,
+                "all" => Condition::Always,
+                other => return Err(bad_narrow(format!("Invalid narrow operator: unknown 'in' operand {other}"))),
+            },
             "id" => {
                 let id = match &term.operand {
                     Value::Number(n) => n.as_u64(),
@@ -267,12 +419,6 @@ pub fn resolve(store: &impl Store, actor: &Actor, raw: &[RawTerm]) -> ApiResult<
                 Condition::Search(search::parse_query(query))
             }
             "near" => Condition::Always,
-            "in" => match operand_str(term)? {
-                "all" | "home" => Condition::Always,
-                other => {
-                    return Err(bad_narrow(format!("Invalid narrow operator: unknown 'in' operand {other}")));
-                }
-            },
             other => return Err(bad_narrow(format!("Invalid narrow operator: unknown operator {other}"))),
         };
         terms.push(Term { condition, negated: term.negated });
@@ -284,7 +430,7 @@ pub fn resolve(store: &impl Store, actor: &Actor, raw: &[RawTerm]) -> ApiResult<
         viewer: actor.user.id,
         realm: actor.realm.id,
         terms,
-        include_history: readable_channel && !has_is_term,
+        include_history: readable_history && !has_is_term,
     })
 }
 
@@ -337,31 +483,55 @@ impl Narrow {
         }) {
             return MessageIndex::Sender(sender);
         }
+        if self.include_history && positive().any(|c| matches!(c, Condition::Channels { .. })) {
+            return MessageIndex::Realm(self.realm);
+        }
         MessageIndex::UserHistory(self.viewer)
     }
 
-    /// Whether the message matches every term. `flags` are the viewer's flags, or `None` if the
-    /// viewer never received it. `conversation` is the message's recipient id as the viewer sees
-    /// it (see [`crate::wire::conversation_recipient`]).
-    pub fn matches(&self, msg: &Message, flags: Option<MessageFlags>, conversation: RecipientId) -> bool {
-        let flags_value = flags.unwrap_or(MessageFlags::READ.with(MessageFlags::HISTORICAL));
+    /// Whether the message matches every term, given what is known about it for the viewer.
+    pub fn matches(&self, msg: &Message, facts: &MessageFacts) -> bool {
+        let flags = facts.flags.unwrap_or(MessageFlags::READ.with(MessageFlags::HISTORICAL));
+        let muted = !msg.is_direct()
+            && match facts.topic_visibility {
+                TopicVisibility::Muted => true,
+                TopicVisibility::Unmuted | TopicVisibility::Followed => false,
+                TopicVisibility::Inherit => facts.channel_muted,
+            };
         self.terms.iter().all(|term| {
             let holds = match &term.condition {
                 Condition::Stream { id, .. } => msg.stream_id() == Some(*id),
+                Condition::Channels { web_public: false } => facts.public_channel,
+                Condition::Channels { web_public: true } => facts.web_public_channel,
                 Condition::Topic(topic) => !msg.is_direct() && msg.topic().to_lowercase() == *topic,
-                Condition::Conversation(Some(r)) => msg.is_direct() && conversation == *r,
+                Condition::Conversation(Some(r)) => msg.is_direct() && facts.conversation == *r,
                 Condition::Conversation(None) => false,
                 Condition::DmIncluding(user) => match &msg.kind {
-                    MessageKind::Direct { participants } => participants.contains(user),
+                    MessageKind::Direct { participants } => *user == self.viewer || participants.contains(user),
+                    MessageKind::Stream { .. } => false,
+                },
+                Condition::GroupDmWith(user) => match &msg.kind {
+                    MessageKind::Direct { participants } => participants.len() > 2 && participants.contains(user),
                     MessageKind::Stream { .. } => false,
                 },
                 Condition::Sender(user) => msg.sender_id == *user,
                 Condition::Is(IsOperand::Private) => msg.is_direct(),
-                Condition::Is(IsOperand::Starred) => flags_value.contains(MessageFlags::STARRED),
-                Condition::Is(IsOperand::Mentioned) => flags_value.intersects(MessageFlags::any_mention()),
-                Condition::Is(IsOperand::Unread) => !flags_value.contains(MessageFlags::READ),
-                Condition::Is(IsOperand::Alerted) => flags_value.contains(MessageFlags::HAS_ALERT_WORD),
-                Condition::Is(IsOperand::Resolved) => !msg.is_direct() && msg.topic().starts_with("✔ "),
+                Condition::Is(IsOperand::Starred) => flags.contains(MessageFlags::STARRED),
+                Condition::Is(IsOperand::Mentioned) => flags.intersects(MessageFlags::any_mention()),
+                Condition::Is(IsOperand::Unread) => !flags.contains(MessageFlags::READ),
+                Condition::Is(IsOperand::Alerted) => flags.contains(MessageFlags::HAS_ALERT_WORD),
+                Condition::Is(IsOperand::Resolved) => {
+                    !msg.is_direct() && msg.topic().starts_with(crate::api::messages::RESOLVED_TOPIC_PREFIX)
+                }
+                Condition::Is(IsOperand::Followed) => {
+                    !msg.is_direct() && facts.topic_visibility == TopicVisibility::Followed
+                }
+                Condition::Is(IsOperand::Muted) => muted,
+                Condition::InHome => !muted,
+                Condition::Has(HasOperand::Link) => msg.has_link,
+                Condition::Has(HasOperand::Image) => msg.has_image,
+                Condition::Has(HasOperand::Attachment) => msg.has_attachment,
+                Condition::Has(HasOperand::Reaction) => facts.has_reaction,
                 Condition::Id(id) => msg.id == *id,
                 Condition::Search(terms) => search::matches(terms, &msg.content, msg.topic()),
                 Condition::Always => true,

@@ -145,6 +145,7 @@ impl WriteTables<'_> {
         self.messages.insert(id, encode(message)?.as_slice()).map_err(storage)?;
         self.by_recipient.insert((message.recipient_id.0, id), ()).map_err(storage)?;
         self.by_sender.insert((message.sender_id.0, id), ()).map_err(storage)?;
+        self.by_realm.insert((message.realm_id.0, id), ()).map_err(storage)?;
         if let MessageKind::Stream { topic, .. } = &message.kind {
             let topic = topic.to_lowercase();
             self.by_topic.insert((message.recipient_id.0, topic.as_str(), id), ()).map_err(storage)?;
@@ -251,6 +252,7 @@ impl WriteTables<'_> {
         }
         self.by_recipient.remove((old.recipient_id.0, id)).map_err(storage)?;
         self.by_sender.remove((old.sender_id.0, id)).map_err(storage)?;
+        self.by_realm.remove((old.realm_id.0, id)).map_err(storage)?;
         if !old.is_direct() {
             let topic = old.topic().to_lowercase();
             self.by_topic.remove((old.recipient_id.0, topic.as_str(), id)).map_err(storage)?;

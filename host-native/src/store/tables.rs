@@ -58,6 +58,7 @@ define_tables! {
     by_recipient: RECIPIENTID_MSGID = "recipientid_msgid", (u64, u64) => ();
     by_topic: RECIPIENTID_TOPIC_MSGID = "recipientid_topic_msgid", (u64, &'static str, u64) => ();
     by_sender: SENDERID_MSGID = "senderid_msgid", (u64, u64) => ();
+    by_realm: REALMID_MSGID = "realmid_msgid", (u64, u64) => ();
     message_users: MSGID_USERID = "msgid_userid", (u64, u64) => ();
     words: REALMID_WORD_MSGID = "realmid_word_msgid", (u64, &'static str, u64) => ();
     reactions: MSGID_SEQ_REACTION = "msgid_seq_reaction", (u64, u64) => &'static [u8];

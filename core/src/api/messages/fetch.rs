@@ -56,8 +56,8 @@ fn check_candidate(
         },
         None => return Ok(None),
     };
-    let conversation = wire::conversation_recipient(store, &message, actor.user.id)?;
-    Ok(narrow.matches(&message, received, conversation).then_some(Match { message, flags }))
+    let facts = narrow::facts(store, narrow, &message)?;
+    Ok(narrow.matches(&message, &facts).then_some(Match { message, flags }))
 }
 
 /// Walks the narrow's index from a bound, collecting up to `limit` matches.

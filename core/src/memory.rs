@@ -1,0 +1,257 @@
+//! An in-memory [`Store`]: the browser's cache in `confab-web`, and the store core's own tests
+//! run commands against. It applies [`Change`]s with the same meaning as the server's redb
+//! store; indexes are computed by filtering, which is fine at cache sizes.
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::ops::Bound;
+
+use crate::error::ApiResult;
+use crate::ids::{IdKind, MessageId, RealmId, RecipientId, StreamId, UserId};
+use crate::model::{
+    Credentials, Linkifier, Message, MessageFlags, MessageKind, Reaction, Realm, Recipient, RecipientKind,
+    Stream, Subscription, User, direct_group_key,
+};
+use crate::store::{Change, Direction, MessageIdIter, MessageIndex, Store};
+
+/// Everything, in ordered maps.
+#[derive(Clone, Debug, Default)]
+pub struct MemoryStore {
+    realms: BTreeMap<RealmId, Realm>,
+    users: BTreeMap<UserId, User>,
+    credentials: BTreeMap<UserId, Credentials>,
+    recipients: BTreeMap<RecipientId, Recipient>,
+    streams: BTreeMap<StreamId, Stream>,
+    subscriptions: BTreeMap<(UserId, StreamId), Subscription>,
+    messages: BTreeMap<MessageId, Message>,
+    flags: BTreeMap<(UserId, MessageId), MessageFlags>,
+    reactions: BTreeMap<MessageId, Vec<Reaction>>,
+    linkifiers: BTreeMap<(RealmId, u64), Linkifier>,
+    counters: BTreeMap<&'static str, u64>,
+}
+
+impl MemoryStore {
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    fn bump(&mut self, kind: IdKind, used: u64) {
+        let next = self.counters.entry(kind.key()).or_insert(1);
+        *next = (*next).max(used + 1);
+    }
+
+    /// Applies one change, as the server's store does.
+    pub fn apply(&mut self, change: &Change) {
+        match change {
+            Change::PutRealm(realm) => {
+                self.bump(IdKind::Realm, realm.id.0);
+                self.realms.insert(realm.id, realm.clone());
+            }
+            Change::PutUser(user) => {
+                self.bump(IdKind::User, user.id.0);
+                self.users.insert(user.id, user.clone());
+            }
+            Change::PutCredentials(user, credentials) => {
+                self.credentials.insert(*user, credentials.clone());
+            }
+            Change::PutRecipient(recipient) => {
+                self.bump(IdKind::Recipient, recipient.id.0);
+                self.recipients.insert(recipient.id, recipient.clone());
+            }
+            Change::PutStream(stream) => {
+                self.bump(IdKind::Stream, stream.id.0);
+                self.streams.insert(stream.id, stream.clone());
+            }
+            Change::PutSubscription(sub) => {
+                self.subscriptions.insert((sub.user_id, sub.stream_id), sub.clone());
+            }
+            Change::InsertMessage { message, receivers } => {
+                self.bump(IdKind::Message, message.id.0);
+                for (user, flags) in receivers {
+                    self.flags.insert((*user, message.id), *flags);
+                }
+                self.messages.insert(message.id, message.clone());
+            }
+            Change::SetMessageFlags { user, message, flags } => {
+                self.flags.insert((*user, *message), *flags);
+            }
+            Change::DeleteMessageFlags { user, message } => {
+                self.flags.remove(&(*user, *message));
+            }
+            Change::UpdateMessage(message) => {
+                self.messages.insert(message.id, message.clone());
+            }
+            Change::DeleteMessage(id) => {
+                self.messages.remove(id);
+                self.reactions.remove(id);
+                self.flags.retain(|(_, message), _| message != id);
+            }
+            Change::AddReaction(reaction) => {
+                self.reactions.entry(reaction.message_id).or_default().push(reaction.clone());
+            }
+            Change::RemoveReaction(reaction) => {
+                if let Some(list) = self.reactions.get_mut(&reaction.message_id) {
+                    list.retain(|r| r != reaction);
+                }
+            }
+            Change::PutLinkifier(linkifier) => {
+                self.bump(IdKind::Linkifier, linkifier.id);
+                self.linkifiers.insert((linkifier.realm_id, linkifier.id), linkifier.clone());
+            }
+            Change::DeleteLinkifier { realm, id } => {
+                self.linkifiers.remove(&(*realm, *id));
+            }
+        }
+    }
+
+    /// Applies changes in order.
+    pub fn apply_all(&mut self, changes: &[Change]) {
+        for change in changes {
+            self.apply(change);
+        }
+    }
+
+    /// The conversation a direct message is filed under for `user` (see the server's store).
+    fn conversation_of(&self, message: &Message, user: UserId) -> Option<RecipientId> {
+        let MessageKind::Direct { participants } = &message.kind else { return None };
+        if participants.len() == 2 && user != message.sender_id {
+            return self.users.get(&message.sender_id).map(|s| s.personal_recipient);
+        }
+        Some(message.recipient_id)
+    }
+
+    fn in_index(&self, index: &MessageIndex, message: &Message) -> bool {
+        let flags = |user: &UserId| self.flags.get(&(*user, message.id)).copied();
+        match index {
+            MessageIndex::UserHistory(user) => flags(user).is_some(),
+            MessageIndex::UserFlag(user, flag) => flags(user).is_some_and(|f| flag.holds(f)),
+            MessageIndex::UserConversation(user, recipient) => {
+                flags(user).is_some() && self.conversation_of(message, *user) == Some(*recipient)
+            }
+            MessageIndex::Recipient(recipient) => message.recipient_id == *recipient,
+            MessageIndex::Topic(recipient, topic) => {
+                message.recipient_id == *recipient && !message.is_direct() && message.topic().to_lowercase() == *topic
+            }
+            MessageIndex::Sender(user) => message.sender_id == *user,
+            MessageIndex::Realm(realm) => message.realm_id == *realm,
+            MessageIndex::Word(realm, word) => {
+                message.realm_id == *realm && crate::search::message_words(&message.content, message.topic()).contains(word)
+            }
+        }
+    }
+}
+
+impl Store for MemoryStore {
+    fn realm(&self, id: RealmId) -> ApiResult<Option<Realm>> {
+        Ok(self.realms.get(&id).cloned())
+    }
+
+    fn realm_by_subdomain(&self, subdomain: &str) -> ApiResult<Option<RealmId>> {
+        Ok(self.realms.values().find(|r| r.subdomain == subdomain).map(|r| r.id))
+    }
+
+    fn user(&self, id: UserId) -> ApiResult<Option<User>> {
+        Ok(self.users.get(&id).cloned())
+    }
+
+    fn user_by_email(&self, realm: RealmId, email: &str) -> ApiResult<Option<UserId>> {
+        let email = email.trim().to_lowercase();
+        Ok(self.users.values().find(|u| u.realm_id == realm && u.email.to_lowercase() == email).map(|u| u.id))
+    }
+
+    fn realm_users(&self, realm: RealmId) -> ApiResult<Vec<User>> {
+        Ok(self.users.values().filter(|u| u.realm_id == realm).cloned().collect())
+    }
+
+    fn credentials(&self, user: UserId) -> ApiResult<Option<Credentials>> {
+        Ok(self.credentials.get(&user).cloned())
+    }
+
+    fn stream(&self, id: StreamId) -> ApiResult<Option<Stream>> {
+        Ok(self.streams.get(&id).cloned())
+    }
+
+    fn stream_by_name(&self, realm: RealmId, name: &str) -> ApiResult<Option<StreamId>> {
+        let name = name.trim().to_lowercase();
+        Ok(self.streams.values().find(|s| s.realm_id == realm && s.name.to_lowercase() == name).map(|s| s.id))
+    }
+
+    fn realm_streams(&self, realm: RealmId) -> ApiResult<Vec<Stream>> {
+        Ok(self.streams.values().filter(|s| s.realm_id == realm).cloned().collect())
+    }
+
+    fn subscription(&self, user: UserId, stream: StreamId) -> ApiResult<Option<Subscription>> {
+        Ok(self.subscriptions.get(&(user, stream)).cloned())
+    }
+
+    fn user_subscriptions(&self, user: UserId) -> ApiResult<Vec<Subscription>> {
+        Ok(self.subscriptions.values().filter(|s| s.user_id == user).cloned().collect())
+    }
+
+    fn stream_subscribers(&self, stream: StreamId) -> ApiResult<Vec<UserId>> {
+        Ok(self.subscriptions.values().filter(|s| s.stream_id == stream && s.active).map(|s| s.user_id).collect())
+    }
+
+    fn recipient(&self, id: RecipientId) -> ApiResult<Option<Recipient>> {
+        Ok(self.recipients.get(&id).cloned())
+    }
+
+    fn direct_group(&self, key: &str) -> ApiResult<Option<RecipientId>> {
+        Ok(self
+            .recipients
+            .values()
+            .find(|r| matches!(&r.kind, RecipientKind::DirectGroup(members) if direct_group_key(members) == key))
+            .map(|r| r.id))
+    }
+
+    fn message(&self, id: MessageId) -> ApiResult<Option<Message>> {
+        Ok(self.messages.get(&id).cloned())
+    }
+
+    fn message_flags(&self, user: UserId, message: MessageId) -> ApiResult<Option<MessageFlags>> {
+        Ok(self.flags.get(&(user, message)).copied())
+    }
+
+    fn message_users(&self, message: MessageId) -> ApiResult<Vec<UserId>> {
+        let users: BTreeSet<UserId> = self.flags.keys().filter(|(_, m)| *m == message).map(|(u, _)| *u).collect();
+        Ok(users.into_iter().collect())
+    }
+
+    fn reactions(&self, message: MessageId) -> ApiResult<Vec<Reaction>> {
+        Ok(self.reactions.get(&message).cloned().unwrap_or_default())
+    }
+
+    fn linkifiers(&self, realm: RealmId) -> ApiResult<Vec<Linkifier>> {
+        let mut list: Vec<Linkifier> = self.linkifiers.values().filter(|l| l.realm_id == realm).cloned().collect();
+        list.sort_by_key(|l| (l.order, l.id));
+        Ok(list)
+    }
+
+    fn message_ids(
+        &self,
+        index: &MessageIndex,
+        from: Bound<MessageId>,
+        to: Bound<MessageId>,
+        direction: Direction,
+    ) -> ApiResult<MessageIdIter<'_>> {
+        // BTreeMap::range panics on inverted or doubly-excluded empty ranges.
+        if let (Bound::Included(a) | Bound::Excluded(a), Bound::Included(b) | Bound::Excluded(b)) = (from, to)
+            && (a > b || (a == b && (matches!(from, Bound::Excluded(_)) || matches!(to, Bound::Excluded(_)))))
+        {
+            return Ok(Box::new(std::iter::empty()));
+        }
+        let ids: Vec<MessageId> = self
+            .messages
+            .range((from, to))
+            .filter(|(_, message)| self.in_index(index, message))
+            .map(|(id, _)| *id)
+            .collect();
+        Ok(match direction {
+            Direction::Ascending => Box::new(ids.into_iter().map(Ok)),
+            Direction::Descending => Box::new(ids.into_iter().rev().map(Ok)),
+        })
+    }
+
+    fn next_id(&self, kind: IdKind) -> ApiResult<u64> {
+        Ok(self.counters.get(kind.key()).copied().unwrap_or(1))
+    }
+}
