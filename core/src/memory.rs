@@ -129,12 +129,15 @@ impl MemoryStore {
             }
             MessageIndex::Recipient(recipient) => message.recipient_id == *recipient,
             MessageIndex::Topic(recipient, topic) => {
-                message.recipient_id == *recipient && !message.is_direct() && message.topic().to_lowercase() == *topic
+                message.recipient_id == *recipient
+                    && !message.is_direct()
+                    && message.topic().to_lowercase() == *topic
             }
             MessageIndex::Sender(user) => message.sender_id == *user,
             MessageIndex::Realm(realm) => message.realm_id == *realm,
             MessageIndex::Word(realm, word) => {
-                message.realm_id == *realm && crate::search::message_words(&message.content, message.topic()).contains(word)
+                message.realm_id == *realm
+                    && crate::search::message_words(&message.content, message.topic()).contains(word)
             }
         }
     }
@@ -188,7 +191,12 @@ impl Store for MemoryStore {
     }
 
     fn stream_subscribers(&self, stream: StreamId) -> ApiResult<Vec<UserId>> {
-        Ok(self.subscriptions.values().filter(|s| s.stream_id == stream && s.active).map(|s| s.user_id).collect())
+        Ok(self
+            .subscriptions
+            .values()
+            .filter(|s| s.stream_id == stream && s.active)
+            .map(|s| s.user_id)
+            .collect())
     }
 
     fn recipient(&self, id: RecipientId) -> ApiResult<Option<Recipient>> {
@@ -212,7 +220,8 @@ impl Store for MemoryStore {
     }
 
     fn message_users(&self, message: MessageId) -> ApiResult<Vec<UserId>> {
-        let users: BTreeSet<UserId> = self.flags.keys().filter(|(_, m)| *m == message).map(|(u, _)| *u).collect();
+        let users: BTreeSet<UserId> =
+            self.flags.keys().filter(|(_, m)| *m == message).map(|(u, _)| *u).collect();
         Ok(users.into_iter().collect())
     }
 
@@ -221,7 +230,8 @@ impl Store for MemoryStore {
     }
 
     fn linkifiers(&self, realm: RealmId) -> ApiResult<Vec<Linkifier>> {
-        let mut list: Vec<Linkifier> = self.linkifiers.values().filter(|l| l.realm_id == realm).cloned().collect();
+        let mut list: Vec<Linkifier> =
+            self.linkifiers.values().filter(|l| l.realm_id == realm).cloned().collect();
         list.sort_by_key(|l| (l.order, l.id));
         Ok(list)
     }

@@ -100,3 +100,81 @@ mod tests {
         assert!(matches(&parse_query("lunch"), "pizza", "Lunch plans"), "topics are searched too");
     }
 }
+
+/// Wraps each occurrence of a search term in `<span class="highlight">`, in the text of some
+/// HTML (never inside tags), as Zulip's `match_content` does.
+pub fn highlight_html(html: &str, terms: &[SearchTerm]) -> String {
+    let needles: Vec<String> = terms
+        .iter()
+        .map(|t| match t {
+            SearchTerm::Word(w) | SearchTerm::Phrase(w) => w.clone(),
+        })
+        .filter(|n| !n.is_empty())
+        .collect();
+    let mut out = String::with_capacity(html.len() + 32);
+    let mut rest = html;
+    while !rest.is_empty() {
+        if rest.starts_with('<') {
+            let end = rest.find('>').map_or(rest.len(), |i| i + 1);
+            out.push_str(&rest[..end]);
+            rest = &rest[end..];
+            continue;
+        }
+        let end = rest.find('<').unwrap_or(rest.len());
+        out.push_str(&highlight_text(&rest[..end], &needles));
+        rest = &rest[end..];
+    }
+    out
+}
+
+/// Highlights the needles in plain text, matching whole words case-insensitively.
+fn highlight_text(text: &str, needles: &[String]) -> String {
+    let lower = text.to_lowercase();
+    // Lower-casing can change byte lengths; fall back to no highlighting rather than misplace.
+    if lower.len() != text.len() {
+        return text.to_owned();
+    }
+    let mut marks: Vec<(usize, usize)> = Vec::new();
+    for needle in needles {
+        let mut from = 0;
+        while let Some(found) = lower[from..].find(needle.as_str()) {
+            let start = from + found;
+            let end = start + needle.len();
+            let before_ok = lower[..start].chars().next_back().is_none_or(|c| !c.is_alphanumeric());
+            let after_ok = lower[end..].chars().next().is_none_or(|c| !c.is_alphanumeric());
+            if before_ok && after_ok {
+                marks.push((start, end));
+            }
+            from = end;
+        }
+    }
+    marks.sort_unstable();
+    let mut out = String::with_capacity(text.len() + marks.len() * 32);
+    let mut at = 0;
+    for (start, end) in marks {
+        if start < at {
+            continue;
+        }
+        out.push_str(&text[at..start]);
+        out.push_str("<span class=\"highlight\">");
+        out.push_str(&text[start..end]);
+        out.push_str("</span>");
+        at = end;
+    }
+    out.push_str(&text[at..]);
+    out
+}
+
+#[cfg(test)]
+mod highlight_tests {
+    use super::*;
+
+    #[test]
+    fn highlights_whole_words_outside_tags() {
+        let terms = parse_query("pizza");
+        assert_eq!(
+            highlight_html("<p>Pizza? <a href=\"pizza\">pizzas</a></p>", &terms),
+            "<p><span class=\"highlight\">Pizza</span>? <a href=\"pizza\">pizzas</a></p>"
+        );
+    }
+}

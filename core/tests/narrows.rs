@@ -20,22 +20,36 @@ fn fixture() -> (World, BTreeMap<&'static str, u64>) {
     w.add_user("gus@example.com", "Gus Guest", Role::Guest);
     let all = r#"["owner@example.com", "ada@example.com", "bob@example.com"]"#;
     w.subscribe("owner@example.com", r#"[{"name": "general"}, {"name": "design"}]"#, &[("principals", all)]);
-    w.subscribe("owner@example.com", r#"[{"name": "secret"}]"#, &[("invite_only", "true"), ("principals", r#"["owner@example.com", "ada@example.com"]"#)]);
+    w.subscribe(
+        "owner@example.com",
+        r#"[{"name": "secret"}]"#,
+        &[("invite_only", "true"), ("principals", r#"["owner@example.com", "ada@example.com"]"#)],
+    );
     let mut m = BTreeMap::new();
-    m.insert("lunch", w.stream("owner@example.com", "general", "Lunch", "Pizza at noon? [menu](https://pizza.example)"));
+    m.insert(
+        "lunch",
+        w.stream("owner@example.com", "general", "Lunch", "Pizza at noon? [menu](https://pizza.example)"),
+    );
     m.insert("lunch2", w.stream("ada@example.com", "general", "lunch", "Yes, pizza!"));
-    m.insert("standup", w.stream("bob@example.com", "general", "standup", "Done with ![plan](https://x.example/plan.png)"));
+    m.insert(
+        "standup",
+        w.stream("bob@example.com", "general", "standup", "Done with ![plan](https://x.example/plan.png)"),
+    );
     m.insert("design", w.stream("ada@example.com", "design", "✔ colours", "Blue it is"));
     m.insert("secret", w.stream("owner@example.com", "secret", "plans", "Top secret pizza"));
     m.insert("dm_ada", w.dm("owner@example.com", r#"["ada@example.com"]"#, "psst"));
     m.insert("dm_back", w.dm("ada@example.com", r#"["owner@example.com"]"#, "what?"));
-    m.insert("group", w.dm("bob@example.com", r#"["ada@example.com", "owner@example.com"]"#, "all three of us"));
+    m.insert(
+        "group",
+        w.dm("bob@example.com", r#"["ada@example.com", "owner@example.com"]"#, "all three of us"),
+    );
     m.insert("self", w.dm("owner@example.com", r#"["owner@example.com"]"#, "note to self"));
     // Ada stars one message and reacts to another; she has read everything but the standup.
     let ada = w.actor("ada@example.com");
     let star = params(&[("messages", &format!("[{}]", m["lunch"])), ("op", "add"), ("flag", "starred")]);
     w.run(|s, _| api::messages::update_message_flags(s, &ada, &star)).expect("starred");
-    let unread_ones: Vec<u64> = m.iter().filter(|(k, _)| !["standup", "self"].contains(k)).map(|(_, v)| *v).collect();
+    let unread_ones: Vec<u64> =
+        m.iter().filter(|(k, _)| !["standup", "self"].contains(k)).map(|(_, v)| *v).collect();
     let read = params(&[("messages", &json!(unread_ones).to_string()), ("op", "add"), ("flag", "read")]);
     w.run(|s, _| api::messages::update_message_flags(s, &ada, &read)).expect("read");
     (w, m)
@@ -53,49 +67,121 @@ fn every_operator_positive_and_negated() {
     let ada_id = w.user_id("ada@example.com").0;
     let cases: Vec<(&str, String, Vec<u64>)> = vec![
         ("ada", r#"[["stream", "general"]]"#.into(), ids(&["lunch", "lunch2", "standup"])),
-        ("ada", format!(r#"[{{"operator": "channel", "operand": {general_id}}}]"#), ids(&["lunch", "lunch2", "standup"])),
-        ("ada", r#"[{"operator": "channel", "operand": "general", "negated": true}]"#.into(), ids(&["design", "secret", "dm_ada", "dm_back", "group"])),
+        (
+            "ada",
+            format!(r#"[{{"operator": "channel", "operand": {general_id}}}]"#),
+            ids(&["lunch", "lunch2", "standup"]),
+        ),
+        (
+            "ada",
+            r#"[{"operator": "channel", "operand": "general", "negated": true}]"#.into(),
+            ids(&["design", "secret", "dm_ada", "dm_back", "group"]),
+        ),
         ("ada", r#"[["channel", "general"], ["topic", "LUNCH"]]"#.into(), ids(&["lunch", "lunch2"])),
-        ("ada", r#"[{"operator": "topic", "operand": "lunch", "negated": true}]"#.into(), ids(&["standup", "design", "secret", "dm_ada", "dm_back", "group"])),
+        (
+            "ada",
+            r#"[{"operator": "topic", "operand": "lunch", "negated": true}]"#.into(),
+            ids(&["standup", "design", "secret", "dm_ada", "dm_back", "group"]),
+        ),
         ("ada", r#"[["channels", "public"]]"#.into(), ids(&["lunch", "lunch2", "standup", "design"])),
-        ("ada", r#"[{"operator": "channels", "operand": "public", "negated": true}]"#.into(), ids(&["secret", "dm_ada", "dm_back", "group"])),
+        (
+            "ada",
+            r#"[{"operator": "channels", "operand": "public", "negated": true}]"#.into(),
+            ids(&["secret", "dm_ada", "dm_back", "group"]),
+        ),
         ("ada", r#"[["dm", "owner@example.com"]]"#.into(), ids(&["dm_ada", "dm_back"])),
-        ("ada", r#"[{"operator": "pm-with", "operand": "owner@example.com", "negated": true}]"#.into(), ids(&["lunch", "lunch2", "standup", "design", "secret", "group"])),
+        (
+            "ada",
+            r#"[{"operator": "pm-with", "operand": "owner@example.com", "negated": true}]"#.into(),
+            ids(&["lunch", "lunch2", "standup", "design", "secret", "group"]),
+        ),
         ("ada", r#"[["dm", "owner@example.com,bob@example.com"]]"#.into(), ids(&["group"])),
         ("owner", r#"[["dm", "owner@example.com"]]"#.into(), ids(&["self"])),
         ("owner", r#"[["dm-including", "ada@example.com"]]"#.into(), ids(&["dm_ada", "dm_back", "group"])),
-        ("owner", r#"[{"operator": "dm-including", "operand": "bob@example.com", "negated": true}]"#.into(), ids(&["lunch", "lunch2", "standup", "design", "secret", "dm_ada", "dm_back", "self"])),
+        (
+            "owner",
+            r#"[{"operator": "dm-including", "operand": "bob@example.com", "negated": true}]"#.into(),
+            ids(&["lunch", "lunch2", "standup", "design", "secret", "dm_ada", "dm_back", "self"]),
+        ),
         ("owner", r#"[["group-pm-with", "bob@example.com"]]"#.into(), ids(&["group"])),
         ("ada", r#"[["sender", "bob@example.com"]]"#.into(), ids(&["standup", "group"])),
-        ("ada", format!(r#"[{{"operator": "sender", "operand": {ada_id}, "negated": true}}]"#), ids(&["lunch", "standup", "secret", "dm_ada", "group"])),
+        (
+            "ada",
+            format!(r#"[{{"operator": "sender", "operand": {ada_id}, "negated": true}}]"#),
+            ids(&["lunch", "standup", "secret", "dm_ada", "group"]),
+        ),
         ("ada", r#"[["is", "dm"]]"#.into(), ids(&["dm_ada", "dm_back", "group"])),
         ("ada", r#"[["is", "private"]]"#.into(), ids(&["dm_ada", "dm_back", "group"])),
-        ("ada", r#"[{"operator": "is", "operand": "dm", "negated": true}]"#.into(), ids(&["lunch", "lunch2", "standup", "design", "secret"])),
+        (
+            "ada",
+            r#"[{"operator": "is", "operand": "dm", "negated": true}]"#.into(),
+            ids(&["lunch", "lunch2", "standup", "design", "secret"]),
+        ),
         ("ada", r#"[["is", "starred"]]"#.into(), ids(&["lunch"])),
-        ("ada", r#"[{"operator": "is", "operand": "starred", "negated": true}]"#.into(), ids(&["lunch2", "standup", "design", "secret", "dm_ada", "dm_back", "group"])),
+        (
+            "ada",
+            r#"[{"operator": "is", "operand": "starred", "negated": true}]"#.into(),
+            ids(&["lunch2", "standup", "design", "secret", "dm_ada", "dm_back", "group"]),
+        ),
         ("ada", r#"[["is", "unread"]]"#.into(), ids(&["standup"])),
-        ("ada", r#"[{"operator": "is", "operand": "unread", "negated": true}]"#.into(), ids(&["lunch", "lunch2", "design", "secret", "dm_ada", "dm_back", "group"])),
+        (
+            "ada",
+            r#"[{"operator": "is", "operand": "unread", "negated": true}]"#.into(),
+            ids(&["lunch", "lunch2", "design", "secret", "dm_ada", "dm_back", "group"]),
+        ),
         ("ada", r#"[["is", "mentioned"]]"#.into(), ids(&[])),
         ("ada", r#"[["is", "alerted"]]"#.into(), ids(&[])),
         ("ada", r#"[["is", "resolved"]]"#.into(), ids(&["design"])),
-        ("ada", r#"[{"operator": "is", "operand": "resolved", "negated": true}]"#.into(), ids(&["lunch", "lunch2", "standup", "secret", "dm_ada", "dm_back", "group"])),
+        (
+            "ada",
+            r#"[{"operator": "is", "operand": "resolved", "negated": true}]"#.into(),
+            ids(&["lunch", "lunch2", "standup", "secret", "dm_ada", "dm_back", "group"]),
+        ),
         ("ada", r#"[["is", "followed"]]"#.into(), ids(&[])),
         ("ada", r#"[["is", "muted"]]"#.into(), ids(&[])),
-        ("ada", r#"[["in", "home"]]"#.into(), ids(&["lunch", "lunch2", "standup", "design", "secret", "dm_ada", "dm_back", "group"])),
-        ("ada", r#"[["in", "all"]]"#.into(), ids(&["lunch", "lunch2", "standup", "design", "secret", "dm_ada", "dm_back", "group"])),
+        (
+            "ada",
+            r#"[["in", "home"]]"#.into(),
+            ids(&["lunch", "lunch2", "standup", "design", "secret", "dm_ada", "dm_back", "group"]),
+        ),
+        (
+            "ada",
+            r#"[["in", "all"]]"#.into(),
+            ids(&["lunch", "lunch2", "standup", "design", "secret", "dm_ada", "dm_back", "group"]),
+        ),
         ("ada", r#"[["has", "link"]]"#.into(), ids(&["lunch", "standup"])),
-        ("ada", r#"[{"operator": "has", "operand": "link", "negated": true}]"#.into(), ids(&["lunch2", "design", "secret", "dm_ada", "dm_back", "group"])),
+        (
+            "ada",
+            r#"[{"operator": "has", "operand": "link", "negated": true}]"#.into(),
+            ids(&["lunch2", "design", "secret", "dm_ada", "dm_back", "group"]),
+        ),
         ("ada", r#"[["has", "image"]]"#.into(), ids(&["standup"])),
         ("ada", r#"[["has", "attachment"]]"#.into(), ids(&[])),
         ("ada", r#"[["has", "reaction"]]"#.into(), ids(&[])),
         ("ada", format!(r#"[["id", "{}"]]"#, m["design"]), ids(&["design"])),
-        ("ada", format!(r#"[{{"operator": "id", "operand": {}, "negated": true}}]"#, m["design"]), ids(&["lunch", "lunch2", "standup", "secret", "dm_ada", "dm_back", "group"])),
-        ("ada", format!(r#"[["near", "{}"]]"#, m["design"]), ids(&["lunch", "lunch2", "standup", "design", "secret", "dm_ada", "dm_back", "group"])),
+        (
+            "ada",
+            format!(r#"[{{"operator": "id", "operand": {}, "negated": true}}]"#, m["design"]),
+            ids(&["lunch", "lunch2", "standup", "secret", "dm_ada", "dm_back", "group"]),
+        ),
+        (
+            "ada",
+            format!(r#"[["near", "{}"]]"#, m["design"]),
+            ids(&["lunch", "lunch2", "standup", "design", "secret", "dm_ada", "dm_back", "group"]),
+        ),
         ("ada", format!(r#"[["with", "{}"]]"#, m["lunch2"]), ids(&["lunch", "lunch2"])),
-        ("ada", format!(r#"[["channel", "design"], ["with", "{}"]]"#, m["dm_back"]), ids(&["dm_ada", "dm_back"])),
+        (
+            "ada",
+            format!(r#"[["channel", "design"], ["with", "{}"]]"#, m["dm_back"]),
+            ids(&["dm_ada", "dm_back"]),
+        ),
         ("ada", r#"[["search", "pizza"]]"#.into(), ids(&["lunch", "lunch2", "secret"])),
         ("ada", r#"[["search", "\"at noon\""]]"#.into(), ids(&["lunch"])),
-        ("ada", r#"[{"operator": "search", "operand": "pizza", "negated": true}]"#.into(), ids(&["standup", "design", "dm_ada", "dm_back", "group"])),
+        (
+            "ada",
+            r#"[{"operator": "search", "operand": "pizza", "negated": true}]"#.into(),
+            ids(&["standup", "design", "dm_ada", "dm_back", "group"]),
+        ),
         ("ada", r#"[["channel", "general"], ["search", "PIZZA"]]"#.into(), ids(&["lunch", "lunch2"])),
         // Bob is not in #secret: its history stays hidden from him.
         ("bob", r#"[["search", "pizza"]]"#.into(), ids(&["lunch", "lunch2"])),
@@ -121,7 +207,10 @@ fn invalid_narrows_are_bad_narrow_errors() {
         (r#"[["sender", "ghost@example.com"]]"#.into(), "Invalid narrow operator: unknown user"),
         (r#"[["id", "x"]]"#.into(), "Invalid message ID"),
         (r#"[["search", "  "]]"#.into(), "Invalid narrow operand for search"),
-        (r#"[["channel", "general"], ["dm", "ada@example.com"]]"#.into(), "No message can be both a channel message and direct message"),
+        (
+            r#"[["channel", "general"], ["dm", "ada@example.com"]]"#.into(),
+            "No message can be both a channel message and direct message",
+        ),
         (r#"[["with", "999999"]]"#.into(), "Invalid 'with' operator"),
         (format!(r#"[["with", "{0}"], ["with", "{0}"]]"#, m["lunch"]), "Duplicate 'with' operators."),
     ];

@@ -102,9 +102,14 @@ pub enum TopicVisibility {
 /// A term resolved against the store.
 #[derive(Clone, Debug, PartialEq)]
 pub enum Condition {
-    Stream { id: StreamId, recipient: RecipientId },
+    Stream {
+        id: StreamId,
+        recipient: RecipientId,
+    },
     /// `channels:public` (`web_public: false`) or `channels:web-public`.
-    Channels { web_public: bool },
+    Channels {
+        web_public: bool,
+    },
     Topic(String),
     /// A direct-message conversation: the recipient id as the viewer sees it. `None` names a
     /// conversation that has never existed, which matches nothing.
@@ -173,11 +178,11 @@ pub fn facts(store: &impl Store, narrow: &Narrow, message: &Message) -> ApiResul
         facts.has_reaction = !store.reactions(message.id)?.is_empty();
     }
     if let Some(stream_id) = message.stream_id() {
-        if needs(|c| matches!(c, Condition::Channels { .. })) {
-            if let Some(stream) = store.stream(stream_id)? {
-                facts.public_channel = !stream.invite_only && stream.history_public_to_subscribers;
-                facts.web_public_channel = stream.is_web_public;
-            }
+        if needs(|c| matches!(c, Condition::Channels { .. }))
+            && let Some(stream) = store.stream(stream_id)?
+        {
+            facts.public_channel = !stream.invite_only && stream.history_public_to_subscribers;
+            facts.web_public_channel = stream.is_web_public;
         }
         if needs(|c| matches!(c, Condition::InHome | Condition::Is(IsOperand::Muted))) {
             facts.channel_muted = store.subscription(narrow.viewer, stream_id)?.is_some_and(|s| s.is_muted);
@@ -327,7 +332,11 @@ pub fn resolve(store: &impl Store, actor: &Actor, raw: &[RawTerm]) -> ApiResult<
                 let web_public = match operand_str(term)? {
                     "public" => false,
                     "web-public" => true,
-                    other => return Err(bad_narrow(format!("Invalid narrow operand: unknown channels operand {other}"))),
+                    other => {
+                        return Err(bad_narrow(format!(
+                            "Invalid narrow operand: unknown channels operand {other}"
+                        )));
+                    }
                 };
                 if !term.negated {
                     has_channel_term = true;
@@ -374,7 +383,11 @@ pub fn resolve(store: &impl Store, actor: &Actor, raw: &[RawTerm]) -> ApiResult<
                     "resolved" => IsOperand::Resolved,
                     "followed" => IsOperand::Followed,
                     "muted" => IsOperand::Muted,
-                    other => return Err(bad_narrow(format!("Invalid narrow operator: unknown 'is' operand {other}"))),
+                    other => {
+                        return Err(bad_narrow(format!(
+                            "Invalid narrow operator: unknown 'is' operand {other}"
+                        )));
+                    }
                 };
                 if operand == IsOperand::Private {
                     if term.negated {
@@ -393,12 +406,18 @@ pub fn resolve(store: &impl Store, actor: &Actor, raw: &[RawTerm]) -> ApiResult<
                 "image" => HasOperand::Image,
                 "attachment" => HasOperand::Attachment,
                 "reaction" => HasOperand::Reaction,
-                other => return Err(bad_narrow(format!("Invalid narrow operator: unknown 'has' operand {other}"))),
+                other => {
+                    return Err(bad_narrow(format!(
+                        "Invalid narrow operator: unknown 'has' operand {other}"
+                    )));
+                }
             }),
             "in" => match operand_str(term)? {
                 "home" => Condition::InHome,
                 "all" => Condition::Always,
-                other => return Err(bad_narrow(format!("Invalid narrow operator: unknown 'in' operand {other}"))),
+                other => {
+                    return Err(bad_narrow(format!("Invalid narrow operator: unknown 'in' operand {other}")));
+                }
             },
             "id" => {
                 let id = match &term.operand {
@@ -507,11 +526,15 @@ impl Narrow {
                 Condition::Conversation(Some(r)) => msg.is_direct() && facts.conversation == *r,
                 Condition::Conversation(None) => false,
                 Condition::DmIncluding(user) => match &msg.kind {
-                    MessageKind::Direct { participants } => *user == self.viewer || participants.contains(user),
+                    MessageKind::Direct { participants } => {
+                        *user == self.viewer || participants.contains(user)
+                    }
                     MessageKind::Stream { .. } => false,
                 },
                 Condition::GroupDmWith(user) => match &msg.kind {
-                    MessageKind::Direct { participants } => participants.len() > 2 && participants.contains(user),
+                    MessageKind::Direct { participants } => {
+                        participants.len() > 2 && participants.contains(user)
+                    }
                     MessageKind::Stream { .. } => false,
                 },
                 Condition::Sender(user) => msg.sender_id == *user,

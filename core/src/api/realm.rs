@@ -1,10 +1,15 @@
 //! Creating an organization with its first owner (`confab serve` on an empty data directory,
-//! and later `confab create-realm`).
+//! and later `confab create-realm`), and changing its settings.
+//!
+//! PATCH /realm   update_realm
 
-use crate::command::Outcome;
+use serde_json::{Map, Value, json};
+
+use crate::command::{Actor, Event, Outcome, require_admin};
 use crate::error::{ApiError, ApiResult};
-use crate::ids::{IdKind, RealmId, RecipientId, UserId};
+use crate::ids::{IdKind, RealmId, RecipientId, StreamId, UserId};
 use crate::model::{BotType, Realm, Recipient, RecipientKind, Role, User};
+use crate::params::Params;
 use crate::store::{Change, IdAllocator, Store};
 
 use super::users::{NewUser, new_user_changes};
@@ -72,4 +77,89 @@ pub fn create_realm(store: &impl Store, new: NewRealm, now: i64) -> ApiResult<Ou
     let realm = Realm { notification_bot: Some(bot_id), ..realm };
     changes.insert(0, Change::PutRealm(realm.clone()));
     Ok(Outcome { changes, ..Outcome::default() }.reply("realm_id", realm.id.0).reply("user_id", user_id.0))
+}
+
+/// A time limit parameter: seconds, or `"unlimited"` (Zulip's form since feature level 138).
+fn time_limit(params: &Params, name: &str) -> ApiResult<Option<Option<i64>>> {
+    match params.raw(name) {
+        None => Ok(None),
+        Some("unlimited") | Some("\"unlimited\"") => Ok(Some(None)),
+        Some(raw) => match raw.trim().parse::<i64>() {
+            Ok(seconds) if seconds > 0 => Ok(Some(Some(seconds))),
+            _ => Err(ApiError::bad_request(format!("Bad value for '{name}': {raw}"))),
+        },
+    }
+}
+
+/// `PATCH /realm`: administrators change organization settings. Every changed setting is
+/// reported in one `realm`/`update_dict` event.
+pub fn update_realm(store: &impl Store, actor: &Actor, params: &Params) -> ApiResult<Outcome> {
+    require_admin(actor)?;
+    let mut realm = actor.realm.clone();
+    let mut data = Map::new();
+    if let Some(name) = params.optional::<String>("name")? {
+        let name = name.trim().to_owned();
+        if name.is_empty() || name.chars().count() > MAX_REALM_NAME_LENGTH {
+            return Err(ApiError::bad_request("Invalid organization name"));
+        }
+        data.insert("name".into(), name.clone().into());
+        realm.name = name;
+    }
+    if let Some(description) = params.optional::<String>("description")? {
+        data.insert("description".into(), description.clone().into());
+        realm.description = description;
+    }
+    if let Some(allow) = params.optional::<bool>("allow_message_editing")? {
+        data.insert("allow_message_editing".into(), allow.into());
+        realm.settings.allow_message_editing = allow;
+    }
+    for (name, slot) in [
+        ("message_content_edit_limit_seconds", &mut realm.settings.message_content_edit_limit_seconds),
+        ("message_content_delete_limit_seconds", &mut realm.settings.message_content_delete_limit_seconds),
+        (
+            "move_messages_within_stream_limit_seconds",
+            &mut realm.settings.move_messages_within_stream_limit_seconds,
+        ),
+        (
+            "move_messages_between_streams_limit_seconds",
+            &mut realm.settings.move_messages_between_streams_limit_seconds,
+        ),
+    ] {
+        if let Some(limit) = time_limit(params, name)? {
+            data.insert(name.into(), limit.map_or(Value::Null, Value::from));
+            *slot = limit;
+        }
+    }
+    if let Some(channel) = params.optional::<i64>("moderation_request_channel_id")? {
+        // -1 turns reporting off, as in Zulip.
+        let channel = if channel == -1 {
+            None
+        } else {
+            let id =
+                StreamId(u64::try_from(channel).map_err(|_| ApiError::bad_request("Invalid channel ID"))?);
+            let stream = store.stream(id)?.filter(|s| s.realm_id == realm.id && !s.is_archived);
+            Some(stream.ok_or_else(|| ApiError::bad_request("Invalid channel ID"))?.id)
+        };
+        data.insert(
+            "moderation_request_channel_id".into(),
+            channel.map_or(Value::from(-1), |c| Value::from(c.0)),
+        );
+        realm.settings.moderation_request_channel_id = channel;
+    }
+    if let Some(policy) = params.optional::<String>("message_edit_history_visibility_policy")? {
+        if !["all", "moves", "none"].contains(&policy.as_str()) {
+            return Err(ApiError::bad_request("Invalid message_edit_history_visibility_policy"));
+        }
+        data.insert("message_edit_history_visibility_policy".into(), policy.clone().into());
+        realm.settings.message_edit_history_visibility_policy = policy;
+    }
+    if data.is_empty() {
+        return Ok(Outcome::default());
+    }
+    let users = store.realm_users(realm.id)?.iter().filter(|u| u.is_active).map(|u| u.id).collect();
+    let event = Event::Other {
+        users,
+        body: json!({"type": "realm", "op": "update_dict", "property": "default", "data": data}),
+    };
+    Ok(Outcome { changes: vec![Change::PutRealm(realm)], events: vec![event], ..Outcome::default() })
 }

@@ -37,8 +37,12 @@ impl World {
             api_key: "k".repeat(32),
             password_hash: None,
         };
-        let outcome = api::realm::create_realm(&store, NewRealm { subdomain: String::new(), name: "Test".into(), owner }, 1_000)
-            .expect("realm");
+        let outcome = api::realm::create_realm(
+            &store,
+            NewRealm { subdomain: String::new(), name: "Test".into(), owner },
+            1_000,
+        )
+        .expect("realm");
         store.apply_all(&outcome.changes);
         let realm = store.realm_by_subdomain("").ok().flatten().expect("realm id");
         World { store, realm, now: 1_000 }
@@ -105,7 +109,8 @@ impl World {
     /// The ids `email` gets for a narrow (JSON text), oldest first.
     pub fn narrow(&self, email: &str, narrow: &str) -> ApiResult<Vec<u64>> {
         let actor = self.actor(email);
-        let p = params(&[("anchor", "newest"), ("num_before", "1000"), ("num_after", "0"), ("narrow", narrow)]);
+        let p =
+            params(&[("anchor", "newest"), ("num_before", "1000"), ("num_after", "0"), ("narrow", narrow)]);
         let outcome = api::messages::get_messages(&self.store, &actor, &p)?;
         Ok(outcome.reply["messages"]
             .as_array()

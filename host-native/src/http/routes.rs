@@ -32,6 +32,10 @@ pub fn router() -> Router<AppState> {
         .route("/messages", get(get_messages).post(send_message))
         .route("/messages/{message_id}", get(get_message).patch(update_message).delete(delete_message))
         .route("/messages/{message_id}/history", get(get_message_history))
+        .route("/messages/{message_id}/report", axum::routing::post(report_message))
+        .route("/messages/render", axum::routing::post(render_message))
+        .route("/messages/matches_narrow", get(check_messages_match_narrow))
+        .route("/realm", axum::routing::patch(update_realm))
         .route("/users/me/{stream_id}/topics", get(get_stream_topics))
         .route("/streams/{stream_id}/delete_topic", axum::routing::post(delete_topic))
         .route("/messages/flags", axum::routing::post(update_message_flags))
@@ -39,8 +43,14 @@ pub fn router() -> Router<AppState> {
         .route("/mark_all_as_read", axum::routing::post(mark_all_as_read))
         .route("/mark_stream_as_read", axum::routing::post(mark_stream_as_read))
         .route("/mark_topic_as_read", axum::routing::post(mark_topic_as_read))
-        .fallback(unknown_endpoint);
+        .fallback(unknown_endpoint)
+        .method_not_allowed_fallback(method_not_allowed);
     Router::new().nest("/api/v1", v1).fallback(unknown_endpoint)
+}
+
+async fn method_not_allowed(method: axum::http::Method, uri: axum::http::Uri) -> Response {
+    let msg = format!("Method Not Allowed ({method}): {}", uri.path());
+    respond::error(&ApiError::bad_request(msg).with_status(StatusCode::METHOD_NOT_ALLOWED.as_u16()))
 }
 
 async fn unknown_endpoint() -> Response {
@@ -341,4 +351,27 @@ async fn delete_topic(
         api::messages::delete_topic(t, actor, stream_id_segment(&id)?, params)
     })
     .await
+}
+
+async fn report_message(
+    State(state): State<AppState>,
+    Path(id): Path<String>,
+    request: ApiRequest,
+) -> Response {
+    command(state, request, move |t, actor, params, now| {
+        api::messages::report_message(t, actor, message_id_segment(&id)?, params, now)
+    })
+    .await
+}
+
+async fn render_message(State(state): State<AppState>, request: ApiRequest) -> Response {
+    query(state, request, api::messages::render).await
+}
+
+async fn check_messages_match_narrow(State(state): State<AppState>, request: ApiRequest) -> Response {
+    query(state, request, api::messages::check_messages_match_narrow).await
+}
+
+async fn update_realm(State(state): State<AppState>, request: ApiRequest) -> Response {
+    command(state, request, |t, actor, params, _| api::realm::update_realm(t, actor, params)).await
 }

@@ -219,7 +219,8 @@ macro_rules! impl_store {
                         ids_in!(self.by_sender, (u.0, low), (u.0, high), direction, |k: (u64, u64)| k.1)
                     }
                     MessageIndex::Realm(realm) => {
-                        ids_in!(self.by_realm, (realm.0, low), (realm.0, high), direction, |k: (u64, u64)| k.1)
+                        ids_in!(self.by_realm, (realm.0, low), (realm.0, high), direction, |k: (u64, u64)| k
+                            .1)
                     }
                     MessageIndex::Word(realm, word) => {
                         let w = word.as_str();

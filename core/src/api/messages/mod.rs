@@ -6,7 +6,9 @@ mod edit;
 mod fetch;
 mod flags;
 mod history;
+mod matches;
 mod rendering;
+mod report;
 mod send;
 
 pub use access::visible_flags;
@@ -18,5 +20,7 @@ pub use flags::{
     update_message_flags_for_narrow,
 };
 pub use history::{edit_history_json, get_message_history};
+pub use matches::{check_messages_match_narrow, render};
 pub use rendering::render_message;
+pub use report::report_message;
 pub use send::{MAX_MESSAGE_LENGTH, MAX_TOPIC_LENGTH, check_topic, send_message};
