@@ -16,14 +16,20 @@ fn run(command: &mut Command, what: &str) -> std::process::Output {
 /// of the build running this test) and generates Node bindings for it.
 fn build_package() -> PathBuf {
     let root = confab_tests::workspace_root();
-    let target = std::env::var_os("CARGO_TARGET_DIR").map(PathBuf::from).unwrap_or_else(|| root.join("target"));
+    let target =
+        std::env::var_os("CARGO_TARGET_DIR").map(PathBuf::from).unwrap_or_else(|| root.join("target"));
     let wasm_target = target.join("wasm-parity");
     let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
     run(
-        Command::new(cargo)
-            .current_dir(&root)
-            .env("CARGO_TARGET_DIR", &wasm_target)
-            .args(["build", "--quiet", "-p", "confab-web", "--target", "wasm32-unknown-unknown", "--release"]),
+        Command::new(cargo).current_dir(&root).env("CARGO_TARGET_DIR", &wasm_target).args([
+            "build",
+            "--quiet",
+            "-p",
+            "confab-web",
+            "--target",
+            "wasm32-unknown-unknown",
+            "--release",
+        ]),
         "building confab-web for wasm32",
     );
     let wasm = wasm_target.join("wasm32-unknown-unknown/release/confab_web.wasm");

@@ -1,0 +1,150 @@
+//! Bad input never breaks the server: every endpoint, given hostile values for each of its
+//! parameters, answers with the error shape (or a success) and never a 500.
+
+use confab_tests::{Creds, TestServer};
+
+/// Values that have broken parsers elsewhere: empty, wrong types, truncated and nested JSON,
+/// huge and negative numbers, NUL, lone surrogate escapes, very long text.
+fn hostile_values() -> Vec<String> {
+    vec![
+        String::new(),
+        "null".into(),
+        "[".into(),
+        "{}".into(),
+        "[]".into(),
+        "[[]]".into(),
+        r#"[{"operator": 1, "operand": null}]"#.into(),
+        r#"[{"name": null}]"#.into(),
+        "-1".into(),
+        "0".into(),
+        "99999999999999999999999999".into(),
+        "1e308".into(),
+        "true".into(),
+        "\u{0}".into(),
+        r#""\ud800""#.into(),
+        "[".repeat(10_000),
+        "x".repeat(100_000),
+        "✔ ".into(),
+        "newest".into(),
+    ]
+}
+
+/// Each endpoint and the parameters it reads.
+fn endpoints(message_id: u64, stream_id: u64) -> Vec<(&'static str, String, Vec<&'static str>)> {
+    let m = |path: &str| path.replace("{m}", &message_id.to_string()).replace("{s}", &stream_id.to_string());
+    vec![
+        (
+            "GET",
+            m("/messages"),
+            vec![
+                "anchor",
+                "num_before",
+                "num_after",
+                "narrow",
+                "message_ids",
+                "include_anchor",
+                "apply_markdown",
+                "client_gravatar",
+                "use_first_unread_anchor",
+            ],
+        ),
+        ("POST", m("/messages"), vec!["type", "to", "topic", "subject", "content", "read_by_sender"]),
+        ("GET", m("/messages/{m}"), vec!["apply_markdown", "allow_empty_topic_name"]),
+        (
+            "PATCH",
+            m("/messages/{m}"),
+            vec!["content", "topic", "stream_id", "propagate_mode", "send_notification_to_old_thread"],
+        ),
+        ("DELETE", m("/messages/{m}"), vec!["x"]),
+        ("GET", m("/messages/{m}/history"), vec!["allow_empty_topic_name"]),
+        ("POST", m("/messages/{m}/report"), vec!["report_type", "description"]),
+        ("POST", m("/messages/flags"), vec!["messages", "op", "flag"]),
+        (
+            "POST",
+            m("/messages/flags/narrow"),
+            vec!["anchor", "num_before", "num_after", "narrow", "op", "flag", "include_anchor"],
+        ),
+        ("POST", m("/messages/render"), vec!["content"]),
+        ("GET", m("/messages/matches_narrow"), vec!["msg_ids", "narrow"]),
+        ("POST", m("/mark_all_as_read"), vec!["x"]),
+        ("POST", m("/mark_stream_as_read"), vec!["stream_id"]),
+        ("POST", m("/mark_topic_as_read"), vec!["stream_id", "topic_name"]),
+        ("GET", m("/users/me/{s}/topics"), vec!["allow_empty_topic_name"]),
+        ("POST", m("/streams/{s}/delete_topic"), vec!["topic_name"]),
+        ("GET", m("/users/me/subscriptions"), vec!["include_subscribers"]),
+        (
+            "POST",
+            m("/users/me/subscriptions"),
+            vec!["subscriptions", "principals", "invite_only", "authorization_errors_fatal"],
+        ),
+        ("DELETE", m("/users/me/subscriptions"), vec!["subscriptions", "principals"]),
+        ("GET", m("/streams"), vec!["include_public", "include_all", "exclude_archived"]),
+        ("GET", m("/get_stream_id"), vec!["stream"]),
+        ("POST", m("/users"), vec!["email", "password", "full_name"]),
+        ("GET", m("/users/x"), vec!["x"]),
+        (
+            "PATCH",
+            m("/realm"),
+            vec!["name", "message_content_edit_limit_seconds", "moderation_request_channel_id"],
+        ),
+        ("POST", m("/fetch_api_key"), vec!["username", "password"]),
+        ("GET", m("/server_settings"), vec!["x"]),
+    ]
+}
+
+#[test]
+fn no_hostile_value_produces_a_server_error() {
+    let server = TestServer::start(env!("CARGO_BIN_EXE_confab-under-test"));
+    let owner: Creds = server.owner();
+    let api = server.api();
+    api.post("/users/me/subscriptions", Some(&owner), &[("subscriptions", r#"[{"name": "general"}]"#)]).ok();
+    let message = api
+        .post(
+            "/messages",
+            Some(&owner),
+            &[("type", "stream"), ("to", "general"), ("topic", "t"), ("content", "x")],
+        )
+        .ok();
+    let message_id = message["id"].as_u64().expect("id");
+    let stream_id = api.get("/get_stream_id", Some(&owner), &[("stream", "general")]).ok()["stream_id"]
+        .as_u64()
+        .expect("id");
+    let http = reqwest::blocking::Client::new();
+    let mut requests = 0;
+    for (method, path, names) in endpoints(message_id, stream_id) {
+        for name in &names {
+            for value in hostile_values() {
+                // URLs this long are refused by the client itself; bodies carry them.
+                if method == "GET" && value.len() > 8_000 {
+                    continue;
+                }
+                let url = format!("{}/api/v1{path}", server.base_url);
+                let method = reqwest::Method::from_bytes(method.as_bytes()).expect("method");
+                let mut request =
+                    http.request(method.clone(), &url).basic_auth(&owner.email, Some(&owner.api_key));
+                let params = [(*name, value.as_str())];
+                request = if method == reqwest::Method::GET {
+                    request.query(&params)
+                } else {
+                    request.form(&params)
+                };
+                let response = request.send().expect("the server answers");
+                let status = response.status().as_u16();
+                let text = response.text().expect("body");
+                let shown: String = value.chars().take(40).collect();
+                assert!(status < 500, "{method} {path} {name}={shown:?} gave {status}: {text}");
+                let body: serde_json::Value = serde_json::from_str(&text)
+                    .unwrap_or_else(|_| panic!("{method} {path} {name}: not JSON: {text}"));
+                assert!(
+                    body["result"] == "success"
+                        || (body["result"] == "error" && body["code"].is_string() && body["msg"].is_string()),
+                    "{method} {path}: {body}"
+                );
+                requests += 1;
+            }
+        }
+    }
+    assert!(requests > 1000, "{requests} requests were sent");
+    // And the server still works.
+    api.get("/users/me", Some(&owner), &[]).ok();
+}
