@@ -8,8 +8,8 @@ use std::ops::Bound;
 use crate::error::ApiResult;
 use crate::ids::{IdKind, MessageId, RealmId, RecipientId, StreamId, UserId};
 use crate::model::{
-    Credentials, Linkifier, Message, MessageFlags, MessageKind, Reaction, Realm, Recipient, RecipientKind,
-    Stream, Subscription, User, direct_group_key,
+    Credentials, Linkifier, Message, MessageFlags, MessageKind, Presence, Reaction, Realm, Recipient,
+    RecipientKind, Stream, Subscription, User, direct_group_key,
 };
 use crate::store::{Change, Direction, MessageIdIter, MessageIndex, Store};
 
@@ -26,6 +26,7 @@ pub struct MemoryStore {
     flags: BTreeMap<(UserId, MessageId), MessageFlags>,
     reactions: BTreeMap<MessageId, Vec<Reaction>>,
     linkifiers: BTreeMap<(RealmId, u64), Linkifier>,
+    presences: BTreeMap<UserId, Presence>,
     counters: BTreeMap<&'static str, u64>,
 }
 
@@ -99,6 +100,9 @@ impl MemoryStore {
             }
             Change::DeleteLinkifier { realm, id } => {
                 self.linkifiers.remove(&(*realm, *id));
+            }
+            Change::PutPresence(presence) => {
+                self.presences.insert(presence.user_id, *presence);
             }
         }
     }
@@ -234,6 +238,10 @@ impl Store for MemoryStore {
             self.linkifiers.values().filter(|l| l.realm_id == realm).cloned().collect();
         list.sort_by_key(|l| (l.order, l.id));
         Ok(list)
+    }
+
+    fn presence(&self, user: UserId) -> ApiResult<Option<Presence>> {
+        Ok(self.presences.get(&user).copied())
     }
 
     fn message_ids(

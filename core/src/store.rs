@@ -10,7 +10,7 @@ use std::ops::Bound;
 use crate::error::ApiResult;
 use crate::ids::{IdKind, MessageId, RealmId, RecipientId, StreamId, UserId};
 use crate::model::{
-    Credentials, IndexedFlag, Linkifier, Message, MessageFlags, Reaction, Realm, Recipient, Stream,
+    Credentials, IndexedFlag, Linkifier, Message, MessageFlags, Presence, Reaction, Realm, Recipient, Stream,
     Subscription, User,
 };
 
@@ -83,6 +83,7 @@ pub trait Store {
     fn reactions(&self, message: MessageId) -> ApiResult<Vec<Reaction>>;
     /// The organization's linkifiers, in order.
     fn linkifiers(&self, realm: RealmId) -> ApiResult<Vec<Linkifier>>;
+    fn presence(&self, user: UserId) -> ApiResult<Option<Presence>>;
     /// Walks an index between two bounds.
     fn message_ids(
         &self,
@@ -136,6 +137,7 @@ pub enum Change {
         realm: RealmId,
         id: u64,
     },
+    PutPresence(Presence),
 }
 
 /// Hands out ids of one kind within a command, starting at the store's next id.

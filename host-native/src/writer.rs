@@ -83,6 +83,7 @@ fn execute(store: &Store, jobs: Vec<Job>) -> Vec<ApiResult<Outcome>> {
         Err(e) => return fail_all(e),
     };
     let mut results = Vec::with_capacity(n);
+    let mut wrote = false;
     {
         let mut tables = match WriteTables::open(&txn) {
             Ok(t) => t,
@@ -91,6 +92,7 @@ fn execute(store: &Store, jobs: Vec<Job>) -> Vec<ApiResult<Outcome>> {
         for job in jobs {
             let result = job(&tables);
             if let Ok(outcome) = &result {
+                wrote |= !outcome.changes.is_empty();
                 for change in &outcome.changes {
                     if let Err(e) = tables.apply(change) {
                         tracing::error!("applying a change failed; the batch is abandoned: {e}");
@@ -102,6 +104,11 @@ fn execute(store: &Store, jobs: Vec<Job>) -> Vec<ApiResult<Outcome>> {
             }
             results.push(result);
         }
+    }
+    if !wrote {
+        // Nothing to make durable (typing notices, refused commands): skip the fsync.
+        txn.abort().ok();
+        return results;
     }
     if let Err(e) = store::commit(txn) {
         tracing::error!("commit failed: {e}");

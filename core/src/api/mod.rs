@@ -4,9 +4,11 @@
 pub mod fetch_api_key;
 pub mod messages;
 pub mod narrow;
+pub mod presence;
 pub mod realm;
 pub mod server_settings;
 pub mod streams;
 pub mod subscriptions;
+pub mod typing;
 pub mod unread;
 pub mod users;

@@ -3,6 +3,7 @@
 mod flags;
 mod linkifier;
 mod message;
+mod presence;
 mod realm;
 mod recipient;
 mod stream;
@@ -11,6 +12,7 @@ mod user;
 pub use flags::{IndexedFlag, MessageFlags};
 pub use linkifier::Linkifier;
 pub use message::{EditRecord, Message, MessageKind, Reaction};
+pub use presence::Presence;
 pub use realm::{Realm, RealmSettings};
 pub use recipient::{Recipient, RecipientKind, direct_group_key};
 pub use stream::{Stream, Subscription};

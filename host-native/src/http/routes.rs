@@ -36,6 +36,10 @@ pub fn router() -> Router<AppState> {
         .route("/messages/render", axum::routing::post(render_message))
         .route("/messages/matches_narrow", get(check_messages_match_narrow))
         .route("/realm", axum::routing::patch(update_realm))
+        .route("/users/me/presence", axum::routing::post(update_presence))
+        .route("/realm/presence", get(get_presence))
+        .route("/users/{user}/presence", get(get_user_presence))
+        .route("/typing", axum::routing::post(set_typing_status))
         .route("/users/me/{stream_id}/topics", get(get_stream_topics))
         .route("/streams/{stream_id}/delete_topic", axum::routing::post(delete_topic))
         .route("/messages/flags", axum::routing::post(update_message_flags))
@@ -374,4 +378,28 @@ async fn check_messages_match_narrow(State(state): State<AppState>, request: Api
 
 async fn update_realm(State(state): State<AppState>, request: ApiRequest) -> Response {
     command(state, request, |t, actor, params, _| api::realm::update_realm(t, actor, params)).await
+}
+
+async fn update_presence(State(state): State<AppState>, request: ApiRequest) -> Response {
+    command(state, request, |t, actor, params, now| api::presence::update_presence(t, actor, params, now))
+        .await
+}
+
+async fn get_presence(State(state): State<AppState>, request: ApiRequest) -> Response {
+    query(state, request, |t, actor, _| api::presence::get_presence(t, actor, now())).await
+}
+
+async fn get_user_presence(
+    State(state): State<AppState>,
+    Path(user): Path<String>,
+    request: ApiRequest,
+) -> Response {
+    query(state, request, move |t, actor, _| {
+        api::presence::get_user_presence(t, actor, api::users::UserRef::parse(&user))
+    })
+    .await
+}
+
+async fn set_typing_status(State(state): State<AppState>, request: ApiRequest) -> Response {
+    command(state, request, |t, actor, params, _| api::typing::set_typing_status(t, actor, params)).await
 }

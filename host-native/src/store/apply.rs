@@ -124,6 +124,10 @@ impl WriteTables<'_> {
                 self.linkifiers.insert(key, encode(linkifier)?.as_slice()).map_err(storage)?;
                 self.bump(IdKind::Linkifier, linkifier.id)
             }
+            Change::PutPresence(presence) => {
+                self.presences.insert(presence.user_id.0, encode(presence)?.as_slice()).map_err(storage)?;
+                Ok(())
+            }
             Change::DeleteLinkifier { realm, id } => {
                 self.linkifiers.remove((realm.0, *id)).map_err(storage)?;
                 Ok(())

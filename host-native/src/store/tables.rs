@@ -62,5 +62,6 @@ define_tables! {
     message_users: MSGID_USERID = "msgid_userid", (u64, u64) => ();
     words: REALMID_WORD_MSGID = "realmid_word_msgid", (u64, &'static str, u64) => ();
     reactions: MSGID_SEQ_REACTION = "msgid_seq_reaction", (u64, u64) => &'static [u8];
+    presences: USERID_PRESENCE = "userid_presence", u64 => &'static [u8];
     linkifiers: REALMID_LINKIFIERID_LINKIFIER = "realmid_linkifierid_linkifier", (u64, u64) => &'static [u8];
 }

@@ -170,6 +170,10 @@ macro_rules! impl_store {
                 Ok(linkifiers)
             }
 
+            fn presence(&self, user: UserId) -> ApiResult<Option<Presence>> {
+                record(self.presences.get(user.0).map_err(storage)?)
+            }
+
             fn message_ids(
                 &self,
                 index: &MessageIndex,
@@ -248,7 +252,8 @@ mod impls {
     use confab_core::ApiResult;
     use confab_core::ids::{IdKind, MessageId, RealmId, RecipientId, StreamId, UserId};
     use confab_core::model::{
-        Credentials, Linkifier, Message, MessageFlags, Reaction, Realm, Recipient, Stream, Subscription, User,
+        Credentials, Linkifier, Message, MessageFlags, Presence, Reaction, Realm, Recipient, Stream,
+        Subscription, User,
     };
     use confab_core::store::{Direction, MessageIdIter, MessageIndex};
     use redb::ReadableTable;
