@@ -1,3 +1,4 @@
+#![recursion_limit = "256"]
 //! # confab-core
 //!
 //! All of Confab's rules, as pure functions: request validation, permissions, narrow filtering,

@@ -258,3 +258,13 @@ pub fn conversation_recipient(
     }
     Ok(msg.recipient_id)
 }
+
+/// Linkifiers as `GET /realm/linkifiers` and register show them.
+pub fn linkifiers(linkifiers: &[crate::model::Linkifier]) -> Value {
+    Value::Array(
+        linkifiers
+            .iter()
+            .map(|l| json!({"id": l.id, "pattern": l.pattern, "url_template": l.url_template}))
+            .collect(),
+    )
+}

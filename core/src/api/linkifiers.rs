@@ -6,7 +6,7 @@
 
 use std::collections::BTreeSet;
 
-use serde_json::{Value, json};
+use serde_json::json;
 
 use crate::command::{Actor, Event, Outcome, require_admin};
 use crate::error::{ApiError, ApiResult};
@@ -15,26 +15,18 @@ use crate::markdown::validate_linkifier;
 use crate::model::Linkifier;
 use crate::params::{Json, Params};
 use crate::store::{Change, IdAllocator, Store};
+use crate::wire;
 
-/// The linkifiers as the API lists them.
-pub fn linkifiers_json(linkifiers: &[Linkifier]) -> Value {
-    Value::Array(
-        linkifiers
-            .iter()
-            .map(|l| json!({"id": l.id, "pattern": l.pattern, "url_template": l.url_template}))
-            .collect(),
-    )
-}
 
 /// The `realm_linkifiers` event with the organization's list after a change.
 fn changed_event(store: &impl Store, actor: &Actor, after: &[Linkifier]) -> ApiResult<Event> {
     let users = store.realm_users(actor.realm.id)?.iter().filter(|u| u.is_active).map(|u| u.id).collect();
-    Ok(Event::Other { users, body: json!({"type": "realm_linkifiers", "linkifiers": linkifiers_json(after)}) })
+    Ok(Event::Other { users, body: json!({"type": "realm_linkifiers", "linkifiers": wire::linkifiers(after)}) })
 }
 
 /// `GET /realm/linkifiers`.
 pub fn get_linkifiers(store: &impl Store, actor: &Actor) -> ApiResult<Outcome> {
-    Ok(Outcome::default().reply("linkifiers", linkifiers_json(&store.linkifiers(actor.realm.id)?)))
+    Ok(Outcome::default().reply("linkifiers", wire::linkifiers(&store.linkifiers(actor.realm.id)?)))
 }
 
 fn checked_input(params: &Params) -> ApiResult<(String, String)> {

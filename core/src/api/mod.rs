@@ -6,6 +6,7 @@ pub mod messages;
 pub mod narrow;
 pub mod presence;
 pub mod realm;
+pub mod register;
 pub mod server_settings;
 pub mod streams;
 pub mod subscriptions;

@@ -6,6 +6,7 @@ mod message;
 mod presence;
 mod realm;
 mod recipient;
+pub mod settings;
 mod stream;
 mod user;
 

@@ -1,0 +1,536 @@
+//! POST /register   register_queue (the initial state; the queue itself is in `crate::events`)
+//!
+//! What a client gets at startup: every block named by `fetch_event_types` (falling back to
+//! `event_types`, then everything), in the shapes of spec 4.2 and Zulip's register response.
+
+use std::collections::BTreeSet;
+use std::ops::Bound;
+
+use serde_json::{Map, Value, json};
+
+use crate::command::Actor;
+use crate::error::{ApiError, ApiResult};
+use crate::model::settings::{LEGACY_DISPLAY_SETTINGS, LEGACY_NOTIFICATION_SETTINGS, default_user_settings};
+use crate::model::{IndexedFlag, MessageKind, Stream, User};
+use crate::params::{Json, Params};
+use crate::store::{Direction, MessageIndex, Store};
+use crate::version::{FEATURE_LEVEL, MERGE_BASE, ZULIP_VERSION};
+use crate::wire;
+
+use super::messages::{MAX_MESSAGE_LENGTH, MAX_TOPIC_LENGTH};
+use super::streams::{MAX_STREAM_DESCRIPTION_LENGTH, MAX_STREAM_NAME_LENGTH, has_content_access};
+
+/// Zulip's `EVENT_QUEUE_LONGPOLL_TIMEOUT_SECONDS`: clients use it as their HTTP timeout.
+pub const EVENT_QUEUE_LONGPOLL_TIMEOUT_SECONDS: i64 = 90;
+/// The upload limit register reports (`max_file_upload_size_mib`).
+pub const MAX_FILE_UPLOAD_SIZE_MIB: i64 = 25;
+
+/// The client's declared capabilities (spec 4.2); absent keys are false.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[serde(default)]
+pub struct ClientCapabilities {
+    pub notification_settings_null: bool,
+    pub bulk_message_deletion: bool,
+    pub user_avatar_url_field_optional: bool,
+    pub stream_typing_notifications: bool,
+    pub user_settings_object: bool,
+    pub linkifier_url_template: bool,
+    pub user_list_incomplete: bool,
+    pub include_deactivated_groups: bool,
+    pub archived_channels: bool,
+    pub empty_topic_name: bool,
+    pub simplified_presence_events: bool,
+}
+
+/// `include_subscribers`: `true`, `false` or `partial`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum IncludeSubscribers {
+    No,
+    Yes,
+    Partial,
+}
+
+/// Register's parameters, checked.
+#[derive(Clone, Debug)]
+pub struct RegisterOptions {
+    pub apply_markdown: bool,
+    pub client_gravatar: bool,
+    pub include_subscribers: IncludeSubscribers,
+    pub slim_presence: bool,
+    pub presence_history_limit_days: i64,
+    pub event_types: Option<Vec<String>>,
+    pub fetch_event_types: Option<Vec<String>>,
+    pub all_public_streams: bool,
+    /// The narrow as sent (validated by the event system).
+    pub narrow: Value,
+    pub capabilities: ClientCapabilities,
+}
+
+/// Reads register's parameters. `client_autoavatar` is the spec's name of `client_gravatar`.
+pub fn parse_register_params(params: &Params, authenticated: bool) -> ApiResult<RegisterOptions> {
+    let gravatar = match params.optional::<bool>("client_gravatar")? {
+        Some(value) => Some(value),
+        None => params.optional::<bool>("client_autoavatar")?,
+    };
+    let client_gravatar = gravatar.unwrap_or(authenticated);
+    let include_subscribers = match params.raw("include_subscribers").map(str::trim) {
+        None | Some("false") => IncludeSubscribers::No,
+        Some("true") => IncludeSubscribers::Yes,
+        Some("partial") | Some("\"partial\"") => IncludeSubscribers::Partial,
+        Some(_) => return Err(ApiError::bad_request("Invalid include_subscribers")),
+    };
+    if !authenticated && (client_gravatar || include_subscribers == IncludeSubscribers::Yes) {
+        return Err(ApiError::bad_request(
+            "Invalid 'client_gravatar' or 'include_subscribers' parameter for unauthenticated requests",
+        ));
+    }
+    // zulip-js sends the string `null` for "all types".
+    let list = |name: &str| -> ApiResult<Option<Vec<String>>> {
+        match params.raw(name).map(str::trim) {
+            None | Some("null") => Ok(None),
+            Some(_) => Ok(params.optional::<Json<Vec<String>>>(name)?.map(|Json(v)| v)),
+        }
+    };
+    let capabilities = match params.optional::<Json<Value>>("client_capabilities")? {
+        Some(Json(value)) => parse_capabilities(&value)?,
+        None => ClientCapabilities::default(),
+    };
+    Ok(RegisterOptions {
+        apply_markdown: params.or("apply_markdown", false)?,
+        client_gravatar,
+        include_subscribers,
+        slim_presence: params.or("slim_presence", false)?,
+        presence_history_limit_days: params.or("presence_history_limit_days", 14i64)?,
+        event_types: list("event_types")?,
+        fetch_event_types: list("fetch_event_types")?,
+        all_public_streams: params.or("all_public_streams", false)?,
+        narrow: params.optional::<Json<Value>>("narrow")?.map_or(Value::Array(Vec::new()), |Json(v)| v),
+        capabilities,
+    })
+}
+
+/// Reads `client_capabilities`: an object of booleans; unknown keys are ignored.
+pub fn parse_capabilities(value: &Value) -> ApiResult<ClientCapabilities> {
+    let Value::Object(fields) = value else {
+        return Err(ApiError::bad_request("client_capabilities is not a dict"));
+    };
+    let mut known = Map::new();
+    for (key, value) in fields {
+        match value {
+            Value::Bool(_) => {
+                known.insert(key.clone(), value.clone());
+            }
+            _ => {
+                return Err(ApiError::bad_request(format!("client_capabilities[\"{key}\"] is not a boolean")));
+            }
+        }
+    }
+    serde_json::from_value(Value::Object(known))
+        .map_err(|_| ApiError::bad_request("Invalid client_capabilities"))
+}
+
+/// Which blocks to fetch: a block is included if any of the event types it answers to is wanted.
+struct Wanted(Option<BTreeSet<String>>);
+
+impl Wanted {
+    fn any(&self, types: &[&str]) -> bool {
+        match &self.0 {
+            None => true,
+            Some(set) => types.iter().any(|t| set.contains(*t)),
+        }
+    }
+}
+
+/// The initial state (without `queue_id` and `last_event_id`, which the event system adds).
+pub fn initial_state(
+    store: &impl Store,
+    actor: &Actor,
+    options: &RegisterOptions,
+    now: i64,
+) -> ApiResult<Map<String, Value>> {
+    let wanted = Wanted(
+        options
+            .fetch_event_types
+            .clone()
+            .or_else(|| options.event_types.clone())
+            .map(|v| v.into_iter().collect()),
+    );
+    let mut state = Map::new();
+    let mut put = |key: &str, value: Value| {
+        state.insert(key.to_owned(), value);
+    };
+    put("zulip_version", ZULIP_VERSION.into());
+    put("zulip_feature_level", FEATURE_LEVEL.into());
+    put("zulip_merge_base", MERGE_BASE.into());
+    put("service_version", ZULIP_VERSION.into());
+    put("service_feature_level", FEATURE_LEVEL.into());
+    put("service_merge_base", MERGE_BASE.into());
+    put("event_queue_longpoll_timeout_seconds", EVENT_QUEUE_LONGPOLL_TIMEOUT_SECONDS.into());
+    let user = &actor.user;
+    let caps = options.capabilities;
+
+    if wanted.any(&["message"]) {
+        let newest = store
+            .message_ids(
+                &MessageIndex::UserHistory(user.id),
+                Bound::Unbounded,
+                Bound::Unbounded,
+                Direction::Descending,
+            )?
+            .next()
+            .transpose()?;
+        put("max_message_id", json!(newest.map_or(-1, |id| id.0 as i64)));
+    }
+    if wanted.any(&["realm"]) {
+        for (key, value) in realm_block(actor) {
+            put(&key, value);
+        }
+    }
+    if wanted.any(&["realm_user"]) {
+        for (key, value) in realm_user_block(store, actor, options)? {
+            put(&key, value);
+        }
+    }
+    if wanted.any(&["realm_user_groups"]) {
+        put("realm_user_groups", json!([]));
+    }
+    if wanted.any(&["subscription"]) {
+        let (subscribed, unsubscribed, never) = subscription_blocks(store, user, options)?;
+        put("subscriptions", subscribed);
+        put("unsubscribed", unsubscribed);
+        put("never_subscribed", never);
+    }
+    if wanted.any(&["stream"]) {
+        let mut streams = Vec::new();
+        for stream in store.realm_streams(actor.realm.id)? {
+            if (stream.is_archived && !caps.archived_channels) || !visible_metadata(store, user, &stream)? {
+                continue;
+            }
+            streams.push(wire::stream(&stream));
+        }
+        put("streams", Value::Array(streams));
+    }
+    if wanted.any(&["message", "update_message_flags"]) {
+        put("unread_msgs", super::unread::unread_msgs(store, user, caps.empty_topic_name)?);
+    }
+    if wanted.any(&["starred_messages", "update_message_flags"]) {
+        let starred: Vec<u64> = store
+            .message_ids(
+                &MessageIndex::UserFlag(user.id, IndexedFlag::Starred),
+                Bound::Unbounded,
+                Bound::Unbounded,
+                Direction::Ascending,
+            )?
+            .map(|id| id.map(|id| id.0))
+            .collect::<ApiResult<_>>()?;
+        put("starred_messages", json!(starred));
+    }
+    if wanted.any(&["recent_private_conversations"]) {
+        put("recent_private_conversations", recent_private_conversations(store, user)?);
+    }
+    if wanted.any(&["presence"]) {
+        put(
+            "presences",
+            super::presence::realm_presences(
+                store,
+                actor,
+                options.slim_presence,
+                now,
+                options.presence_history_limit_days,
+            )?,
+        );
+        put("server_timestamp", json!(now as f64));
+        put("presence_last_update_id", json!(-1));
+    }
+    let settings = default_user_settings(&user.timezone);
+    if wanted.any(&["user_settings"]) {
+        put("user_settings", Value::Object(settings.clone()));
+    }
+    if !caps.user_settings_object {
+        // Clients before feature level 89 read these at top level.
+        if wanted.any(&["update_display_settings", "user_settings"]) {
+            for key in LEGACY_DISPLAY_SETTINGS {
+                if let Some(value) = settings.get(*key) {
+                    put(key, value.clone());
+                }
+            }
+        }
+        if wanted.any(&["update_global_notifications", "user_settings"]) {
+            for key in LEGACY_NOTIFICATION_SETTINGS {
+                if let Some(value) = settings.get(*key) {
+                    put(key, value.clone());
+                }
+            }
+        }
+    }
+    for (types, key, value) in [
+        (&["muted_topics"][..], "muted_topics", json!([])),
+        (&["user_topic"][..], "user_topics", json!([])),
+        (&["muted_users"][..], "muted_users", json!([])),
+        (&["alert_words"][..], "alert_words", json!([])),
+        (&["user_status"][..], "user_status", json!({})),
+        (&["drafts"][..], "drafts", json!([])),
+        (&["saved_snippets"][..], "saved_snippets", json!([])),
+        (&["navigation_view"][..], "navigation_views", json!([])),
+        (&["custom_profile_fields"][..], "custom_profile_fields", json!([])),
+        (&["custom_profile_fields"][..], "custom_profile_field_types", json!({})),
+        (&["realm_emoji"][..], "realm_emoji", json!({})),
+        (&["realm_filters"][..], "realm_filters", json!([])),
+        (&["scheduled_messages"][..], "scheduled_messages", json!([])),
+        (&["reminders"][..], "reminders", json!([])),
+        (&["default_streams"][..], "realm_default_streams", json!([])),
+        (&["default_stream_groups"][..], "realm_default_stream_groups", json!([])),
+        (&["realm_bot"][..], "realm_bots", json!([])),
+        (&["realm_domains"][..], "realm_domains", json!([])),
+        (&["realm_playgrounds"][..], "realm_playgrounds", json!([])),
+        (&["channel_folder"][..], "channel_folders", json!([])),
+        (&["onboarding_steps"][..], "onboarding_steps", json!([])),
+    ] {
+        if wanted.any(types) {
+            put(key, value);
+        }
+    }
+    if wanted.any(&["realm_linkifiers"]) {
+        let linkifiers = if caps.linkifier_url_template {
+            wire::linkifiers(&store.linkifiers(actor.realm.id)?)
+        } else {
+            json!([])
+        };
+        put("realm_linkifiers", linkifiers);
+    }
+    Ok(state)
+}
+
+/// Whether the user may see that a channel exists.
+fn visible_metadata(store: &impl Store, user: &User, stream: &Stream) -> ApiResult<bool> {
+    Ok(user.is_admin() || has_content_access(store, user, stream)?)
+}
+
+/// Organization settings and server limits (the `realm` block).
+fn realm_block(actor: &Actor) -> Map<String, Value> {
+    let realm = &actor.realm;
+    let settings = &realm.settings;
+    let value = json!({
+        "realm_name": realm.name,
+        "realm_description": crate::render::render_markdown(&realm.description).html,
+        "realm_icon_url": "/static/images/logo/zulip-icon-128x128.png",
+        "realm_icon_source": "G",
+        "realm_logo_url": "",
+        "realm_night_logo_url": "",
+        "realm_date_created": realm.date_created,
+        "realm_message_retention_days": -1,
+        "realm_allow_message_editing": settings.allow_message_editing,
+        // zulip-terminal 0.7.0 compares this with 0, so "no limit" is 0, not null.
+        "realm_message_content_edit_limit_seconds": settings.message_content_edit_limit_seconds.unwrap_or(0),
+        "realm_message_content_delete_limit_seconds": settings.message_content_delete_limit_seconds,
+        "realm_move_messages_within_stream_limit_seconds": settings.move_messages_within_stream_limit_seconds,
+        "realm_move_messages_between_streams_limit_seconds": settings.move_messages_between_streams_limit_seconds,
+        "realm_allow_edit_history": settings.message_edit_history_visibility_policy != "none",
+        "realm_message_edit_history_visibility_policy": settings.message_edit_history_visibility_policy,
+        "realm_moderation_request_channel_id": settings.moderation_request_channel_id.map_or(-1, |c| c.0 as i64),
+        "realm_empty_topic_display_name": wire::EMPTY_TOPIC_DISPLAY_NAME,
+        "realm_topics_policy": "allow_empty_topic",
+        "realm_mandatory_topics": false,
+        "realm_presence_disabled": false,
+        "realm_waiting_period_threshold": 0,
+        "realm_wildcard_mention_policy": 5,
+        "realm_enable_read_receipts": false,
+        "realm_default_external_accounts": {},
+        "realm_inline_image_preview": true,
+        "realm_inline_url_embed_preview": false,
+        "realm_send_welcome_emails": false,
+        "realm_emails_restricted_to_domains": false,
+        "realm_invite_required": true,
+        "realm_is_zephyr_mirror_realm": false,
+        "realm_enable_spectator_access": false,
+        "realm_plan_type": 1,
+        "realm_org_type": 0,
+        "realm_default_language": "en",
+        "realm_default_code_block_language": "",
+        "realm_video_chat_provider": 0,
+        "realm_push_notifications_enabled": false,
+        "realm_digest_emails_enabled": false,
+        "realm_bot_domain": "confab.invalid",
+        "realm_authentication_methods": {"Email": {"enabled": true, "available": true}},
+        "realm_edit_topic_policy": 5,
+        "zulip_plan_is_not_limited": true,
+        "upgrade_text_for_wide_organization_logo": "",
+        "max_stream_name_length": MAX_STREAM_NAME_LENGTH,
+        "max_stream_description_length": MAX_STREAM_DESCRIPTION_LENGTH,
+        "max_topic_length": MAX_TOPIC_LENGTH,
+        "max_message_length": MAX_MESSAGE_LENGTH,
+        "max_file_upload_size_mib": MAX_FILE_UPLOAD_SIZE_MIB,
+        "max_avatar_file_size_mib": 5,
+        "max_icon_file_size_mib": 5,
+        "max_logo_file_size_mib": 5,
+        "realm_upload_quota_mib": Value::Null,
+        "server_presence_ping_interval_seconds": super::presence::PRESENCE_PING_INTERVAL_SECS,
+        "server_presence_offline_threshold_seconds": super::presence::OFFLINE_THRESHOLD_SECS,
+        "server_typing_started_expiry_period_milliseconds": 45000,
+        "server_typing_stopped_wait_period_milliseconds": 5000,
+        "server_typing_started_wait_period_milliseconds": 10000,
+        "server_emoji_data_url": "/static/generated/emoji/emoji_api.json",
+        "server_avatar_changes_disabled": false,
+        "server_name_changes_disabled": false,
+        "server_needs_upgrade": false,
+        "server_web_public_streams_enabled": false,
+        "server_inline_image_preview": true,
+        "server_inline_url_embed_preview": false,
+        "server_jitsi_server_url": Value::Null,
+        "server_report_message_types": [
+            {"key": "spam", "name": "Spam"},
+            {"key": "harassment", "name": "Harassment"},
+            {"key": "inappropriate", "name": "Inappropriate content"},
+            {"key": "norms", "name": "Violates community norms"},
+            {"key": "other", "name": "Other reason"}
+        ],
+        "giphy_rating_options": {},
+        "stop_words": [],
+        "development_environment": false,
+        "password_min_length": 6,
+        "password_min_guesses": 10000,
+    });
+    match value {
+        Value::Object(map) => map,
+        _ => Map::new(),
+    }
+}
+
+/// The users the client knows: the organization's active users (the current user included,
+/// which zulip-terminal requires), the deactivated ones, the system bots, and the current
+/// user's own fields at top level.
+fn realm_user_block(
+    store: &impl Store,
+    actor: &Actor,
+    options: &RegisterOptions,
+) -> ApiResult<Map<String, Value>> {
+    let show = |user: &User| {
+        let mut shown = wire::user(user);
+        if options.client_gravatar {
+            shown["avatar_url"] = Value::Null;
+        }
+        shown
+    };
+    let mut active = Vec::new();
+    let mut inactive = Vec::new();
+    let mut bots = Vec::new();
+    for user in store.realm_users(actor.realm.id)? {
+        if Some(user.id) == actor.realm.notification_bot {
+            let mut bot = show(&user);
+            bot["is_system_bot"] = true.into();
+            bots.push(bot);
+        } else if user.is_active {
+            active.push(show(&user));
+        } else {
+            inactive.push(show(&user));
+        }
+    }
+    let user = &actor.user;
+    let mut block = Map::new();
+    block.insert("realm_users".into(), Value::Array(active));
+    block.insert("realm_non_active_users".into(), Value::Array(inactive));
+    block.insert("cross_realm_bots".into(), Value::Array(bots));
+    let own = json!({
+        "user_id": user.id,
+        "email": user.email,
+        "delivery_email": user.delivery_email,
+        "full_name": user.full_name,
+        "avatar_url": wire::avatar_url(user),
+        "avatar_url_medium": wire::avatar_url(user),
+        "avatar_source": "G",
+        "avatar_version": user.avatar_version,
+        "is_admin": user.is_admin(),
+        "is_owner": user.role == crate::model::Role::Owner,
+        "is_moderator": user.role <= crate::model::Role::Moderator,
+        "is_guest": user.is_guest(),
+        "is_billing_admin": false,
+        "role": user.role.value(),
+        "can_create_streams": !user.is_guest(),
+        "can_create_public_streams": !user.is_guest(),
+        "can_create_private_streams": !user.is_guest(),
+        "can_create_web_public_streams": false,
+        "can_subscribe_other_users": !user.is_guest(),
+        "can_invite_others_to_realm": user.is_admin(),
+        "user_is_deactivated": !user.is_active,
+    });
+    if let Value::Object(fields) = own {
+        block.extend(fields);
+    }
+    Ok(block)
+}
+
+/// Subscriptions, channels left, and channels never joined that the user can see.
+fn subscription_blocks(
+    store: &impl Store,
+    user: &User,
+    options: &RegisterOptions,
+) -> ApiResult<(Value, Value, Value)> {
+    let with_subscribers = options.include_subscribers != IncludeSubscribers::No;
+    let mut subscribed = Vec::new();
+    let mut unsubscribed = Vec::new();
+    let mut never = Vec::new();
+    let subs = store.user_subscriptions(user.id)?;
+    for stream in store.realm_streams(user.realm_id)? {
+        if stream.is_archived && !options.capabilities.archived_channels {
+            continue;
+        }
+        let subscribers = if with_subscribers { Some(store.stream_subscribers(stream.id)?) } else { None };
+        match subs.iter().find(|s| s.stream_id == stream.id) {
+            Some(sub) if sub.active => {
+                let mut shown = wire::subscription(&stream, sub, subscribers.as_deref());
+                if !options.capabilities.notification_settings_null {
+                    // Old clients cannot read null: resolve "inherit" to the user default (off).
+                    for key in [
+                        "desktop_notifications",
+                        "audible_notifications",
+                        "push_notifications",
+                        "email_notifications",
+                    ] {
+                        if shown[key].is_null() {
+                            shown[key] = false.into();
+                        }
+                    }
+                    if shown["wildcard_mentions_notify"].is_null() {
+                        shown["wildcard_mentions_notify"] = true.into();
+                    }
+                }
+                subscribed.push(shown);
+            }
+            Some(sub) => {
+                if has_content_access(store, user, &stream)? || user.is_admin() {
+                    unsubscribed.push(wire::subscription(&stream, sub, subscribers.as_deref()));
+                }
+            }
+            None => {
+                if has_content_access(store, user, &stream)? || user.is_admin() {
+                    let mut shown = wire::stream(&stream);
+                    if let Some(ids) = &subscribers {
+                        shown["subscribers"] = json!(ids);
+                    }
+                    never.push(shown);
+                }
+            }
+        }
+    }
+    Ok((Value::Array(subscribed), Value::Array(unsubscribed), Value::Array(never)))
+}
+
+/// The user's direct-message conversations, most recent first, with their newest message.
+fn recent_private_conversations(store: &impl Store, user: &User) -> ApiResult<Value> {
+    let index = MessageIndex::UserFlag(user.id, IndexedFlag::Private);
+    let mut seen: Vec<(Vec<u64>, u64)> = Vec::new();
+    for id in store.message_ids(&index, Bound::Unbounded, Bound::Unbounded, Direction::Descending)?.take(1000)
+    {
+        let id = id?;
+        let Some(message) = store.message(id)? else { continue };
+        if let MessageKind::Direct { participants } = &message.kind {
+            let others: Vec<u64> = participants.iter().filter(|u| **u != user.id).map(|u| u.0).collect();
+            if !seen.iter().any(|(ids, _)| *ids == others) {
+                seen.push((others, id.0));
+            }
+        }
+    }
+    Ok(Value::Array(
+        seen.into_iter().map(|(ids, max)| json!({"user_ids": ids, "max_message_id": max})).collect(),
+    ))
+}
