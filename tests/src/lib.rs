@@ -3,6 +3,7 @@
 //! clients in a virtual environment that the harness installs itself.
 
 pub mod python;
+pub mod terminal;
 
 use std::io::{BufRead, BufReader};
 use std::path::{Path, PathBuf};

@@ -7,6 +7,9 @@ use std::process::{Command, Output};
 
 /// The pinned client packages.
 pub const REQUIREMENTS: &[&str] = &["zulip==0.9.1"];
+/// zulip-terminal 0.7.0 declares Python < 3.11 but runs on 3.11; it is installed after
+/// `zulip` with `--ignore-requires-python`.
+pub const TERMINAL_REQUIREMENT: &str = "zulip-term==0.7.0";
 
 fn target_dir() -> PathBuf {
     std::env::var_os("CARGO_TARGET_DIR")
@@ -22,7 +25,7 @@ pub fn venv() -> PathBuf {
     let lock = File::create(target_dir().join("confab-pyenv.lock")).expect("lock file");
     lock.lock().expect("lock the environment");
     let ready = dir.join(".installed");
-    let wanted = REQUIREMENTS.join("\n");
+    let wanted = format!("{}\n{TERMINAL_REQUIREMENT}", REQUIREMENTS.join("\n"));
     if std::fs::read_to_string(&ready).ok().as_deref() != Some(wanted.as_str()) {
         let status = Command::new("python3").args(["-m", "venv"]).arg(&dir).status().expect("python3 runs");
         assert!(status.success(), "python3 -m venv failed");
@@ -32,6 +35,17 @@ pub fn venv() -> PathBuf {
             .status()
             .expect("pip runs");
         assert!(status.success(), "pip install {REQUIREMENTS:?} failed");
+        let status = Command::new(dir.join("bin/pip"))
+            .args([
+                "install",
+                "--quiet",
+                "--disable-pip-version-check",
+                "--ignore-requires-python",
+                TERMINAL_REQUIREMENT,
+            ])
+            .status()
+            .expect("pip runs");
+        assert!(status.success(), "pip install {TERMINAL_REQUIREMENT} failed");
         std::fs::write(&ready, wanted).expect("mark the environment installed");
     }
     dir

@@ -121,7 +121,9 @@ pub fn parse_capabilities(value: &Value) -> ApiResult<ClientCapabilities> {
                 known.insert(key.clone(), value.clone());
             }
             _ => {
-                return Err(ApiError::bad_request(format!("client_capabilities[\"{key}\"] is not a boolean")));
+                return Err(ApiError::bad_request(format!(
+                    "client_capabilities[\"{key}\"] is not a boolean"
+                )));
             }
         }
     }
