@@ -13,9 +13,11 @@
 pub mod api;
 pub mod command;
 pub mod error;
+pub mod events;
 pub mod html_diff;
 pub mod ids;
 pub mod links;
+pub mod markdown;
 pub mod memory;
 pub mod model;
 pub mod params;

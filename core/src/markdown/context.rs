@@ -1,0 +1,120 @@
+//! What the renderer asks of the organization, and the facts a rendering reports.
+
+use std::collections::BTreeSet;
+
+use serde::{Deserialize, Serialize};
+
+/// What the renderer needs to know about the organization; the server implements it over
+/// storage, the browser over its cache. All lookups are by the text the user typed.
+pub trait MarkdownContext {
+    /// A user by id, active or not (a deactivated user's mention renders silent).
+    fn user_by_id(&self, id: u64) -> Option<MentionUser>;
+    /// Active users whose full name equals `name` case-insensitively (Zulip matches full names;
+    /// several may share one, and then a mention without `|id` renders as text).
+    fn users_by_full_name(&self, name: &str) -> Vec<MentionUser>;
+    /// A user group by name, case-insensitively, with its members (recursive, active).
+    fn group_by_name(&self, name: &str) -> Option<MentionGroup>;
+    /// A channel the sender may link to, by exact (case-sensitive) name, as Zulip's `#**` links
+    /// require.
+    fn stream_by_name(&self, name: &str) -> Option<MentionStream>;
+    /// An active custom emoji of the organization by name.
+    fn custom_emoji(&self, name: &str) -> Option<CustomEmoji>;
+    /// The organization's linkifiers, in order.
+    fn linkifiers(&self) -> &[Linkifier];
+    /// The organization's URL without a trailing slash, e.g. `http://127.0.0.1:9991`: links to
+    /// its own `#narrow` views and uploads are made relative. Channel and topic links need
+    /// nothing else (no message lookups: `#**channel>topic**` has no `/with/` part).
+    fn realm_url(&self) -> &str;
+    /// The organization's `default_code_block_language`, used for code blocks that name none.
+    fn default_code_block_language(&self) -> Option<&str> {
+        None
+    }
+}
+
+/// A user as a mention shows them.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct MentionUser {
+    pub id: u64,
+    /// The name a mention shows (and `@**Name|id**` must match exactly).
+    pub full_name: String,
+    pub email: String,
+    /// Deactivated users' mentions render silent and notify no one.
+    pub is_active: bool,
+}
+
+/// A user group as a mention shows it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct MentionGroup {
+    pub id: u64,
+    /// The name shown (for system groups, their display name: `Administrators`).
+    pub name: String,
+    /// Active members, including those of subgroups.
+    pub members: Vec<u64>,
+    /// Deactivated groups' mentions render silent and notify no one.
+    pub is_deactivated: bool,
+}
+
+/// A channel a `#**channel**` link can name.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct MentionStream {
+    pub id: u64,
+    /// The channel's name, as its `#narrow` slug spells it.
+    pub name: String,
+}
+
+/// An active custom emoji of the organization.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct CustomEmoji {
+    pub id: u64,
+    pub name: String,
+    /// Where the image is served from, as it goes into `src`.
+    pub source_url: String,
+}
+
+/// A linkifier: a regular expression with named groups and an RFC 6570 URL template.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Linkifier {
+    pub id: u64,
+    /// A regular expression with named groups.
+    pub pattern: String,
+    /// An RFC 6570 template whose variables are the pattern's named groups.
+    pub url_template: String,
+}
+
+/// One entry of a message's `topic_links`.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct TopicLink {
+    /// The text of the topic that is linked.
+    pub text: String,
+    /// Where it links to.
+    pub url: String,
+}
+
+/// A rendered message and the facts about it that drive flags, narrows and attachments.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Rendering {
+    /// The message's `rendered_content`.
+    pub html: String,
+    /// Direct `@**user**` mentions (not silent, not inside quotes).
+    pub mentioned_user_ids: BTreeSet<u64>,
+    /// Groups mentioned with `@*group*` (not silent, not inside quotes).
+    pub mentioned_group_ids: BTreeSet<u64>,
+    /// Members of the mentioned groups.
+    pub mentioned_group_member_ids: BTreeSet<u64>,
+    /// `@**all**`, `@**everyone**`, `@**channel**` or `@**stream**`, not silent.
+    pub stream_wildcard: bool,
+    /// `@**topic**`, not silent.
+    pub topic_wildcard: bool,
+    /// Any link, including channel, topic and message links.
+    pub has_link: bool,
+    /// Any inline image or video preview.
+    pub has_image: bool,
+    /// A link to one of the organization's `/user_uploads/`.
+    pub has_attachment: bool,
+    /// Content starting with `/me `.
+    pub is_me_message: bool,
+    /// The `/user_uploads/...` paths linked, each once, in document order.
+    pub user_upload_paths: Vec<String>,
+    /// The source after fenced blocks were taken out: what alert words are matched against.
+    pub(crate) alert_text: String,
+}

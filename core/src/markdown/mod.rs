@@ -1,0 +1,147 @@
+//! Zulip-flavoured Markdown: the HTML Zulip's server renders for a message, with the classes,
+//! data attributes and attribute order Zulip's clients style and parse, and the facts that
+//! drive flags (mentions, wildcards), narrows (`has:link`, `has:image`, `has:attachment`) and
+//! attachments.
+//!
+//! # Pipeline
+//!
+//! Zulip renders with Python-Markdown plus its own extensions; this module follows that
+//! pipeline step for step so that edge cases come out the same:
+//!
+//! 1. line preprocessors (`preprocess.rs`): a blank line before lists that hang off a
+//!    paragraph; whitespace normalization (tabs to 4 columns);
+//! 2. fenced blocks (`fence.rs`): code and math become finished HTML, quotes become `> ` lines,
+//!    spoilers become HTML frames around Markdown;
+//! 3. blocks (`block.rs`): paragraphs, `#` headings, lists, quotes, tables, rules, 4-space code;
+//! 4. inline patterns in Zulip's priority order (`inline/`), over each block's text;
+//! 5. newlines between blocks (`tree.rs`), then link facts and image previews (`preview.rs`);
+//! 6. serialization with sorted attributes (`tree.rs`).
+//!
+//! Raw HTML is never passed through: it is shown as typed. Only links with safe schemes are
+//! made (`url.rs`); links to the organization's own `#narrow` views and uploads are relative.
+//!
+//! # Choices
+//!
+//! - **No syntax highlighting.** Code blocks have Zulip's frame and `data-code-language` (the
+//!   Pygments lexer name for the language, from a generated table) but no token `<span>`s:
+//!   `<div class="codehilite" data-code-language="Python"><pre><span></span><code>…</code></pre></div>`.
+//!   This is what Zulip's web client itself shows for a locally rendered message.
+//! - **No KaTeX.** `$$…$$` and ```` ```math ```` render as Zulip renders math that KaTeX
+//!   rejects: `<span class="tex-error">$$…$$</span>` inline, and one
+//!   `<span class="tex-error">…</span>` per paragraph of a math block, inside a `<p>`. Clients
+//!   show the source; nothing is lost, and a KaTeX pass could later replace these spans.
+//! - **No network.** Previews are made for image, video and YouTube links only (no Dropbox,
+//!   tweets or page embeds), without a Camo proxy; uploaded images are shown from their
+//!   `/user_uploads/` URL instead of a thumbnail placeholder.
+//!
+//! # Differences from Zulip
+//!
+//! - `#**channel>topic**` links have no `/with/<message id>` part (that needs a message lookup).
+//! - `<time:…>` accepts ISO 8601, UNIX seconds, `YYYYMMDD[hhmm[ss]]` and common written dates
+//!   (see `inline/time.rs`), not all of `dateutil`; text without a full date is an error (Zulip
+//!   would use today's date).
+//! - Emoticons (`:)`) are not translated (a per-sender setting we do not receive).
+//! - `![alt](url)` is not an image, and indented code ignores `:::lang` first lines.
+//! - Linkifier patterns use the `regex` crate (RE2-like; `\d`, `\w`, `\s` are Unicode-aware),
+//!   and its error texts follow `Bad regular expression: …`.
+//! - Python-Markdown re-runs all patterns on the children of nested emphasis; we run each text
+//!   through the patterns once.
+//! - Bounds Zulip does not have (it relies on a 5-second timeout): block nesting deeper than 64
+//!   levels renders as paragraphs, fences nested deeper than 32 are text, and a bare URL ends
+//!   where an earlier pattern's result begins (Zulip would put a placeholder into the href).
+//! - Linkifier URL templates are validated with iri-string but expanded here (RFC 6570 level
+//!   4): iri-string 0.7 panics expanding `{+var}` with non-ASCII values.
+
+mod alert;
+mod block;
+mod context;
+mod data;
+mod fence;
+mod inline;
+mod linkifier;
+mod preprocess;
+mod preview;
+mod tree;
+mod url;
+
+pub use alert::alert_word_hits;
+pub use context::{
+    CustomEmoji, Linkifier, MarkdownContext, MentionGroup, MentionStream, MentionUser, Rendering, TopicLink,
+};
+pub use linkifier::{topic_links, validate_linkifier};
+
+use fence::{HtmlStash, code_block_html};
+use tree::{Kind, Node, Tree};
+
+/// Renders a message's Markdown as Zulip does, with the facts about it.
+pub fn render(content: &str, ctx: &impl MarkdownContext) -> Rendering {
+    render_dyn(content, ctx)
+}
+
+fn render_dyn(content: &str, ctx: &dyn MarkdownContext) -> Rendering {
+    let mut rendering = Rendering { is_me_message: content.starts_with("/me "), ..Rendering::default() };
+    if content.trim().is_empty() {
+        return rendering;
+    }
+    // Private-use characters of the two planes we use as placeholders cannot be typed into
+    // the text as markers.
+    let content: String = content
+        .chars()
+        .map(|c| if (0xF_0000..=0x10_FFFF).contains(&(c as u32)) { '\u{FFFD}' } else { c })
+        .collect();
+
+    let lines: Vec<String> = content.split('\n').map(str::to_owned).collect();
+    let lines = preprocess::normalize_whitespace(preprocess::hanging_lists(lines));
+    let mut html = HtmlStash::default();
+    let lines = fence::fenced_blocks(lines, ctx.default_code_block_language(), &mut html);
+    rendering.alert_text = lines
+        .iter()
+        .map(|l| l.chars().map(|c| if HtmlStash::is_marker(c) { '\u{2}' } else { c }).collect::<String>())
+        .collect::<Vec<_>>()
+        .join("\n");
+
+    let mut tree = Tree::new();
+    block::parse_document(&mut tree, &lines);
+    highlight_indented_code(&mut tree);
+
+    let linkifiers = linkifier::compile_all(ctx.linkifiers());
+    let mut engine = inline::Engine::new(ctx, &linkifiers, &html);
+    engine.run(&mut tree);
+    let facts = std::mem::take(&mut engine.facts);
+    let realm_url = engine.realm_url.to_owned();
+    drop(engine);
+
+    tree.prettify();
+    let links = preview::inline_previews(&mut tree, &realm_url);
+    rendering.html = tree.to_html();
+    rendering.mentioned_user_ids = facts.mentioned_user_ids;
+    rendering.mentioned_group_ids = facts.mentioned_group_ids;
+    rendering.mentioned_group_member_ids = facts.mentioned_group_member_ids;
+    rendering.stream_wildcard = facts.stream_wildcard;
+    rendering.topic_wildcard = facts.topic_wildcard;
+    rendering.has_link = links.has_link;
+    rendering.has_image = links.has_image;
+    rendering.has_attachment = !links.user_upload_paths.is_empty();
+    rendering.user_upload_paths = links.user_upload_paths;
+    rendering
+}
+
+/// Indented code blocks get the same frame as fenced ones (Python-Markdown's codehilite step):
+/// the `<pre>` becomes a paragraph holding the finished HTML.
+fn highlight_indented_code(tree: &mut Tree) {
+    for id in 0..tree.nodes.len() {
+        let node = &tree.nodes[id];
+        if node.kind != Kind::Element("pre") || node.children.len() != 1 {
+            continue;
+        }
+        let code = node.children[0];
+        if !tree.is(code, "code") {
+            continue;
+        }
+        let html = code_block_html(None, &tree.nodes[code].text);
+        tree.remove(code);
+        let raw = tree.add(Node::raw(html));
+        tree.nodes[id].kind = Kind::Element("p");
+        tree.insert(id, 0, raw);
+    }
+}
