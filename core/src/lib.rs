@@ -23,7 +23,6 @@ pub mod model;
 pub mod params;
 pub mod permissions;
 pub mod rate_limit;
-pub mod render;
 pub mod search;
 pub mod store;
 pub mod time;

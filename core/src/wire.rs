@@ -174,6 +174,7 @@ pub fn message(
             fields["stream_id"] = json!(stream_id);
             fields["display_recipient"] = name.into();
             fields["subject"] = shown_topic.into();
+            fields["topic_links"] = topic_links(store, realm, topic)?;
             fields["recipient_id"] = json!(msg.recipient_id);
         }
         MessageKind::Direct { participants } => {
@@ -196,6 +197,12 @@ pub fn message(
         fields["last_moved_timestamp"] = ts.into();
     }
     Ok(fields)
+}
+
+/// `topic_links` of a topic: where the organization's linkifiers (and bare URLs) link it.
+pub fn topic_links(store: &impl Store, realm: &Realm, topic: &str) -> ApiResult<Value> {
+    let linkifiers = crate::api::messages::markdown_linkifiers(store, realm.id)?;
+    Ok(json!(crate::markdown::topic_links(topic, &linkifiers)))
 }
 
 /// A message's reactions, each with `user_id` and the legacy `user` object zulip-terminal reads.

@@ -4,12 +4,23 @@
 //! wasm-bindgen surface over `confab-core`. Each export converts JS values in and out and calls
 //! one core function; nothing is decided here.
 
+use confab_core::markdown::{self, OrganizationSnapshot};
 use wasm_bindgen::prelude::*;
 
-/// Renders message Markdown to HTML exactly as the server does.
+/// Renders message Markdown to HTML exactly as the server does, for an organization given as
+/// JSON (an `OrganizationSnapshot`: users, groups, streams, custom_emoji, linkifiers,
+/// realm_url; every field optional). Returns the rendering as JSON: `html` and the facts that
+/// drive flags and narrows (`mentioned_user_ids`, `stream_wildcard`, `has_link`, ...).
+#[wasm_bindgen(js_name = renderMessage)]
+pub fn render_message(source: &str, organization_json: &str) -> Result<String, JsError> {
+    let organization: OrganizationSnapshot = serde_json::from_str(organization_json)?;
+    Ok(serde_json::to_string(&markdown::render(source, &organization))?)
+}
+
+/// Renders Markdown that mentions no one (descriptions, previews without an organization).
 #[wasm_bindgen(js_name = renderMarkdown)]
 pub fn render_markdown(source: &str) -> String {
-    confab_core::render::render_markdown(source).html
+    markdown::render_description(source)
 }
 
 /// The Zulip API feature level these rules implement.

@@ -1,12 +1,16 @@
 // Renders each Markdown source of a JSON array (stdin) with confab-web, the core compiled to
-// WebAssembly, and prints the HTML as a JSON array. Usage: node render.cjs PKG_DIR < corpus.json
+// WebAssembly, in the organization of a snapshot file, and prints the renderings (HTML and
+// facts) as a JSON array. Usage: node render.cjs PKG_DIR ORGANIZATION_JSON < sources.json
+const fs = require("node:fs");
 const path = require("node:path");
 const web = require(path.resolve(process.argv[2], "confab_web.js"));
+const organization = fs.readFileSync(process.argv[3], "utf8");
 
 let input = "";
 process.stdin.setEncoding("utf8");
 process.stdin.on("data", (chunk) => (input += chunk));
 process.stdin.on("end", () => {
   const sources = JSON.parse(input);
-  process.stdout.write(JSON.stringify(sources.map((source) => web.renderMarkdown(source))));
+  const renderings = sources.map((source) => JSON.parse(web.renderMessage(source, organization)));
+  process.stdout.write(JSON.stringify(renderings));
 });

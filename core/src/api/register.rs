@@ -314,7 +314,7 @@ fn realm_block(actor: &Actor) -> Map<String, Value> {
     let settings = &realm.settings;
     let value = json!({
         "realm_name": realm.name,
-        "realm_description": crate::render::render_markdown(&realm.description).html,
+        "realm_description": crate::markdown::render_description(&realm.description),
         "realm_icon_url": "/static/images/logo/zulip-icon-128x128.png",
         "realm_icon_source": "G",
         "realm_logo_url": "",

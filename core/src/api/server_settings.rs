@@ -31,7 +31,7 @@ pub fn get_server_settings(realm: Option<&Realm>, realm_url: &str) -> Value {
         body["realm_uri"] = realm_url.into();
         body["realm_name"] = realm.name.clone().into();
         body["realm_icon"] = format!("{realm_url}/static/images/logo/zulip-icon-128x128.png").into();
-        body["realm_description"] = crate::render::render_markdown(&realm.description).html.into();
+        body["realm_description"] = crate::markdown::render_description(&realm.description).into();
         body["realm_web_public_access_enabled"] = false.into();
     }
     body

@@ -9,9 +9,9 @@ use serde_json::{Map, Value, json};
 use crate::command::{Actor, Event, Outcome, active_user_in_realm};
 use crate::error::{ApiError, ApiResult};
 use crate::ids::{IdKind, RecipientId, StreamId, UserId};
+use crate::markdown::render_description;
 use crate::model::{Recipient, RecipientKind, Stream, Subscription, User};
 use crate::params::{Json, Params};
-use crate::render::render_markdown;
 use crate::store::{Change, IdAllocator, Store};
 use crate::wire;
 
@@ -157,7 +157,7 @@ pub fn subscribe(store: &impl Store, actor: &Actor, params: &Params, now: i64) -
                 let stream = Stream {
                     id: StreamId(stream_ids.take()),
                     realm_id: actor.realm.id,
-                    rendered_description: render_markdown(&description).html,
+                    rendered_description: render_description(&description),
                     name,
                     description,
                     date_created: now,

@@ -9,8 +9,9 @@ use serde::{Deserialize, Serialize};
 pub trait MarkdownContext {
     /// A user by id, active or not (a deactivated user's mention renders silent).
     fn user_by_id(&self, id: u64) -> Option<MentionUser>;
-    /// Active users whose full name equals `name` case-insensitively (Zulip matches full names;
-    /// several may share one, and then a mention without `|id` renders as text).
+    /// Users, active or not, whose full name equals `name` case-insensitively (Zulip matches
+    /// full names; several may share one, and then a mention without `|id` renders as text; a
+    /// deactivated user's mention renders silent).
     fn users_by_full_name(&self, name: &str) -> Vec<MentionUser>;
     /// A user group by name, case-insensitively, with its members (recursive, active).
     fn group_by_name(&self, name: &str) -> Option<MentionGroup>;
@@ -32,7 +33,7 @@ pub trait MarkdownContext {
 }
 
 /// A user as a mention shows them.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct MentionUser {
     pub id: u64,
     /// The name a mention shows (and `@**Name|id**` must match exactly).
@@ -43,7 +44,7 @@ pub struct MentionUser {
 }
 
 /// A user group as a mention shows it.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct MentionGroup {
     pub id: u64,
     /// The name shown (for system groups, their display name: `Administrators`).
@@ -55,7 +56,7 @@ pub struct MentionGroup {
 }
 
 /// A channel a `#**channel**` link can name.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct MentionStream {
     pub id: u64,
     /// The channel's name, as its `#narrow` slug spells it.
@@ -63,7 +64,7 @@ pub struct MentionStream {
 }
 
 /// An active custom emoji of the organization.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct CustomEmoji {
     pub id: u64,
     pub name: String,
@@ -72,7 +73,7 @@ pub struct CustomEmoji {
 }
 
 /// A linkifier: a regular expression with named groups and an RFC 6570 URL template.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Linkifier {
     pub id: u64,
     /// A regular expression with named groups.
@@ -91,7 +92,7 @@ pub struct TopicLink {
 }
 
 /// A rendered message and the facts about it that drive flags, narrows and attachments.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
 pub struct Rendering {
     /// The message's `rendered_content`.
     pub html: String,
@@ -116,5 +117,6 @@ pub struct Rendering {
     /// The `/user_uploads/...` paths linked, each once, in document order.
     pub user_upload_paths: Vec<String>,
     /// The source after fenced blocks were taken out: what alert words are matched against.
+    #[serde(skip)]
     pub(crate) alert_text: String,
 }

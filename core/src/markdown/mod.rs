@@ -61,6 +61,7 @@ mod inline;
 mod linkifier;
 mod preprocess;
 mod preview;
+mod snapshot;
 mod tree;
 mod url;
 
@@ -68,7 +69,9 @@ pub use alert::alert_word_hits;
 pub use context::{
     CustomEmoji, Linkifier, MarkdownContext, MentionGroup, MentionStream, MentionUser, Rendering, TopicLink,
 };
+pub use inline::emoji::{codepoint_to_name as unicode_emoji_name, name_to_codepoint as unicode_emoji_code};
 pub use linkifier::{topic_links, validate_linkifier};
+pub use snapshot::{OrganizationSnapshot, render_description};
 
 use fence::{HtmlStash, code_block_html};
 use tree::{Kind, Node, Tree};

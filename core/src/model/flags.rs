@@ -47,11 +47,11 @@ impl MessageFlags {
         self.0 & other.0 != 0
     }
 
-    pub fn with(self, other: MessageFlags) -> Self {
+    pub const fn with(self, other: MessageFlags) -> Self {
         MessageFlags(self.0 | other.0)
     }
 
-    pub fn without(self, other: MessageFlags) -> Self {
+    pub const fn without(self, other: MessageFlags) -> Self {
         MessageFlags(self.0 & !other.0)
     }
 

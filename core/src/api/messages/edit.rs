@@ -4,6 +4,7 @@
 //! `change_one`, `change_later` or `change_all`, with Zulip's checks in Zulip's order
 //! (zulip-semantics §5.1–5.2) and its notices to the old and new threads.
 
+use std::collections::BTreeMap;
 use std::ops::Bound;
 
 use serde_json::json;
@@ -12,14 +13,16 @@ use crate::command::{Actor, Event, Outcome};
 use crate::error::{ApiError, ApiResult, ErrorCode};
 use crate::ids::{IdKind, MessageId, StreamId, UserId};
 use crate::links::{silent_mention, topic_mention, topic_narrow};
+use crate::markdown::Rendering;
 use crate::model::{EditRecord, Message, MessageFlags, MessageKind, Stream};
 use crate::params::Params;
 use crate::permissions;
 use crate::store::{Change, Direction, IdAllocator, MessageIndex, Store};
+use crate::wire;
 
 use super::super::streams::{has_content_access, stream_in_realm};
 use super::access::visible_flags;
-use super::rendering::render_message;
+use super::rendering::{CONTENT_FLAGS, Mentions, is_me_message, render_message};
 use super::send::{Composed, check_topic, notify};
 
 /// The prefix that marks a topic resolved.
@@ -296,7 +299,7 @@ pub fn update_message(
     let new_stream = request.stream.clone().or_else(|| old_stream.clone());
     let new_topic = request.topic.clone().unwrap_or_else(|| message.topic().to_owned());
     let rendered = match &request.content {
-        Some(content) => Some(render_message(store, &actor.realm, content)?),
+        Some(content) => Some(render_message(store, &actor.realm, &actor.user, content)?),
         None => None,
     };
     let counts_as_move = request.stream.is_some() || topic_change == TopicChange::Rename;
@@ -308,7 +311,8 @@ pub fn update_message(
                 Some(std::mem::replace(&mut moved.rendered_content, rendered.html.clone()));
             moved.has_link = rendered.has_link;
             moved.has_image = rendered.has_image;
-            moved.is_me_message = content.starts_with("/me ") && !content.contains('\n');
+            moved.has_attachment = rendered.has_attachment;
+            moved.is_me_message = is_me_message(content);
             moved.last_edit_timestamp = Some(now);
         }
         if let MessageKind::Stream { stream_id, topic } = &mut moved.kind {
@@ -334,7 +338,21 @@ pub fn update_message(
     if let Some(target) = &request.stream {
         losing = move_access(store, target, &affected, &mut outcome)?;
     }
-    outcome.events.extend(update_events(store, actor, &message, &affected, &request, &rendered, now)?);
+    let edited = affected.iter().find(|m| m.id == message.id).unwrap_or(&message);
+    let content_flags = match &rendered {
+        Some(rendering) => recomputed_content_flags(store, actor, edited, rendering, &mut outcome)?,
+        None => BTreeMap::new(),
+    };
+    outcome.events.extend(update_events(
+        store,
+        actor,
+        &message,
+        &affected,
+        &request,
+        &rendered,
+        &content_flags,
+        now,
+    )?);
     if !losing.is_empty()
         && let Some(old) = &old_stream
     {
@@ -445,6 +463,30 @@ fn move_access(
     Ok(losing)
 }
 
+/// Re-decides the content flags (mentions, wildcards, alert words) of everyone who has the
+/// edited message, as Zulip does on a content edit; returns each holder's flags after.
+fn recomputed_content_flags(
+    store: &impl Store,
+    actor: &Actor,
+    edited: &Message,
+    rendering: &Rendering,
+    outcome: &mut Outcome,
+) -> ApiResult<BTreeMap<UserId, MessageFlags>> {
+    let mentions = Mentions::of(store, rendering, edited)?;
+    let holders = store.message_users(edited.id)?;
+    mentions.check_allowed(&actor.user, edited, holders.len())?;
+    let mut after = BTreeMap::new();
+    for user in holders {
+        let Some(before) = store.message_flags(user, edited.id)? else { continue };
+        let flags = before.without(CONTENT_FLAGS).with(mentions.flags_for(user));
+        if flags != before {
+            outcome.changes.push(Change::SetMessageFlags { user, message: edited.id, flags });
+        }
+        after.insert(user, flags);
+    }
+    Ok(after)
+}
+
 /// The `update_message` event, to everyone who has the message after the change, each with
 /// their own flags.
 #[allow(clippy::too_many_arguments)]
@@ -454,7 +496,8 @@ fn update_events(
     target: &Message,
     moved: &[Message],
     request: &Request,
-    rendered: &Option<crate::render::Rendered>,
+    rendered: &Option<Rendering>,
+    content_flags: &BTreeMap<UserId, MessageFlags>,
     now: i64,
 ) -> ApiResult<Vec<Event>> {
     let mut body = json!({
@@ -470,7 +513,7 @@ fn update_events(
         body["orig_rendered_content"] = target.rendered_content.clone().into();
         body["content"] = content.clone().into();
         body["rendered_content"] = rendered.html.clone().into();
-        body["is_me_message"] = (content.starts_with("/me ") && !content.contains('\n')).into();
+        body["is_me_message"] = is_me_message(content).into();
     }
     if let Some(stream_id) = target.stream_id() {
         body["stream_id"] = json!(stream_id);
@@ -478,7 +521,8 @@ fn update_events(
     if request.topic.is_some() || request.stream.is_some() {
         body["propagate_mode"] = request.propagate_mode.name().into();
         body["orig_subject"] = target.topic().into();
-        body["topic_links"] = json!([]);
+        let topic = request.topic.as_deref().unwrap_or(target.topic());
+        body["topic_links"] = wire::topic_links(store, &actor.realm, topic)?;
     }
     if let Some(topic) = &request.topic {
         body["subject"] = topic.clone().into();
@@ -503,7 +547,10 @@ fn update_events(
     }
     let mut events = Vec::new();
     for user in users {
-        let flags = store.message_flags(user, target.id)?.unwrap_or(MessageFlags::READ);
+        let flags = match content_flags.get(&user) {
+            Some(flags) => *flags,
+            None => store.message_flags(user, target.id)?.unwrap_or(MessageFlags::READ),
+        };
         let mut personal = body.clone();
         personal["flags"] = json!(flags.names());
         events.push(Event::Other { users: vec![user], body: personal });

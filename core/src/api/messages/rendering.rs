@@ -1,14 +1,213 @@
-//! Rendering message content for the organization: the one place messages are rendered, so
-//! sending, editing and previewing agree.
+//! Rendering message content for the organization, and what a rendering means for each
+//! recipient's flags. This is the one place messages are rendered, so that sending, editing
+//! and previewing agree.
 
-use crate::error::ApiResult;
-use crate::model::Realm;
-use crate::render::{Rendered, render_markdown};
-use crate::store::Store;
+use std::cell::{OnceCell, RefCell};
+use std::collections::BTreeSet;
+use std::ops::Bound;
 
-/// Renders message content as the organization shows it.
-pub fn render_message(_store: &impl Store, _realm: &Realm, content: &str) -> ApiResult<Rendered> {
-    // Zulip's extensions (mentions, channel links, emoji, linkifiers) arrive with the Markdown
-    // module; they need the organization's users, channels and linkifiers from `_store`.
-    Ok(render_markdown(content))
+use crate::error::{ApiError, ApiResult, ErrorCode};
+use crate::ids::{RealmId, UserId};
+use crate::markdown::{self, MarkdownContext, MentionGroup, MentionStream, MentionUser, Rendering};
+use crate::model::{Message, MessageFlags, MessageKind, Realm, Stream, User};
+use crate::store::{Direction, MessageIndex, Store};
+
+use super::super::streams::has_content_access;
+
+/// The flags a message's content decides; an edit recomputes exactly these.
+pub const CONTENT_FLAGS: MessageFlags = MessageFlags::MENTIONED
+    .with(MessageFlags::STREAM_WILDCARD_MENTIONED)
+    .with(MessageFlags::TOPIC_WILDCARD_MENTIONED)
+    .with(MessageFlags::HAS_ALERT_WORD);
+
+/// Zulip's `Realm.WILDCARD_MENTION_THRESHOLD`: above this many recipients, only users in
+/// `can_mention_many_users_group` (administrators) may use wildcard mentions.
+pub const WILDCARD_MENTION_THRESHOLD: usize = 15;
+
+/// Renders message content as `sender` would have it shown to the organization.
+pub fn render_message(
+    store: &impl Store,
+    realm: &Realm,
+    sender: &User,
+    content: &str,
+) -> ApiResult<Rendering> {
+    let context = StoreContext::new(store, realm, sender)?;
+    let rendering = markdown::render(content, &context);
+    match context.failure.into_inner() {
+        Some(error) => Err(error),
+        None => Ok(rendering),
+    }
+}
+
+/// Whether content is a `/me` message: Zulip requires a single line.
+pub fn is_me_message(content: &str) -> bool {
+    content.starts_with("/me ") && !content.contains('\n')
+}
+
+/// What a rendered message means for its recipients' flags.
+pub struct Mentions {
+    /// Users mentioned directly or through a group.
+    mentioned: BTreeSet<u64>,
+    stream_wildcard: bool,
+    /// Who a `@**topic**` mention reaches, if the message has one.
+    topic_participants: Option<BTreeSet<UserId>>,
+}
+
+impl Mentions {
+    /// The mentions of `rendering` for `message` (already addressed, with its sender).
+    pub fn of(store: &impl Store, rendering: &Rendering, message: &Message) -> ApiResult<Mentions> {
+        let mentioned =
+            rendering.mentioned_user_ids.union(&rendering.mentioned_group_member_ids).copied().collect();
+        let topic_participants =
+            if rendering.topic_wildcard { Some(topic_participants(store, message)?) } else { None };
+        Ok(Mentions { mentioned, stream_wildcard: rendering.stream_wildcard, topic_participants })
+    }
+
+    /// The content flags of one recipient.
+    pub fn flags_for(&self, user: UserId) -> MessageFlags {
+        let mut flags = MessageFlags::empty();
+        if self.mentioned.contains(&user.0) {
+            flags = flags.with(MessageFlags::MENTIONED);
+        }
+        if self.stream_wildcard {
+            flags = flags.with(MessageFlags::STREAM_WILDCARD_MENTIONED);
+        }
+        if self.topic_participants.as_ref().is_some_and(|p| p.contains(&user)) {
+            flags = flags.with(MessageFlags::TOPIC_WILDCARD_MENTIONED);
+        }
+        flags
+    }
+
+    /// Refuses wildcard mentions that would reach more than [`WILDCARD_MENTION_THRESHOLD`]
+    /// users from a sender outside `can_mention_many_users_group`, as Zulip does for channel
+    /// messages.
+    pub fn check_allowed(&self, sender: &User, message: &Message, recipients: usize) -> ApiResult<()> {
+        if message.is_direct() || sender.is_admin() {
+            return Ok(());
+        }
+        if self.stream_wildcard && recipients > WILDCARD_MENTION_THRESHOLD {
+            return Err(ApiError::new(
+                ErrorCode::StreamWildcardMentionNotAllowed,
+                "You do not have permission to use channel wildcard mentions in this channel.",
+            ));
+        }
+        if self.topic_participants.as_ref().is_some_and(|p| p.len() > WILDCARD_MENTION_THRESHOLD) {
+            return Err(ApiError::new(
+                ErrorCode::TopicWildcardMentionNotAllowed,
+                "You do not have permission to use topic wildcard mentions in this topic.",
+            ));
+        }
+        Ok(())
+    }
+}
+
+/// Who a `@**topic**` mention reaches: everyone who sent or reacted in the topic, and the
+/// sender. In a direct message the topic is the conversation, so every participant.
+fn topic_participants(store: &impl Store, message: &Message) -> ApiResult<BTreeSet<UserId>> {
+    let mut participants = BTreeSet::from([message.sender_id]);
+    match &message.kind {
+        MessageKind::Direct { participants: users } => participants.extend(users.iter().copied()),
+        MessageKind::Stream { topic, .. } => {
+            let index = MessageIndex::Topic(message.recipient_id, topic.to_lowercase());
+            for id in store.message_ids(&index, Bound::Unbounded, Bound::Unbounded, Direction::Ascending)? {
+                let Some(earlier) = store.message(id?)? else { continue };
+                participants.insert(earlier.sender_id);
+                participants.extend(store.reactions(earlier.id)?.iter().map(|r| r.user_id));
+            }
+        }
+    }
+    Ok(participants)
+}
+
+/// The organization as the renderer sees it, read from the store on demand. Store failures
+/// cannot pass through the renderer's lookups, so the first one is kept and returned after.
+struct StoreContext<'a, S: Store> {
+    store: &'a S,
+    realm: RealmId,
+    sender: &'a User,
+    linkifiers: Vec<markdown::Linkifier>,
+    users: OnceCell<Vec<User>>,
+    failure: RefCell<Option<ApiError>>,
+}
+
+impl<'a, S: Store> StoreContext<'a, S> {
+    fn new(store: &'a S, realm: &Realm, sender: &'a User) -> ApiResult<Self> {
+        Ok(StoreContext {
+            store,
+            realm: realm.id,
+            sender,
+            linkifiers: markdown_linkifiers(store, realm.id)?,
+            users: OnceCell::new(),
+            failure: RefCell::new(None),
+        })
+    }
+
+    fn keep<T>(&self, result: ApiResult<T>) -> Option<T> {
+        result.map_err(|e| self.failure.borrow_mut().get_or_insert(e).clone()).ok()
+    }
+
+    /// Every user of the organization, read once: full-name mentions need a scan.
+    fn users(&self) -> &[User] {
+        self.users.get_or_init(|| self.keep(self.store.realm_users(self.realm)).unwrap_or_default())
+    }
+
+    fn linkable(&self, stream: &Stream) -> Option<bool> {
+        self.keep(has_content_access(self.store, self.sender, stream))
+    }
+}
+
+fn mention_user(user: &User) -> MentionUser {
+    MentionUser {
+        id: user.id.0,
+        full_name: user.full_name.clone(),
+        email: user.email.clone(),
+        is_active: user.is_active,
+    }
+}
+
+impl<S: Store> MarkdownContext for StoreContext<'_, S> {
+    fn user_by_id(&self, id: u64) -> Option<MentionUser> {
+        let user = self.keep(self.store.user(UserId(id)))??;
+        (user.realm_id == self.realm).then(|| mention_user(&user))
+    }
+
+    fn users_by_full_name(&self, name: &str) -> Vec<MentionUser> {
+        let name = name.to_lowercase();
+        self.users().iter().filter(|u| u.full_name.to_lowercase() == name).map(mention_user).collect()
+    }
+
+    /// User groups arrive with the organizations issue; until then no group is mentionable.
+    fn group_by_name(&self, _name: &str) -> Option<MentionGroup> {
+        None
+    }
+
+    fn stream_by_name(&self, name: &str) -> Option<MentionStream> {
+        let id = self.keep(self.store.stream_by_name(self.realm, name))??;
+        let stream = self.keep(self.store.stream(id))??;
+        (stream.name == name && self.linkable(&stream)?)
+            .then(|| MentionStream { id: stream.id.0, name: stream.name })
+    }
+
+    /// Custom emoji arrive with the organizations issue.
+    fn custom_emoji(&self, _name: &str) -> Option<markdown::CustomEmoji> {
+        None
+    }
+
+    fn linkifiers(&self) -> &[markdown::Linkifier] {
+        &self.linkifiers
+    }
+
+    /// Links stay absolute until the server knows its external URL (organizations issue).
+    fn realm_url(&self) -> &str {
+        ""
+    }
+}
+
+/// The organization's linkifiers in the renderer's form, for `topic_links`.
+pub fn markdown_linkifiers(store: &impl Store, realm: RealmId) -> ApiResult<Vec<markdown::Linkifier>> {
+    Ok(store
+        .linkifiers(realm)?
+        .into_iter()
+        .map(|l| markdown::Linkifier { id: l.id, pattern: l.pattern, url_template: l.url_template })
+        .collect())
 }

@@ -12,7 +12,7 @@ use crate::params::Params;
 use crate::store::{Change, IdAllocator, Store};
 
 use super::super::streams::{has_content_access, is_forbidden_char, stream_by_name, stream_in_realm};
-use super::rendering::render_message;
+use super::rendering::{Mentions, is_me_message, render_message};
 
 /// Zulip's `MAX_MESSAGE_LENGTH`, in code points; longer content is truncated, not refused.
 pub const MAX_MESSAGE_LENGTH: usize = 10_000;
@@ -284,32 +284,35 @@ pub(super) fn compose(
     ids: &mut IdAllocator,
 ) -> ApiResult<Composed> {
     let id = MessageId(ids.take());
-    let rendered = render_message(store, realm, &content)?;
-    let is_me_message = content.starts_with("/me ") && !content.contains('\n');
+    let rendering = render_message(store, realm, sender, &content)?;
     let message = Message {
         id,
         realm_id: realm.id,
         sender_id: sender.id,
         recipient_id: addressed.recipient,
         kind: addressed.kind,
+        is_me_message: is_me_message(&content),
         content,
-        rendered_content: rendered.html,
+        rendered_content: rendering.html.clone(),
         timestamp: now,
         client: client.to_owned(),
-        is_me_message,
-        has_link: rendered.has_link,
-        has_image: rendered.has_image,
-        has_attachment: false,
+        has_link: rendering.has_link,
+        has_image: rendering.has_image,
+        has_attachment: rendering.has_attachment,
         last_edit_timestamp: None,
         last_moved_timestamp: None,
         edit_history: Vec::new(),
     };
+    let mentions = Mentions::of(store, &rendering, &message)?;
+    mentions.check_allowed(sender, &message, addressed.receivers.len())?;
     let base = if message.is_direct() { MessageFlags::IS_PRIVATE } else { MessageFlags::empty() };
     let receivers: Vec<(UserId, MessageFlags)> = addressed
         .receivers
         .iter()
         .map(|&user| {
-            let flags = if user == sender.id && sender_reads { base.with(MessageFlags::READ) } else { base };
+            let flags = base.with(mentions.flags_for(user));
+            let flags =
+                if user == sender.id && sender_reads { flags.with(MessageFlags::READ) } else { flags };
             (user, flags)
         })
         .collect();

@@ -22,12 +22,12 @@ static TEXT_PRESENTATION_RE: LazyLock<Regex> =
     LazyLock::new(|| Regex::new(r"^\P{Emoji_Presentation}\x{20E3}?$").expect("static regex"));
 
 /// The codepoint of a Zulip emoji name or alias.
-pub(crate) fn name_to_codepoint(name: &str) -> Option<&'static str> {
+pub fn name_to_codepoint(name: &str) -> Option<&'static str> {
     NAME_TO_CODEPOINT.binary_search_by(|(n, _)| (*n).cmp(name)).ok().map(|i| NAME_TO_CODEPOINT[i].1)
 }
 
 /// The canonical name of an emoji codepoint.
-pub(crate) fn codepoint_to_name(codepoint: &str) -> Option<&'static str> {
+pub fn codepoint_to_name(codepoint: &str) -> Option<&'static str> {
     CODEPOINT_TO_NAME.binary_search_by(|(c, _)| (*c).cmp(codepoint)).ok().map(|i| CODEPOINT_TO_NAME[i].1)
 }
 

@@ -13,7 +13,7 @@
 mod autolink;
 mod basic;
 mod channel;
-mod emoji;
+pub(crate) mod emoji;
 mod link;
 pub(crate) mod mention;
 mod time;

@@ -1,0 +1,63 @@
+//! An organization as plain data, for renderers that have no store: a browser client's cache
+//! (through confab-web), and texts that mention no one (channel and organization
+//! descriptions, rendered against an empty snapshot).
+
+use serde::{Deserialize, Serialize};
+
+use super::{CustomEmoji, Linkifier, MarkdownContext, MentionGroup, MentionStream, MentionUser};
+
+/// What the renderer may look up, as lists. Lookups follow [`MarkdownContext`]'s rules:
+/// full names and group names case-insensitively, channel names exactly.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct OrganizationSnapshot {
+    pub users: Vec<MentionUser>,
+    pub groups: Vec<MentionGroup>,
+    /// The channels the sender may link to.
+    pub streams: Vec<MentionStream>,
+    pub custom_emoji: Vec<CustomEmoji>,
+    pub linkifiers: Vec<Linkifier>,
+    pub realm_url: String,
+    pub default_code_block_language: Option<String>,
+}
+
+impl MarkdownContext for OrganizationSnapshot {
+    fn user_by_id(&self, id: u64) -> Option<MentionUser> {
+        self.users.iter().find(|u| u.id == id).cloned()
+    }
+
+    fn users_by_full_name(&self, name: &str) -> Vec<MentionUser> {
+        let name = name.to_lowercase();
+        self.users.iter().filter(|u| u.full_name.to_lowercase() == name).cloned().collect()
+    }
+
+    fn group_by_name(&self, name: &str) -> Option<MentionGroup> {
+        let name = name.to_lowercase();
+        self.groups.iter().find(|g| g.name.to_lowercase() == name).cloned()
+    }
+
+    fn stream_by_name(&self, name: &str) -> Option<MentionStream> {
+        self.streams.iter().find(|s| s.name == name).cloned()
+    }
+
+    fn custom_emoji(&self, name: &str) -> Option<CustomEmoji> {
+        self.custom_emoji.iter().find(|e| e.name == name).cloned()
+    }
+
+    fn linkifiers(&self) -> &[Linkifier] {
+        &self.linkifiers
+    }
+
+    fn realm_url(&self) -> &str {
+        &self.realm_url
+    }
+
+    fn default_code_block_language(&self) -> Option<&str> {
+        self.default_code_block_language.as_deref()
+    }
+}
+
+/// Renders text that mentions no one and links no channel, such as a channel's description.
+pub fn render_description(text: &str) -> String {
+    super::render(text, &OrganizationSnapshot::default()).html
+}
