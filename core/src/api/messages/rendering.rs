@@ -185,7 +185,7 @@ impl<S: Store> MarkdownContext for StoreContext<'_, S> {
         let id = self.keep(self.store.stream_by_name(self.realm, name))??;
         let stream = self.keep(self.store.stream(id))??;
         (stream.name == name && self.linkable(&stream)?)
-            .then(|| MentionStream { id: stream.id.0, name: stream.name })
+            .then_some(MentionStream { id: stream.id.0, name: stream.name })
     }
 
     /// Custom emoji arrive with the organizations issue.
