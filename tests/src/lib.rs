@@ -202,6 +202,10 @@ impl Api {
         self.send(reqwest::Method::DELETE, path, auth, params)
     }
 
+    pub fn patch(&self, path: &str, auth: Option<&Creds>, params: &[(&str, &str)]) -> Reply {
+        self.send(reqwest::Method::PATCH, path, auth, params)
+    }
+
     /// Creates a user as `admin` and fetches its key with its password.
     pub fn create_user(&self, admin: &Creds, email: &str, full_name: &str) -> Creds {
         self.post(

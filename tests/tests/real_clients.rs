@@ -29,3 +29,13 @@ fn the_zuliprc_is_private_to_its_owner() {
     let mode = std::fs::metadata(&zuliprc).expect("metadata").permissions().mode() & 0o777;
     assert_eq!(mode, 0o600, "zulip-terminal refuses a zuliprc others can read");
 }
+
+#[test]
+fn the_python_client_uses_messages_in_full() {
+    let server = TestServer::start(env!("CARGO_BIN_EXE_confab-under-test"));
+    let zuliprc = server.data_dir.join("zuliprc");
+    let output = python::run_script("messages_in_full.py", &[zuliprc.to_str().expect("utf-8 path")]);
+    assert!(output.status.success(), "the Python client's checks failed (see its output above)");
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    assert!(stdout.contains(" passed, 0 failed"), "{stdout}");
+}

@@ -17,11 +17,13 @@ use crate::params::{Json, Params};
 use crate::store::{Change, IdAllocator, Store};
 use crate::wire;
 
-
 /// The `realm_linkifiers` event with the organization's list after a change.
 fn changed_event(store: &impl Store, actor: &Actor, after: &[Linkifier]) -> ApiResult<Event> {
     let users = store.realm_users(actor.realm.id)?.iter().filter(|u| u.is_active).map(|u| u.id).collect();
-    Ok(Event::Other { users, body: json!({"type": "realm_linkifiers", "linkifiers": wire::linkifiers(after)}) })
+    Ok(Event::Other {
+        users,
+        body: json!({"type": "realm_linkifiers", "linkifiers": wire::linkifiers(after)}),
+    })
 }
 
 /// `GET /realm/linkifiers`.
@@ -63,7 +65,11 @@ pub fn update_linkifier(store: &impl Store, actor: &Actor, id: u64, params: &Par
     all[at].pattern = pattern;
     all[at].url_template = url_template;
     let event = changed_event(store, actor, &all)?;
-    Ok(Outcome { changes: vec![Change::PutLinkifier(all[at].clone())], events: vec![event], ..Outcome::default() })
+    Ok(Outcome {
+        changes: vec![Change::PutLinkifier(all[at].clone())],
+        events: vec![event],
+        ..Outcome::default()
+    })
 }
 
 /// `DELETE /realm/filters/{filter_id}`.
@@ -91,7 +97,9 @@ pub fn reorder_linkifiers(store: &impl Store, actor: &Actor, params: &Params) ->
     let all = store.linkifiers(actor.realm.id)?;
     let existing: BTreeSet<u64> = all.iter().map(|l| l.id).collect();
     if unique != existing {
-        return Err(ApiError::bad_request("The ordered list must enumerate all existing linkifiers exactly once"));
+        return Err(ApiError::bad_request(
+            "The ordered list must enumerate all existing linkifiers exactly once",
+        ));
     }
     let mut reordered = Vec::with_capacity(all.len());
     for (order, id) in ordered.iter().enumerate() {

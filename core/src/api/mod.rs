@@ -2,6 +2,7 @@
 //! after Zulip's `operationId`. Each file opens with the routes it serves.
 
 pub mod fetch_api_key;
+pub mod linkifiers;
 pub mod messages;
 pub mod narrow;
 pub mod presence;

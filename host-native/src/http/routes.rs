@@ -33,9 +33,13 @@ pub fn router() -> Router<AppState> {
         .route("/messages/{message_id}", get(get_message).patch(update_message).delete(delete_message))
         .route("/messages/{message_id}/history", get(get_message_history))
         .route("/messages/{message_id}/report", axum::routing::post(report_message))
+        .route("/messages/{message_id}/reactions", axum::routing::post(add_reaction).delete(remove_reaction))
         .route("/messages/render", axum::routing::post(render_message))
         .route("/messages/matches_narrow", get(check_messages_match_narrow))
         .route("/realm", axum::routing::patch(update_realm))
+        .route("/realm/linkifiers", get(get_linkifiers).patch(reorder_linkifiers))
+        .route("/realm/filters", axum::routing::post(add_linkifier))
+        .route("/realm/filters/{filter_id}", axum::routing::patch(update_linkifier).delete(remove_linkifier))
         .route("/users/me/presence", axum::routing::post(update_presence))
         .route("/realm/presence", get(get_presence))
         .route("/users/{user}/presence", get(get_user_presence))
@@ -364,6 +368,67 @@ async fn report_message(
 ) -> Response {
     command(state, request, move |t, actor, params, now| {
         api::messages::report_message(t, actor, message_id_segment(&id)?, params, now)
+    })
+    .await
+}
+
+async fn add_reaction(
+    State(state): State<AppState>,
+    Path(id): Path<String>,
+    request: ApiRequest,
+) -> Response {
+    command(state, request, move |t, actor, params, _| {
+        api::messages::add_reaction(t, actor, message_id_segment(&id)?, params)
+    })
+    .await
+}
+
+async fn remove_reaction(
+    State(state): State<AppState>,
+    Path(id): Path<String>,
+    request: ApiRequest,
+) -> Response {
+    command(state, request, move |t, actor, params, _| {
+        api::messages::remove_reaction(t, actor, message_id_segment(&id)?, params)
+    })
+    .await
+}
+
+async fn get_linkifiers(State(state): State<AppState>, request: ApiRequest) -> Response {
+    query(state, request, |t, actor, _| api::linkifiers::get_linkifiers(t, actor)).await
+}
+
+async fn add_linkifier(State(state): State<AppState>, request: ApiRequest) -> Response {
+    command(state, request, |t, actor, params, _| api::linkifiers::add_linkifier(t, actor, params)).await
+}
+
+async fn reorder_linkifiers(State(state): State<AppState>, request: ApiRequest) -> Response {
+    command(state, request, |t, actor, params, _| api::linkifiers::reorder_linkifiers(t, actor, params)).await
+}
+
+/// A linkifier id from a path segment; anything else answers as a missing linkifier.
+fn linkifier_id_segment(segment: &str) -> ApiResult<u64> {
+    segment.parse::<u64>().map_err(|_| ApiError::bad_request("Linkifier not found."))
+}
+
+async fn update_linkifier(
+    State(state): State<AppState>,
+    Path(id): Path<String>,
+    request: ApiRequest,
+) -> Response {
+    command(state, request, move |t, actor, params, _| {
+        api::linkifiers::update_linkifier(t, actor, linkifier_id_segment(&id)?, params)
+    })
+    .await
+}
+
+async fn remove_linkifier(
+    State(state): State<AppState>,
+    Path(id): Path<String>,
+    request: ApiRequest,
+) -> Response {
+    command(state, request, move |t, actor, _, _| {
+        api::linkifiers::remove_linkifier(t, actor, linkifier_id_segment(&id)?)
     })
     .await
 }

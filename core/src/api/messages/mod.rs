@@ -7,6 +7,7 @@ mod fetch;
 mod flags;
 mod history;
 mod matches;
+mod reactions;
 mod rendering;
 mod report;
 mod send;
@@ -21,6 +22,7 @@ pub use flags::{
 };
 pub use history::{edit_history_json, get_message_history};
 pub use matches::{check_messages_match_narrow, render};
+pub use reactions::{add_reaction, remove_reaction};
 pub use rendering::{markdown_linkifiers, render_message};
 pub use report::report_message;
 pub use send::{MAX_MESSAGE_LENGTH, MAX_TOPIC_LENGTH, check_topic, send_message};

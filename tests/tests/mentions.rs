@@ -1,0 +1,90 @@
+//! What a message's mentions do to its recipients' flags (zulip-semantics §1.3): direct
+//! mentions, channel and topic wildcards, recomputed on edit, and Zulip's limit on wildcards
+//! in big channels.
+
+use confab_tests::{Creds, TestServer};
+use serde_json::json;
+
+fn subscribe(server: &TestServer, owner: &Creds, emails: &[&str]) {
+    let principals = json!(emails).to_string();
+    let params = [("subscriptions", r#"[{"name": "general"}]"#), ("principals", principals.as_str())];
+    server.api().post("/users/me/subscriptions", Some(owner), &params).ok();
+}
+
+fn send(server: &TestServer, who: &Creds, topic: &str, content: &str) -> serde_json::Value {
+    let params = [("type", "stream"), ("to", "general"), ("topic", topic), ("content", content)];
+    server.api().post("/messages", Some(who), &params).body
+}
+
+fn flags(server: &TestServer, who: &Creds, id: &serde_json::Value) -> serde_json::Value {
+    server.api().get(&format!("/messages/{id}"), Some(who), &[]).ok()["message"]["flags"].clone()
+}
+
+#[test]
+fn wildcards_reach_the_channel_or_the_topics_participants() {
+    let server = TestServer::start(env!("CARGO_BIN_EXE_confab-under-test"));
+    let owner = server.owner();
+    let api = server.api();
+    let ada = api.create_user(&owner, "ada@example.com", "Ada Lovelace");
+    let bob = api.create_user(&owner, "bob@example.com", "Bob Builder");
+    subscribe(&server, &owner, &["owner@confab.localhost", "ada@example.com", "bob@example.com"]);
+
+    let all = send(&server, &owner, "plans", "@**all** meeting at noon")["id"].clone();
+    assert_eq!(flags(&server, &bob, &all), json!(["stream_wildcard_mentioned", "wildcard_mentioned"]));
+    let silent = send(&server, &owner, "plans", "@_**all** no ping")["id"].clone();
+    assert_eq!(flags(&server, &bob, &silent), json!([]));
+
+    // Ada takes part in "plans"; Bob only reads it.
+    send(&server, &ada, "plans", "I'll come");
+    let topic = send(&server, &owner, "plans", "@**topic** moved to 1pm")["id"].clone();
+    assert_eq!(flags(&server, &ada, &topic), json!(["topic_wildcard_mentioned", "wildcard_mentioned"]));
+    assert_eq!(flags(&server, &bob, &topic), json!([]));
+
+    // An edit recomputes the flags: Bob gains a mention, the wildcard is gone for Ada.
+    let path = format!("/messages/{topic}");
+    api.patch(&path, Some(&owner), &[("content", "@**Bob Builder** moved to 1pm")]).ok();
+    assert_eq!(flags(&server, &bob, &topic), json!(["mentioned"]));
+    assert_eq!(flags(&server, &ada, &topic), json!([]));
+    let found = api
+        .get(
+            "/messages",
+            Some(&bob),
+            &[
+                ("anchor", "newest"),
+                ("num_before", "10"),
+                ("num_after", "0"),
+                ("narrow", r#"[["is", "mentioned"]]"#),
+            ],
+        )
+        .ok();
+    // `is:mentioned` counts wildcard mentions too, as in Zulip.
+    let ids: Vec<&serde_json::Value> =
+        found["messages"].as_array().expect("messages").iter().map(|m| &m["id"]).collect();
+    assert_eq!(ids, vec![&all, &topic], "{found}");
+}
+
+#[test]
+fn channel_wildcards_in_big_channels_need_an_administrator() {
+    let server = TestServer::start(env!("CARGO_BIN_EXE_confab-under-test"));
+    let owner = server.owner();
+    let api = server.api();
+    let mut emails = vec!["owner@confab.localhost".to_owned()];
+    let mut members = Vec::new();
+    for n in 0..15 {
+        let email = format!("user{n}@example.com");
+        members.push(api.create_user(&owner, &email, &format!("User {n}")));
+        emails.push(email);
+    }
+    let emails: Vec<&str> = emails.iter().map(String::as_str).collect();
+    subscribe(&server, &owner, &emails);
+
+    let refused = send(&server, &members[0], "t", "@**everyone** hi");
+    assert_eq!(refused["code"], "STREAM_WILDCARD_MENTION_NOT_ALLOWED", "{refused}");
+    assert_eq!(
+        refused["msg"],
+        "You do not have permission to use channel wildcard mentions in this channel."
+    );
+    // Silent wildcards notify no one and are always allowed; administrators may always ping.
+    assert_eq!(send(&server, &members[0], "t", "@_**everyone** hi")["result"], "success");
+    assert_eq!(send(&server, &owner, "t", "@**everyone** hi")["result"], "success");
+}
