@@ -49,6 +49,11 @@ pub fn ensure_root_realm(store: &Store, owner_email: &str, now: i64) -> ApiResul
 
 /// Writes a zuliprc (mode 600, as zulip-terminal insists) for the Zulip clients.
 pub fn write_zuliprc(path: &Path, email: &str, api_key: &str, site: &str) -> std::io::Result<()> {
+    write_private_file(path, format!("[api]\nemail={email}\nkey={api_key}\nsite={site}\n").as_bytes())
+}
+
+/// Writes a file only its owner may read (mode 600), replacing any earlier one.
+pub fn write_private_file(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
     let mut options = std::fs::OpenOptions::new();
     options.write(true).create(true).truncate(true);
     #[cfg(unix)]
@@ -56,5 +61,6 @@ pub fn write_zuliprc(path: &Path, email: &str, api_key: &str, site: &str) -> std
     let mut file = options.open(path)?;
     #[cfg(unix)]
     std::fs::set_permissions(path, std::os::unix::fs::PermissionsExt::from_mode(0o600))?;
-    writeln!(file, "[api]\nemail={email}\nkey={api_key}\nsite={site}")
+    file.write_all(bytes)?;
+    file.sync_all()
 }

@@ -26,6 +26,14 @@ pub fn new_api_key() -> Result<String, getrandom::Error> {
     random_alphanumeric(32)
 }
 
+/// A new event queue id: 128 random bits in UUID form, so ids cannot be guessed.
+pub fn queue_id() -> Result<String, getrandom::Error> {
+    let mut bytes = [0u8; 16];
+    getrandom::fill(&mut bytes)?;
+    let hex: String = bytes.iter().map(|b| format!("{b:02x}")).collect();
+    Ok(format!("{}-{}-{}-{}-{}", &hex[0..8], &hex[8..12], &hex[12..16], &hex[16..20], &hex[20..32]))
+}
+
 /// Hashes a password with argon2id and a random salt (from the OS), as a PHC string.
 pub fn hash_password(password: &str) -> Result<String, String> {
     Argon2::default().hash_password(password.as_bytes()).map(|h| h.to_string()).map_err(|e| e.to_string())

@@ -8,8 +8,12 @@ use std::sync::Arc;
 use tokio::net::TcpListener;
 
 use crate::bootstrap::{OwnerCredentials, ensure_root_realm, write_zuliprc};
+use crate::events::EventHub;
 use crate::http::{self, AppState};
 use crate::store::Store;
+
+/// Where a graceful shutdown saves the event queues, in the data directory.
+const EVENT_QUEUES_FILE: &str = "event_queues.json";
 
 /// How to run.
 #[derive(Clone, Debug)]
@@ -61,14 +65,25 @@ impl Server {
             write_zuliprc(&path, &owner.email, &owner.api_key, &site)
                 .map_err(|e| StartError(format!("cannot write {}: {e}", path.display())))?;
         }
-        let state = AppState::new(store, &site);
+        let events = EventHub::load(config.data_dir.join(EVENT_QUEUES_FILE), http::now());
+        let state = AppState::new(store, &site, events);
         Ok(Server { local_addr, new_owner, listener, state, header_timeout: config.header_timeout })
     }
 
-    /// Serves until `shutdown` completes, then drains connections.
+    /// Serves until `shutdown` completes, then drains connections (waiting polls answer at
+    /// once) and saves the event queues for the next start.
     pub async fn run(self, shutdown: impl Future<Output = ()>) {
+        let events = self.state.events.clone();
+        let timer = tokio::spawn(events.clone().run_timer());
         let app = http::app(self.state);
+        let closing = events.clone();
+        let shutdown = async move {
+            shutdown.await;
+            closing.close();
+        };
         http::serve::serve(self.listener, app, self.header_timeout, shutdown).await;
+        timer.abort();
+        events.save();
     }
 }
 

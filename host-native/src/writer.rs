@@ -3,13 +3,14 @@
 //! Every command goes to one thread. It takes all commands waiting at that moment, runs them in
 //! order in one redb write transaction (each sees the changes of those before it), commits once,
 //! and only then answers each: a reply is never sent, and no event made visible, before the
-//! data it reports is durable. A command that fails has asked for no writes, so it cannot spoil
+//! data it reports is durable; the batch's events go to the event sink after the commit and
+//! before the replies. A command that fails has asked for no writes, so it cannot spoil
 //! its batch; a failure to apply or commit fails the whole batch, which then wrote nothing.
 
 use std::sync::Arc;
 use std::sync::mpsc;
 
-use confab_core::{ApiError, ApiResult, Outcome};
+use confab_core::{ApiError, ApiResult, Event, Outcome};
 use tokio::sync::oneshot;
 
 use crate::store::{self, Store, WriteTables};
@@ -22,6 +23,9 @@ struct Request {
     reply: oneshot::Sender<ApiResult<Outcome>>,
 }
 
+/// Where the events of committed commands go, in commit order, before any reply is sent.
+pub type EventSink = Box<dyn Fn(&Store, &[Event]) + Send>;
+
 /// The most commands one transaction takes; bounds the latency a batch adds.
 const MAX_BATCH: usize = 512;
 
@@ -32,11 +36,11 @@ pub struct Writer {
 }
 
 impl Writer {
-    pub fn start(store: Arc<Store>) -> Writer {
+    pub fn start(store: Arc<Store>, events: EventSink) -> Writer {
         let (queue, requests) = mpsc::channel::<Request>();
         std::thread::Builder::new()
             .name("confab-writer".into())
-            .spawn(move || run(&store, &requests))
+            .spawn(move || run(&store, &requests, &events))
             .map(|_| ())
             .unwrap_or_else(|e| tracing::error!("cannot start the writer thread: {e}"));
         Writer { queue }
@@ -50,7 +54,7 @@ impl Writer {
     }
 }
 
-fn run(store: &Store, requests: &mpsc::Receiver<Request>) {
+fn run(store: &Store, requests: &mpsc::Receiver<Request>, sink: &EventSink) {
     while let Ok(first) = requests.recv() {
         let mut batch = vec![first];
         while batch.len() < MAX_BATCH {
@@ -60,7 +64,15 @@ fn run(store: &Store, requests: &mpsc::Receiver<Request>) {
             }
         }
         let (replies, jobs): (Vec<_>, Vec<_>) = batch.into_iter().map(|r| (r.reply, r.job)).unzip();
-        let results = execute(store, jobs);
+        let mut results = execute(store, jobs);
+        // Events leave in commit order, before the replies: a client that sees its reply can
+        // count on its own event being queued.
+        let events: Vec<Event> = results
+            .iter_mut()
+            .filter_map(|r| r.as_mut().ok())
+            .flat_map(|o| std::mem::take(&mut o.events))
+            .collect();
+        sink(store, &events);
         for (reply, result) in replies.into_iter().zip(results) {
             // The caller may have gone away (client disconnected); its data is committed anyway.
             let _ = reply.send(result);

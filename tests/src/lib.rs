@@ -128,7 +128,7 @@ impl TestServer {
     }
 
     pub fn api(&self) -> Api {
-        Api { base_url: format!("{}/api/v1", self.base_url), http: reqwest::blocking::Client::new() }
+        Api::new(&self.base_url)
     }
 }
 
@@ -170,6 +170,13 @@ pub struct Api {
 }
 
 impl Api {
+    /// A client for the server at `base_url` (`http://host:port`), for use from other threads.
+    /// No request timeout: long-polls wait as long as the server makes them.
+    pub fn new(base_url: &str) -> Api {
+        let http = reqwest::blocking::Client::builder().timeout(None).build().expect("an HTTP client");
+        Api { base_url: format!("{base_url}/api/v1"), http }
+    }
+
     fn send(
         &self,
         method: reqwest::Method,

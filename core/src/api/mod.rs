@@ -5,6 +5,7 @@ pub mod fetch_api_key;
 pub mod linkifiers;
 pub mod messages;
 pub mod narrow;
+pub mod notifications;
 pub mod presence;
 pub mod realm;
 pub mod register;

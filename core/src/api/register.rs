@@ -10,7 +10,11 @@ use serde_json::{Map, Value, json};
 
 use crate::command::Actor;
 use crate::error::{ApiError, ApiResult};
-use crate::model::settings::{LEGACY_DISPLAY_SETTINGS, LEGACY_NOTIFICATION_SETTINGS, default_user_settings};
+use crate::events::{
+    ClientCapabilities, DISPLAY_SETTINGS_LEGACY, EVENT_QUEUE_LONGPOLL_TIMEOUT_SECONDS,
+    NOTIFICATION_SETTINGS_LEGACY, QueueOptions, parse_client_capabilities, parse_event_narrow,
+};
+use crate::model::settings::default_user_settings;
 use crate::model::{IndexedFlag, MessageKind, Stream, User};
 use crate::params::{Json, Params};
 use crate::store::{Direction, MessageIndex, Store};
@@ -20,27 +24,8 @@ use crate::wire;
 use super::messages::{MAX_MESSAGE_LENGTH, MAX_TOPIC_LENGTH};
 use super::streams::{MAX_STREAM_DESCRIPTION_LENGTH, MAX_STREAM_NAME_LENGTH, has_content_access};
 
-/// Zulip's `EVENT_QUEUE_LONGPOLL_TIMEOUT_SECONDS`: clients use it as their HTTP timeout.
-pub const EVENT_QUEUE_LONGPOLL_TIMEOUT_SECONDS: i64 = 90;
 /// The upload limit register reports (`max_file_upload_size_mib`).
 pub const MAX_FILE_UPLOAD_SIZE_MIB: i64 = 25;
-
-/// The client's declared capabilities (spec 4.2); absent keys are false.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
-#[serde(default)]
-pub struct ClientCapabilities {
-    pub notification_settings_null: bool,
-    pub bulk_message_deletion: bool,
-    pub user_avatar_url_field_optional: bool,
-    pub stream_typing_notifications: bool,
-    pub user_settings_object: bool,
-    pub linkifier_url_template: bool,
-    pub user_list_incomplete: bool,
-    pub include_deactivated_groups: bool,
-    pub archived_channels: bool,
-    pub empty_topic_name: bool,
-    pub simplified_presence_events: bool,
-}
 
 /// `include_subscribers`: `true`, `false` or `partial`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -61,8 +46,8 @@ pub struct RegisterOptions {
     pub event_types: Option<Vec<String>>,
     pub fetch_event_types: Option<Vec<String>>,
     pub all_public_streams: bool,
-    /// The narrow as sent (validated by the event system).
-    pub narrow: Value,
+    /// The narrow, as `(operator, operand)` pairs.
+    pub narrow: Vec<(String, String)>,
     pub capabilities: ClientCapabilities,
 }
 
@@ -92,7 +77,7 @@ pub fn parse_register_params(params: &Params, authenticated: bool) -> ApiResult<
         }
     };
     let capabilities = match params.optional::<Json<Value>>("client_capabilities")? {
-        Some(Json(value)) => parse_capabilities(&value)?,
+        Some(Json(value)) => parse_client_capabilities(&value)?,
         None => ClientCapabilities::default(),
     };
     Ok(RegisterOptions {
@@ -104,31 +89,27 @@ pub fn parse_register_params(params: &Params, authenticated: bool) -> ApiResult<
         event_types: list("event_types")?,
         fetch_event_types: list("fetch_event_types")?,
         all_public_streams: params.or("all_public_streams", false)?,
-        narrow: params.optional::<Json<Value>>("narrow")?.map_or(Value::Array(Vec::new()), |Json(v)| v),
+        narrow: match params.optional::<Json<Value>>("narrow")? {
+            Some(Json(value)) => parse_event_narrow(&value)?,
+            None => Vec::new(),
+        },
         capabilities,
     })
 }
 
-/// Reads `client_capabilities`: an object of booleans; unknown keys are ignored.
-pub fn parse_capabilities(value: &Value) -> ApiResult<ClientCapabilities> {
-    let Value::Object(fields) = value else {
-        return Err(ApiError::bad_request("client_capabilities is not a dict"));
-    };
-    let mut known = Map::new();
-    for (key, value) in fields {
-        match value {
-            Value::Bool(_) => {
-                known.insert(key.clone(), value.clone());
-            }
-            _ => {
-                return Err(ApiError::bad_request(format!(
-                    "client_capabilities[\"{key}\"] is not a boolean"
-                )));
-            }
+impl RegisterOptions {
+    /// What the event queue needs of these options.
+    pub fn queue_options(&self) -> QueueOptions {
+        QueueOptions {
+            event_types: self.event_types.clone().map(|types| types.into_iter().collect()),
+            narrow: self.narrow.clone(),
+            all_public_streams: self.all_public_streams,
+            apply_markdown: self.apply_markdown,
+            client_gravatar: self.client_gravatar,
+            slim_presence: self.slim_presence,
+            capabilities: self.capabilities,
         }
     }
-    serde_json::from_value(Value::Object(known))
-        .map_err(|_| ApiError::bad_request("Invalid client_capabilities"))
 }
 
 /// Which blocks to fetch: a block is included if any of the event types it answers to is wanted.
@@ -251,14 +232,14 @@ pub fn initial_state(
     if !caps.user_settings_object {
         // Clients before feature level 89 read these at top level.
         if wanted.any(&["update_display_settings", "user_settings"]) {
-            for key in LEGACY_DISPLAY_SETTINGS {
+            for key in DISPLAY_SETTINGS_LEGACY.iter().chain(&["timezone"]) {
                 if let Some(value) = settings.get(*key) {
                     put(key, value.clone());
                 }
             }
         }
         if wanted.any(&["update_global_notifications", "user_settings"]) {
-            for key in LEGACY_NOTIFICATION_SETTINGS {
+            for key in NOTIFICATION_SETTINGS_LEGACY {
                 if let Some(value) = settings.get(*key) {
                     put(key, value.clone());
                 }

@@ -231,6 +231,11 @@ impl Registry {
         woken
     }
 
+    /// Whether a queue exists.
+    pub fn contains(&self, queue_id: &str) -> bool {
+        self.by_id.contains_key(queue_id)
+    }
+
     /// How many queues exist.
     pub fn len(&self) -> usize {
         self.by_id.len()

@@ -1,6 +1,7 @@
 //! The HTTP surface: `fn app(state) -> Router`, so tests and the binary serve the same thing.
 
 mod auth;
+mod events;
 mod request;
 mod respond;
 mod routes;
@@ -11,6 +12,7 @@ use std::sync::{Arc, Mutex};
 use axum::Router;
 use confab_core::rate_limit::SlidingWindow;
 
+use crate::events::EventHub;
 use crate::store::Store;
 use crate::writer::Writer;
 
@@ -25,14 +27,21 @@ pub struct AppState {
     pub base_url: Arc<str>,
     /// Failed password logins per username (Zulip's `authenticate_by_username` rule).
     pub login_failures: Arc<Mutex<SlidingWindow>>,
+    /// The event queues.
+    pub events: EventHub,
 }
 
 impl AppState {
-    pub fn new(store: Arc<Store>, base_url: &str) -> AppState {
-        let writer = Writer::start(store.clone());
+    pub fn new(store: Arc<Store>, base_url: &str, events: EventHub) -> AppState {
+        let sink = events.clone();
+        let writer = Writer::start(
+            store.clone(),
+            Box::new(move |store, committed| sink.deliver_events(store, committed)),
+        );
         AppState {
             store,
             writer,
+            events,
             base_url: base_url.trim_end_matches('/').into(),
             login_failures: Arc::new(Mutex::new(SlidingWindow::failed_logins())),
         }

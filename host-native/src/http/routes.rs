@@ -22,6 +22,8 @@ pub fn router() -> Router<AppState> {
     let v1 = Router::new()
         .route("/server_settings", get(server_settings).post(server_settings))
         .route("/fetch_api_key", axum::routing::post(fetch_api_key))
+        .route("/register", axum::routing::post(super::events::register_queue))
+        .route("/events", get(super::events::get_events).delete(super::events::delete_queue))
         .route("/users/me", get(get_own_user).delete(deactivate_own_user))
         .route("/users", get(get_users).post(create_user))
         .route("/users/{user}", get(get_user).delete(deactivate_user))

@@ -1,0 +1,150 @@
+//! POST   /register   register_queue
+//! GET    /events     get_events
+//! DELETE /events     delete_queue
+//!
+//! The HTTP side of event queues: authentication, parameters, and waiting. What a queue gets
+//! and what register's state holds are decided in core (`events`, `api::register`).
+
+use axum::extract::State;
+use axum::response::Response;
+use confab_core::api::register::{RegisterOptions, initial_state, parse_register_params};
+use confab_core::events::QueueOwner;
+use confab_core::params::Params;
+use confab_core::{Actor, ApiError, ApiResult, Outcome};
+use serde_json::{Map, Value, json};
+
+use super::auth::authenticate;
+use super::request::ApiRequest;
+use super::{AppState, now, respond};
+use crate::events::Fetch;
+
+/// Authenticates on a snapshot, off the async threads. The actor is `None` when no
+/// credentials were sent at all.
+async fn actor_of(state: &AppState, request: ApiRequest) -> ApiResult<(Option<Actor>, ApiRequest)> {
+    let store = state.store.clone();
+    tokio::task::spawn_blocking(move || {
+        if request.basic.is_none() && !request.has_authorization {
+            return Ok((None, request));
+        }
+        let actor = store.read(|t| authenticate(t, &request))?;
+        Ok((Some(actor), request))
+    })
+    .await
+    .map_err(ApiError::internal)?
+}
+
+fn owner(actor: &Actor) -> QueueOwner {
+    QueueOwner {
+        user: actor.user.id,
+        realm: actor.realm.id,
+        email: actor.user.email.clone(),
+        is_guest: actor.user.is_guest(),
+    }
+}
+
+/// Makes a queue for `actor`, then reads register's state on a snapshot taken after it exists,
+/// so that nothing committed in between is missed (it may arrive twice, as in Zulip).
+async fn register_and_fetch_state(
+    state: &AppState,
+    actor: Actor,
+    options: RegisterOptions,
+) -> ApiResult<Map<String, Value>> {
+    let user = actor.user.id;
+    let registration = state.events.register(owner(&actor), options.queue_options())?;
+    let store = state.store.clone();
+    let joined = tokio::task::spawn_blocking(move || {
+        store.read(|tables| initial_state(tables, &actor, &options, now()))
+    })
+    .await
+    .map_err(ApiError::internal)
+    .and_then(|state| state);
+    match joined {
+        Ok(mut body) => {
+            body.insert("queue_id".into(), registration.queue_id.into());
+            body.insert("last_event_id".into(), registration.last_event_id.into());
+            Ok(body)
+        }
+        Err(e) => {
+            // No state, no queue: the client will register again.
+            let _ = state.events.delete(&registration.queue_id, user);
+            Err(e)
+        }
+    }
+}
+
+/// Register's answer to a request without credentials (spec §5.5): its parameters are checked
+/// as for a spectator, but spectators need the organization's `enable_spectator_access`, which
+/// no organization has yet, so the answer is Zulip's for an organization without it.
+fn spectator_register(params: &Params) -> ApiResult<Outcome> {
+    parse_register_params(params, false)?;
+    Err(ApiError::not_logged_in())
+}
+
+/// `POST /register` (spec 4.2).
+pub async fn register_queue(State(state): State<AppState>, request: ApiRequest) -> Response {
+    let (actor, request) = match actor_of(&state, request).await {
+        Ok((Some(actor), request)) => (actor, request),
+        Ok((None, request)) => return respond::outcome(spectator_register(&request.params)),
+        Err(e) => return respond::error(&e),
+    };
+    let options = match parse_register_params(&request.params, true) {
+        Ok(options) => options,
+        Err(e) => return respond::error(&e),
+    };
+    let result = register_and_fetch_state(&state, actor, options).await.map(|body| {
+        let mut outcome = Outcome { reply: body, ..Outcome::default() };
+        respond::note_ignored(&mut outcome, request.params.ignored());
+        outcome
+    });
+    respond::outcome(result)
+}
+
+/// `GET /events` (spec 4.1). Without `queue_id`, register's parameters make a new queue first.
+pub async fn get_events(State(state): State<AppState>, request: ApiRequest) -> Response {
+    let (actor, request) = match actor_of(&state, request).await {
+        Ok((Some(actor), request)) => (actor, request),
+        Ok((None, _)) => return respond::error(&ApiError::not_logged_in()),
+        Err(e) => return respond::error(&e),
+    };
+    // Everything is read from the parameters before waiting: they are not `Send`.
+    let fetch = match fetch_of(&state, &actor, &request.params) {
+        Ok(fetch) => fetch,
+        Err(e) => return respond::error(&e),
+    };
+    let ignored = request.params.ignored();
+    drop(request);
+    let queue_id = fetch.queue_id.clone();
+    let result = state.events.fetch(fetch).await.map(|events| {
+        let mut outcome =
+            Outcome::default().reply("events", Value::Array(events)).reply("queue_id", json!(queue_id));
+        respond::note_ignored(&mut outcome, ignored);
+        outcome
+    });
+    respond::outcome(result)
+}
+
+fn fetch_of(state: &AppState, actor: &Actor, params: &Params) -> ApiResult<Fetch> {
+    let last_event_id: Option<i64> = params.optional("last_event_id")?;
+    let dont_block: bool = params.or("dont_block", false)?;
+    let queue_id = match params.optional::<String>("queue_id")? {
+        Some(id) => id,
+        None => {
+            let options = parse_register_params(params, true)?;
+            state.events.register(owner(actor), options.queue_options())?.queue_id
+        }
+    };
+    Ok(Fetch { queue_id, user: actor.user.id, last_event_id, dont_block })
+}
+
+/// `DELETE /events`.
+pub async fn delete_queue(State(state): State<AppState>, request: ApiRequest) -> Response {
+    let result = actor_of(&state, request).await.and_then(|(actor, request)| {
+        let actor = actor.ok_or_else(ApiError::not_logged_in)?;
+        let queue_id: String = request.params.required("queue_id")?;
+        state.events.delete(&queue_id, actor.user.id)?;
+        let mut outcome = Outcome::default();
+        respond::note_ignored(&mut outcome, request.params.ignored());
+        Ok(outcome)
+    });
+    respond::outcome(result)
+}
