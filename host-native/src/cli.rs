@@ -89,8 +89,17 @@ pub fn main() -> ExitCode {
     }
 }
 
+/// The blocking pool's size: reads and authentication run there.
+const BLOCKING_THREADS: usize = 16;
+
 fn serve(config: Config) -> Result<(), String> {
-    let runtime = tokio::runtime::Runtime::new().map_err(|e| e.to_string())?;
+    // Reads run on the blocking pool; they are short (a snapshot, a few lookups), so a small
+    // pool serves bursts without a thread per waiting request (each thread costs memory).
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .max_blocking_threads(BLOCKING_THREADS)
+        .build()
+        .map_err(|e| e.to_string())?;
     runtime.block_on(async {
         let server = Server::bind(&config).await.map_err(|e| e.to_string())?;
         if let Some(owner) = &server.new_owner {

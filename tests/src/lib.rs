@@ -93,6 +93,11 @@ impl TestServer {
         }
     }
 
+    /// The server's process id (for measuring it).
+    pub fn pid(&self) -> u32 {
+        self.child.id()
+    }
+
     /// The owner's credentials; panics on a restarted server that did not create one.
     pub fn owner(&self) -> Creds {
         self.owner.clone().expect("this server created the owner")

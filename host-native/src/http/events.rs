@@ -112,7 +112,8 @@ pub async fn get_events(State(state): State<AppState>, request: ApiRequest) -> R
         Err(e) => return respond::error(&e),
     };
     let ignored = request.params.ignored();
-    drop(request);
+    // A waiting poll keeps only what it needs: a parked request should cost little.
+    drop((request, actor));
     let queue_id = fetch.queue_id.clone();
     let result = state.events.fetch(fetch).await.map(|events| {
         let mut outcome =

@@ -1,0 +1,194 @@
+//! How long one message takes to reach N waiting long-polls, and what a waiting queue costs.
+//!
+//! For each N (1,000 and 10,000, or the counts given as arguments), a fresh release server runs
+//! in its own process. N event queues are registered (one user, `event_types=["message"]`) and
+//! N `GET /events` requests are left waiting. Another user then sends one channel message; the
+//! figure is the time from sending it until the last of the N polls has its answer, which
+//! includes the send's commit (fsync). Memory is the server's resident set (VmRSS) after the
+//! polls wait, minus before the queues existed, divided by N: queues, parked requests and their
+//! connections together.
+//!
+//! Run: `cargo bench -p confab-tests --bench event_fanout` (or `... -- 1000 5000`). Needs
+//! twice N file descriptors between the two processes (`ulimit -n`).
+
+use std::time::{Duration, Instant};
+
+use confab_tests::{Creds, TestServer};
+use serde_json::Value;
+
+/// Goals from the real-time issue.
+const GOAL_FANOUT_10K: Duration = Duration::from_millis(250);
+const GOAL_BYTES_PER_QUEUE: u64 = 8 * 1024;
+
+fn main() {
+    let counts: Vec<usize> = {
+        let given: Vec<usize> = std::env::args().skip(1).filter_map(|a| a.parse().ok()).collect();
+        if given.is_empty() { vec![1_000, 10_000] } else { given }
+    };
+    println!("event fan-out: one message to N waiting long-polls (release build, separate server process)");
+    for n in counts {
+        let figures = measure(n);
+        println!(
+            "N = {n:>6}: last poll answered {:>7.1} ms after the send (median {:.1} ms; send request {:.1} ms); \
+             {:>5} bytes per waiting queue ({} for the queue alone; an idle HTTP connection costs {})",
+            ms(figures.last_delivery),
+            ms(figures.median_delivery),
+            ms(figures.send_request),
+            figures.bytes_per_queue,
+            figures.registered_bytes_per_queue,
+            figures.idle_connection_bytes,
+        );
+        if n == 10_000 {
+            let fan = if figures.last_delivery <= GOAL_FANOUT_10K { "met" } else { "MISSED" };
+            let mem = if figures.bytes_per_queue <= GOAL_BYTES_PER_QUEUE { "met" } else { "MISSED" };
+            println!("  goals: 10,000 within 250 ms: {fan}; at most 8 KB per waiting queue: {mem}");
+        }
+    }
+}
+
+fn ms(d: Duration) -> f64 {
+    d.as_secs_f64() * 1000.0
+}
+
+struct Figures {
+    last_delivery: Duration,
+    median_delivery: Duration,
+    send_request: Duration,
+    bytes_per_queue: u64,
+    /// Of which the queues alone, before any poll waits.
+    registered_bytes_per_queue: u64,
+    /// For comparison: an idle keep-alive HTTP connection that served one request.
+    idle_connection_bytes: u64,
+}
+
+/// The server's resident memory in bytes.
+fn rss_bytes(pid: u32) -> u64 {
+    let status = std::fs::read_to_string(format!("/proc/{pid}/status")).unwrap_or_default();
+    status
+        .lines()
+        .find_map(|l| l.strip_prefix("VmRSS:"))
+        .and_then(|v| v.trim().trim_end_matches("kB").trim().parse::<u64>().ok())
+        .map_or(0, |kb| kb * 1024)
+}
+
+fn measure(n: usize) -> Figures {
+    let server = TestServer::start(env!("CARGO_BIN_EXE_confab-under-test"));
+    let owner = server.owner();
+    let api = server.api();
+    let ada = api.create_user(&owner, "ada@example.com", "Ada");
+    let principals = r#"["owner@confab.localhost", "ada@example.com"]"#;
+    api.post(
+        "/users/me/subscriptions",
+        Some(&owner),
+        &[("subscriptions", r#"[{"name": "general"}]"#), ("principals", principals)],
+    )
+    .ok();
+
+    let runtime = tokio::runtime::Builder::new_multi_thread().enable_all().build().expect("runtime");
+    let before = rss_bytes(server.pid());
+    let queues: Vec<String> = (0..n)
+        .map(|_| {
+            let body = api.post("/register", Some(&owner), &[("event_types", r#"["message"]"#)]).ok();
+            body["queue_id"].as_str().expect("queue_id").to_owned()
+        })
+        .collect();
+    let registered = rss_bytes(server.pid());
+
+    runtime.block_on(async {
+        let client = reqwest::Client::builder().pool_max_idle_per_host(0).build().expect("client");
+        let events_url = format!("{}/api/v1/events", server.base_url);
+        let mut polls = Vec::with_capacity(n);
+        for queue_id in queues {
+            let (client, url, owner) = (client.clone(), events_url.clone(), owner.clone());
+            polls.push(tokio::spawn(async move { wait_for_message(&client, &url, &owner, &queue_id).await }));
+        }
+        // Let every poll connect and park (a poll that is not parked yet still gets the event at
+        // once, but would flatter the figure).
+        tokio::time::sleep(Duration::from_secs(2 + (n / 2_500) as u64)).await;
+        let waiting = rss_bytes(server.pid());
+
+        let sent_at = Instant::now();
+        send(&client, &server.base_url, &ada).await;
+        let send_request = sent_at.elapsed();
+        let mut deliveries = Vec::with_capacity(n);
+        for poll in polls {
+            let answered_at = poll.await.expect("poll task");
+            deliveries.push(answered_at.saturating_duration_since(sent_at));
+        }
+        deliveries.sort();
+        Figures {
+            last_delivery: *deliveries.last().expect("n > 0"),
+            median_delivery: deliveries[deliveries.len() / 2],
+            send_request,
+            bytes_per_queue: waiting.saturating_sub(before) / n as u64,
+            registered_bytes_per_queue: registered.saturating_sub(before) / n as u64,
+            idle_connection_bytes: idle_connection_bytes(n),
+        }
+    })
+}
+
+/// What an idle keep-alive connection costs a fresh server, for comparison: `n` connections
+/// each serve one request and stay open.
+fn idle_connection_bytes(n: usize) -> u64 {
+    let server = TestServer::start(env!("CARGO_BIN_EXE_confab-under-test"));
+    let before = rss_bytes(server.pid());
+    let connections = open_idle_connections(&server.base_url, n);
+    let after = rss_bytes(server.pid());
+    drop(connections);
+    after.saturating_sub(before) / n as u64
+}
+
+/// Opens `n` keep-alive connections, each after one request, and keeps them open.
+fn open_idle_connections(base_url: &str, n: usize) -> Vec<std::net::TcpStream> {
+    use std::io::{Read, Write};
+    let address = base_url.trim_start_matches("http://").to_owned();
+    let request = format!("GET /api/v1/server_settings HTTP/1.1\r\nHost: {address}\r\n\r\n");
+    let mut connections = Vec::with_capacity(n);
+    for _ in 0..n {
+        let mut stream = std::net::TcpStream::connect(&address).expect("connect");
+        stream.write_all(request.as_bytes()).expect("request");
+        let mut buffer = vec![0u8; 16 * 1024];
+        let mut read = 0;
+        // The answer is small and ends with the JSON object's closing brace.
+        while read == 0 || buffer[read - 1] != b'}' {
+            read += stream.read(&mut buffer[read..]).expect("answer");
+        }
+        connections.push(stream);
+    }
+    connections
+}
+
+/// Waits on one queue until its answer holds a message event; returns when that was.
+async fn wait_for_message(client: &reqwest::Client, url: &str, who: &Creds, queue_id: &str) -> Instant {
+    let mut last_event_id = -1i64;
+    loop {
+        let answer = client
+            .get(url)
+            .basic_auth(&who.email, Some(&who.api_key))
+            .query(&[("queue_id", queue_id), ("last_event_id", &last_event_id.to_string())])
+            .send()
+            .await
+            .expect("the server answers");
+        let body: Value = answer.json().await.expect("JSON");
+        let events = body["events"].as_array().cloned().unwrap_or_default();
+        if events.iter().any(|e| e["type"] == "message") {
+            return Instant::now();
+        }
+        if let Some(id) = events.last().and_then(|e| e["id"].as_i64()) {
+            last_event_id = id;
+        }
+    }
+}
+
+async fn send(client: &reqwest::Client, base_url: &str, who: &Creds) {
+    let params =
+        [("type", "stream"), ("to", "general"), ("topic", "fan-out"), ("content", "to everyone waiting")];
+    let answer = client
+        .post(format!("{base_url}/api/v1/messages"))
+        .basic_auth(&who.email, Some(&who.api_key))
+        .form(&params)
+        .send()
+        .await
+        .expect("the send is answered");
+    assert!(answer.status().is_success(), "the send failed: {}", answer.text().await.unwrap_or_default());
+}
