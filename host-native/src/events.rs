@@ -1,6 +1,12 @@
 //! The event driver: the host half of the event system. Core's `events::Registry` decides
 //! everything (which queues get an event, heartbeats, expiry); this module holds it behind a
-//! lock, parks and wakes long-polls, runs its timer, and saves it across a graceful restart.
+//! lock with the long-polls waiting on it, answers them, runs its timer, and saves it across a
+//! graceful restart.
+//!
+//! A waiting poll is answered by whoever finishes it (the writer after a commit, the timer with
+//! a heartbeat, a newer poll, a deletion, shutdown): that thread takes the queue's events under
+//! the one lock it already holds and sends them down the poll's channel. Waking thousands of
+//! polls therefore costs one lock, not two per poll fighting over it.
 
 use std::collections::HashMap;
 use std::path::PathBuf;
@@ -10,30 +16,61 @@ use std::time::Duration;
 
 use confab_core::Event;
 use confab_core::api::notifications::notifications;
-use confab_core::events::{Notification, Poll, Registry};
+use confab_core::events::{
+    Notification, PendingEvents, Poll, PollTicket, QueueOptions, QueueOwner, Registration, Registry,
+};
 use confab_core::ids::UserId;
 use confab_core::{ApiError, ApiResult};
+use serde::Serialize;
 use serde_json::{Value, json};
-use tokio::sync::Notify;
+use tokio::sync::{Notify, oneshot};
 
 use crate::store::Store;
 
-/// The registry and the wake-ups of parked polls. Cheap to clone.
+/// The event queues and the polls waiting on them. Cheap to clone.
 #[derive(Clone)]
 pub struct EventHub {
     inner: Arc<Inner>,
 }
 
 struct Inner {
-    registry: Mutex<Registry>,
-    /// One wake-up per queue that has had a poll parked.
-    wakers: Mutex<HashMap<String, Arc<Notify>>>,
+    state: Mutex<State>,
     /// Where the registry is saved on shutdown, as Zulip dumps its queues.
     save_path: PathBuf,
     /// Wakes the timer when the next deadline may have moved earlier.
     timer: Notify,
-    /// Set at shutdown: parked polls answer at once, and no new poll parks.
+    /// Set at shutdown: waiting polls answer at once, and no new poll waits.
     closing: AtomicBool,
+}
+
+struct State {
+    registry: Registry,
+    /// The waiting poll of each queue that has one.
+    waiting: HashMap<String, Waiting>,
+}
+
+/// A parked poll: how to answer it.
+struct Waiting {
+    ticket: PollTicket,
+    user: UserId,
+    answer: oneshot::Sender<ApiResult<Answer>>,
+}
+
+/// The events a fetch answers with.
+pub enum Answer {
+    /// Taken by the fetch itself.
+    Ready(Vec<Value>),
+    /// Taken by whoever finished the waiting poll, to be made whole by the poll.
+    Finished(PendingEvents),
+}
+
+impl Serialize for Answer {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        match self {
+            Answer::Ready(events) => events.serialize(serializer),
+            Answer::Finished(events) => events.serialize(serializer),
+        }
+    }
 }
 
 /// How a fetch from a queue asks for its events.
@@ -42,6 +79,17 @@ pub struct Fetch {
     pub user: UserId,
     pub last_event_id: Option<i64>,
     pub dont_block: bool,
+}
+
+impl State {
+    /// Answers the poll waiting on `queue_id`, if any, with what the queue holds now (an
+    /// error if the queue is gone). A poll whose client left is simply dropped.
+    fn finish(&mut self, queue_id: &str, now: i64) {
+        let Some(waiting) = self.waiting.remove(queue_id) else { return };
+        self.registry.unpark(queue_id, waiting.ticket, now);
+        let answer = self.registry.pending(queue_id, waiting.user, now).map(Answer::Finished);
+        let _ = waiting.answer.send(answer);
+    }
 }
 
 impl EventHub {
@@ -67,8 +115,7 @@ impl EventHub {
         registry.broadcast(&restart_event(now), now);
         EventHub {
             inner: Arc::new(Inner {
-                registry: Mutex::new(registry),
-                wakers: Mutex::new(HashMap::new()),
+                state: Mutex::new(State { registry, waiting: HashMap::new() }),
                 save_path,
                 timer: Notify::new(),
                 closing: AtomicBool::new(false),
@@ -76,28 +123,14 @@ impl EventHub {
         }
     }
 
-    /// Runs `f` with the registry locked. Never hold the lock across an await.
-    pub fn with<T>(&self, f: impl FnOnce(&mut Registry) -> T) -> T {
-        let mut registry = self.inner.registry.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
-        f(&mut registry)
-    }
-
-    fn waker(&self, queue_id: &str) -> Arc<Notify> {
-        let mut wakers = self.inner.wakers.lock().unwrap_or_else(|p| p.into_inner());
-        wakers.entry(queue_id.to_owned()).or_insert_with(|| Arc::new(Notify::new())).clone()
-    }
-
-    fn wake(&self, queue_ids: &[String]) {
-        let wakers = self.inner.wakers.lock().unwrap_or_else(|p| p.into_inner());
-        for id in queue_ids {
-            if let Some(waker) = wakers.get(id) {
-                waker.notify_waiters();
-            }
-        }
+    /// Runs `f` with everything locked. Never hold the lock across an await.
+    fn with<T>(&self, f: impl FnOnce(&mut State) -> T) -> T {
+        let mut state = self.inner.state.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
+        f(&mut state)
     }
 
     /// Delivers committed events (called by the writer after each commit, in commit order) and
-    /// wakes the polls they concern. Notifications are built on a snapshot that includes the
+    /// answers the polls they concern. Notifications are built on a snapshot that includes the
     /// commit.
     pub fn deliver_events(&self, store: &Store, events: &[Event]) {
         if events.is_empty() {
@@ -109,69 +142,67 @@ impl EventHub {
         }
     }
 
-    /// Delivers notifications and wakes the polls they concern.
+    /// Delivers notifications and answers the polls they concern.
     pub fn deliver(&self, notifications: &[Notification]) {
         let now = crate::http::now();
-        let woken: Vec<String> = self.with(|r| notifications.iter().flat_map(|n| r.push(n, now)).collect());
-        self.wake(&woken);
+        self.with(|state| {
+            for notification in notifications {
+                for queue_id in state.registry.push(notification, now) {
+                    state.finish(&queue_id, now);
+                }
+            }
+        });
     }
 
     /// GET /events: answers at once when events are queued (or `dont_block`), else waits until
-    /// an event, a heartbeat, a newer poll on the queue, or shutdown finishes this poll.
-    pub async fn fetch(&self, fetch: Fetch) -> ApiResult<Vec<Value>> {
-        let Fetch { queue_id, user, mut last_event_id, mut dont_block } = fetch;
-        let waker = self.waker(&queue_id);
-        loop {
-            // Registered before asking, so a wake-up between the answer and the wait is kept.
-            let notified = waker.notified();
-            tokio::pin!(notified);
-            notified.as_mut().enable();
-            let closing = self.inner.closing.load(Ordering::SeqCst);
-            let now = crate::http::now();
+    /// an event, a heartbeat, a newer poll on the queue, a deletion or shutdown answers it.
+    pub async fn fetch(&self, fetch: Fetch) -> ApiResult<Answer> {
+        let Fetch { queue_id, user, last_event_id, dont_block } = fetch;
+        let (answer, answered) = oneshot::channel();
+        let closing = self.inner.closing.load(Ordering::SeqCst);
+        let now = crate::http::now();
+        let poll = self.with(|state| {
             let poll =
-                self.with(|r| r.get_events(&queue_id, user, last_event_id, dont_block || closing, now))?;
-            match poll {
-                Poll::Ready(events) => return Ok(events),
-                Poll::Wait { ticket, superseded } => {
-                    if superseded {
-                        waker.notify_waiters();
-                        // That wake-up was for the older poll; this one waits afresh.
-                        notified.set(waker.notified());
-                        notified.as_mut().enable();
+                state.registry.get_events(&queue_id, user, last_event_id, dont_block || closing, now)?;
+            if let Poll::Wait { ticket, superseded } = poll {
+                if superseded {
+                    // A new poll finishes the old one, as in Zulip; the registry already
+                    // counts this one as the queue's waiting poll.
+                    if let Some(older) = state.waiting.remove(&queue_id) {
+                        let _ = older.answer.send(Ok(Answer::Ready(Vec::new())));
                     }
-                    self.inner.timer.notify_one();
-                    notified.await;
-                    let now = crate::http::now();
-                    let current = self.with(|r| r.unpark(&queue_id, ticket, now));
-                    // Finished by someone else: answer with what is queued now.
-                    dont_block = !current;
-                    // Acknowledged already; do not acknowledge twice.
-                    last_event_id = None;
                 }
+                state.waiting.insert(queue_id.clone(), Waiting { ticket, user, answer });
+            }
+            Ok::<_, ApiError>(poll)
+        })?;
+        match poll {
+            Poll::Ready(events) => Ok(Answer::Ready(events)),
+            Poll::Wait { .. } => {
+                self.inner.timer.notify_one();
+                // A dropped sender means the hub went away; answer empty, the client polls again.
+                answered.await.unwrap_or_else(|_| Ok(Answer::Ready(Vec::new())))
             }
         }
     }
 
     /// Registers a queue under a fresh random id.
-    pub fn register(
-        &self,
-        owner: confab_core::events::QueueOwner,
-        options: confab_core::events::QueueOptions,
-    ) -> ApiResult<confab_core::events::Registration> {
+    pub fn register(&self, owner: QueueOwner, options: QueueOptions) -> ApiResult<Registration> {
         let queue_id = crate::secrets::queue_id().map_err(ApiError::internal)?;
         let now = crate::http::now();
-        let registration = self.with(|r| r.register(queue_id, owner, options, now))?;
+        let registration = self.with(|state| state.registry.register(queue_id, owner, options, now))?;
         self.inner.timer.notify_one();
         Ok(registration)
     }
 
-    /// DELETE /events; a poll waiting on the queue answers at once.
+    /// DELETE /events; a poll waiting on the queue is answered with BAD_EVENT_QUEUE_ID.
     pub fn delete(&self, queue_id: &str, user: UserId) -> ApiResult<()> {
-        self.with(|r| r.delete(queue_id, user))?;
-        self.wake(&[queue_id.to_owned()]);
-        let mut wakers = self.inner.wakers.lock().unwrap_or_else(|p| p.into_inner());
-        wakers.remove(queue_id);
-        Ok(())
+        let now = crate::http::now();
+        self.with(|state| {
+            state.registry.delete(queue_id, user)?;
+            state.finish(queue_id, now);
+            Ok(())
+        })
     }
 
     /// Runs heartbeats and expiry for ever: sleeps until the registry's next deadline, or until
@@ -179,10 +210,13 @@ impl EventHub {
     pub async fn run_timer(self) {
         loop {
             let now = crate::http::now();
-            let woken = self.with(|r| r.handle_timeout(now));
-            self.wake(&woken);
-            self.forget_gone_queues();
-            let next = self.with(|r| r.poll_timeout());
+            let next = self.with(|state| {
+                for queue_id in state.registry.handle_timeout(now) {
+                    state.finish(&queue_id, now);
+                }
+                // Expired queues had no waiting poll, so `waiting` holds nothing of theirs.
+                state.registry.poll_timeout()
+            });
             let wait = match next {
                 Some(at) => Duration::from_secs(u64::try_from(at - now).unwrap_or(0).max(1)),
                 None => Duration::from_secs(60),
@@ -194,27 +228,22 @@ impl EventHub {
         }
     }
 
-    /// Drops the wake-ups of queues that expired, so they do not accumulate.
-    fn forget_gone_queues(&self) {
-        let mut wakers = self.inner.wakers.lock().unwrap_or_else(|p| p.into_inner());
-        if wakers.len() > self.with(|r| r.len()) {
-            wakers.retain(|id, _| self.with(|r| r.contains(id)));
-        }
-    }
-
     /// At shutdown: every waiting poll answers now, so connections drain.
     pub fn close(&self) {
         self.inner.closing.store(true, Ordering::SeqCst);
-        let wakers = self.inner.wakers.lock().unwrap_or_else(|p| p.into_inner());
-        for waker in wakers.values() {
-            waker.notify_waiters();
-        }
+        let now = crate::http::now();
+        self.with(|state| {
+            let queue_ids: Vec<String> = state.waiting.keys().cloned().collect();
+            for queue_id in queue_ids {
+                state.finish(&queue_id, now);
+            }
+        });
     }
 
     /// Saves the queues for the next start (graceful shutdown only), privately: queues hold
     /// messages.
     pub fn save(&self) {
-        let bytes = self.with(|r| serde_json::to_vec(r));
+        let bytes = self.with(|state| serde_json::to_vec(&state.registry));
         let written = bytes.map_err(|e| e.to_string()).and_then(|bytes| {
             crate::bootstrap::write_private_file(&self.inner.save_path, &bytes).map_err(|e| e.to_string())
         });

@@ -46,6 +46,7 @@ mod legacy_settings;
 mod narrow;
 mod notification;
 mod options;
+mod pending;
 mod persist;
 mod queue;
 mod registry;
@@ -54,6 +55,7 @@ mod transform;
 pub use legacy_settings::{DISPLAY_SETTINGS_LEGACY, NOTIFICATION_SETTINGS_LEGACY};
 pub use notification::{MessageVariants, Notification};
 pub use options::{ClientCapabilities, QueueOptions, parse_client_capabilities, parse_event_narrow};
+pub use pending::PendingEvents;
 pub use registry::{Poll, PollTicket, QueueOwner, Registration, Registry};
 
 /// Zulip's `DEFAULT_EVENT_QUEUE_TIMEOUT_SECS`: a queue idle this long, with no poll waiting, is

@@ -4,12 +4,12 @@
 use std::collections::VecDeque;
 use std::sync::Arc;
 
-use serde_json::{Value, json};
+use serde_json::Value;
 
 use super::notification::MessageVariants;
 use super::options::QueueOptions;
+use super::pending::PendingEvents;
 use super::registry::QueueOwner;
-use super::transform::name_empty_message_topic;
 use super::{DEFAULT_EVENT_QUEUE_TIMEOUT_SECS, HEARTBEAT_MIN_FREQ_SECS, MAX_EVENTS_PER_QUEUE};
 use crate::error::{ApiError, ApiResult};
 use crate::model::MessageFlags;
@@ -130,34 +130,12 @@ impl Queue {
 
     /// The queued events as this client receives them. They stay queued until acknowledged.
     pub fn contents(&self) -> Vec<Value> {
-        self.events.iter().map(|queued| self.finalize(queued)).collect()
+        self.pending().into_values()
     }
 
-    fn finalize(&self, queued: &Queued) -> Value {
-        let mut event = match &queued.event {
-            Stored::Message { variants, flags } => self.message_event(variants, *flags),
-            Stored::Other(body) => Value::clone(body),
-            Stored::Heartbeat => json!({"type": "heartbeat"}),
-        };
-        if let Value::Object(fields) = &mut event {
-            fields.insert("id".into(), queued.id.into());
-        }
-        event
-    }
-
-    /// `{"type": "message", "message": {...}, "flags": [...]}`: the shape this client asked for,
-    /// with this user's flags (also inside the message, where GET /messages has them).
-    fn message_event(&self, variants: &MessageVariants, flags: MessageFlags) -> Value {
-        let options = &self.options;
-        let mut message = variants.get(options.apply_markdown, options.client_gravatar).clone();
-        if !options.capabilities.empty_topic_name {
-            name_empty_message_topic(&mut message);
-        }
-        let names = flags.names();
-        if let Value::Object(fields) = &mut message {
-            fields.insert("flags".into(), json!(names));
-        }
-        json!({"type": "message", "message": message, "flags": names})
+    /// The queued events, made whole only when serialized.
+    pub fn pending(&self) -> PendingEvents {
+        PendingEvents::new(self.events.iter(), &self.options)
     }
 }
 

@@ -10,6 +10,7 @@ use serde_json::Value;
 use super::narrow::message_matches;
 use super::notification::{MessageVariants, Notification};
 use super::options::{ClientCapabilities, QueueOptions, check_event_narrow};
+use super::pending::PendingEvents;
 use super::queue::{Parked, Queue, Stored};
 use super::transform::{Shape, accepts, expand, name_empty_message_topic, wanted_type};
 use crate::error::{ApiError, ApiResult, ErrorCode};
@@ -167,6 +168,19 @@ impl Registry {
         }
         self.reschedule(slot);
         poll
+    }
+
+    /// What a finished poll answers with: the queue's events as a fetch with `dont_block` and
+    /// nothing acknowledged would return them, made whole only when serialized (so that the
+    /// host can answer thousands of polls under its lock cheaply).
+    pub fn pending(&mut self, queue_id: &str, user: UserId, now: i64) -> ApiResult<PendingEvents> {
+        let slot = self.owned_slot(queue_id, user, now)?;
+        let pending = self.queue_mut(slot).map(|queue| {
+            queue.last_active = queue.last_active.max(now);
+            queue.pending()
+        });
+        self.reschedule(slot);
+        pending
     }
 
     /// The poll under `ticket` stopped waiting (woken, timed out by the host, or its client went

@@ -11,12 +11,12 @@ use confab_core::api::register::{RegisterOptions, initial_state, parse_register_
 use confab_core::events::QueueOwner;
 use confab_core::params::Params;
 use confab_core::{Actor, ApiError, ApiResult, Outcome};
-use serde_json::{Map, Value, json};
+use serde_json::{Map, Value};
 
 use super::auth::authenticate;
 use super::request::ApiRequest;
 use super::{AppState, now, respond};
-use crate::events::Fetch;
+use crate::events::{Answer, Fetch};
 
 /// Authenticates on a snapshot, off the async threads. The actor is `None` when no
 /// credentials were sent at all.
@@ -115,13 +115,31 @@ pub async fn get_events(State(state): State<AppState>, request: ApiRequest) -> R
     // A waiting poll keeps only what it needs: a parked request should cost little.
     drop((request, actor));
     let queue_id = fetch.queue_id.clone();
-    let result = state.events.fetch(fetch).await.map(|events| {
-        let mut outcome =
-            Outcome::default().reply("events", Value::Array(events)).reply("queue_id", json!(queue_id));
-        respond::note_ignored(&mut outcome, ignored);
-        outcome
-    });
-    respond::outcome(result)
+    match state.events.fetch(fetch).await {
+        Ok(events) => {
+            let ignored = (!ignored.is_empty()).then_some(ignored);
+            let body = EventsReply {
+                result: "success",
+                msg: "",
+                events,
+                queue_id,
+                ignored_parameters_unsupported: ignored,
+            };
+            respond::serialized(&body)
+        }
+        Err(e) => respond::error(&e),
+    }
+}
+
+/// GET /events' answer, written straight from the events (see `events::Answer`).
+#[derive(serde::Serialize)]
+struct EventsReply {
+    result: &'static str,
+    msg: &'static str,
+    events: Answer,
+    queue_id: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    ignored_parameters_unsupported: Option<Vec<String>>,
 }
 
 fn fetch_of(state: &AppState, actor: &Actor, params: &Params) -> ApiResult<Fetch> {

@@ -42,7 +42,19 @@ pub fn error(err: &ApiError) -> Response {
 }
 
 pub fn json_response(status: StatusCode, body: &Value) -> Response {
-    let bytes = serde_json::to_vec(body).unwrap_or_else(|_| b"{}".to_vec());
+    json_bytes(status, serde_json::to_vec(body).unwrap_or_else(|_| b"{}".to_vec()))
+}
+
+/// A success whose body is written straight from a serializable value (it must carry
+/// `result` and `msg` itself).
+pub fn serialized(body: &impl serde::Serialize) -> Response {
+    match serde_json::to_vec(body) {
+        Ok(bytes) => json_bytes(StatusCode::OK, bytes),
+        Err(e) => error(&ApiError::internal(e)),
+    }
+}
+
+fn json_bytes(status: StatusCode, bytes: Vec<u8>) -> Response {
     (status, [(header::CONTENT_TYPE, HeaderValue::from_static("application/json"))], bytes).into_response()
 }
 
