@@ -85,13 +85,7 @@ fn measure_fanout(n: usize) -> Figures {
     let owner = server.owner();
     let api = server.api();
     let ada = api.create_user(&owner, "ada@example.com", "Ada");
-    let principals = r#"["owner@confab.localhost", "ada@example.com"]"#;
-    api.post(
-        "/users/me/subscriptions",
-        Some(&owner),
-        &[("subscriptions", r#"[{"name": "general"}]"#), ("principals", principals)],
-    )
-    .ok();
+    api.subscribe(&owner, &["general"], &["owner@confab.localhost", "ada@example.com"]);
 
     // One client thread: the server gets the rest of the machine.
     let runtime = tokio::runtime::Builder::new_current_thread().enable_all().build().expect("runtime");

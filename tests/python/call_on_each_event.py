@@ -18,18 +18,11 @@ import time
 import requests
 import zulip
 
+from checks import check, finish
+
 zuliprc = sys.argv[1]
-checks = {"passed": 0, "failed": 0}
 LIMIT = 30  # seconds; bounds only a failing wait
 
-
-def check(label, condition, detail=""):
-    if condition:
-        checks["passed"] += 1
-        print(f"ok   {label}")
-    else:
-        checks["failed"] += 1
-        print(f"FAIL {label} {detail}")
 
 
 owner = zulip.Client(config_file=zuliprc)
@@ -98,5 +91,4 @@ at, event = next_message("Ada receives the next message on the new queue")
 if event:
     check("Ada receives the next message on the new queue", event["message"]["content"] == "still there?", repr(event))
 
-print(f"{checks['passed']} passed, {checks['failed']} failed")
-sys.exit(1 if checks["failed"] else 0)
+finish()

@@ -16,22 +16,11 @@ import sys
 import requests
 import zulip
 
+from checks import check, finish, ok
+
 zuliprc, zulip_send = sys.argv[1], sys.argv[2]
-checks = {"passed": 0, "failed": 0}
 
 
-def check(label, condition, detail=""):
-    if condition:
-        checks["passed"] += 1
-        print(f"ok   {label}")
-    else:
-        checks["failed"] += 1
-        print(f"FAIL {label} {detail}")
-
-
-def ok(result, label):
-    check(label, result.get("result") == "success", repr(result))
-    return result
 
 
 owner = zulip.Client(config_file=zuliprc)
@@ -87,5 +76,4 @@ check("zulip-send's message arrived", [m["content"] for m in cli["messages"]] ==
 if cli["messages"]:
     check("its client is ZulipPython", cli["messages"][0]["client"].startswith("ZulipPython") or cli["messages"][0]["client"].startswith("zulip-send"), repr(cli["messages"][0]["client"]))
 
-print(f"{checks['passed']} passed, {checks['failed']} failed")
-sys.exit(1 if checks["failed"] else 0)
+finish()

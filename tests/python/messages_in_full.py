@@ -19,26 +19,12 @@ import sys
 import requests
 import zulip
 
+from checks import check, error, finish, ok
+
 zuliprc = sys.argv[1]
-checks = {"passed": 0, "failed": 0}
 
 
-def check(label, condition, detail=""):
-    if condition:
-        checks["passed"] += 1
-        print(f"ok   {label}")
-    else:
-        checks["failed"] += 1
-        print(f"FAIL {label} {detail}")
 
-
-def ok(result, label):
-    check(label, result.get("result") == "success", repr(result))
-    return result
-
-
-def error(result, label, msg, code="BAD_REQUEST"):
-    check(label, result.get("result") == "error" and result.get("msg") == msg and result.get("code") == code, repr(result))
 
 
 owner = zulip.Client(config_file=zuliprc)
@@ -147,5 +133,4 @@ error(ada.remove_reaction({"message_id": mention_id, "emoji_code": "99999", "rea
 left = ok(owner.get_messages({"anchor": mention_id, "num_before": 0, "num_after": 0}), "read the reactions left")["messages"][0]["reactions"]
 check("only Bob's reaction is left, as zulip_extra_emoji", [(r["emoji_code"], r["reaction_type"]) for r in left] == [("zulip", "zulip_extra_emoji")], repr(left))
 
-print(f"{checks['passed']} passed, {checks['failed']} failed")
-sys.exit(1 if checks["failed"] else 0)
+finish()

@@ -218,6 +218,15 @@ impl Api {
         self.send(reqwest::Method::PATCH, path, auth, params)
     }
 
+    /// Subscribes users (by email) to channels (by name, created if new), as `admin`.
+    pub fn subscribe(&self, admin: &Creds, channels: &[&str], emails: &[&str]) {
+        let channels: Vec<Value> = channels.iter().map(|name| serde_json::json!({"name": name})).collect();
+        let subscriptions = Value::Array(channels).to_string();
+        let principals = serde_json::json!(emails).to_string();
+        let params = [("subscriptions", subscriptions.as_str()), ("principals", principals.as_str())];
+        self.post("/users/me/subscriptions", Some(admin), &params).ok();
+    }
+
     /// Creates a user as `admin` and fetches its key with its password.
     pub fn create_user(&self, admin: &Creds, email: &str, full_name: &str) -> Creds {
         self.post(

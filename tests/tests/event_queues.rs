@@ -37,9 +37,7 @@ fn setup() -> (TestServer, Creds, Creds) {
     let server = TestServer::start(env!("CARGO_BIN_EXE_confab-under-test"));
     let owner = server.owner();
     let ada = server.api().create_user(&owner, "ada@example.com", "Ada");
-    let principals = r#"["owner@confab.localhost", "ada@example.com"]"#;
-    let params = [("subscriptions", r#"[{"name": "general"}]"#), ("principals", principals)];
-    server.api().post("/users/me/subscriptions", Some(&owner), &params).ok();
+    server.api().subscribe(&owner, &["general"], &["owner@confab.localhost", "ada@example.com"]);
     (server, owner, ada)
 }
 

@@ -10,15 +10,7 @@ fn setup() -> (TestServer, Creds, Creds) {
     let owner = server.owner();
     let api = server.api();
     let ada = api.create_user(&owner, "ada@example.com", "Ada");
-    api.post(
-        "/users/me/subscriptions",
-        Some(&owner),
-        &[
-            ("subscriptions", r#"[{"name": "general"}]"#),
-            ("principals", r#"["owner@confab.localhost", "ada@example.com"]"#),
-        ],
-    )
-    .ok();
+    api.subscribe(&owner, &["general"], &["owner@confab.localhost", "ada@example.com"]);
     (server, owner, ada)
 }
 

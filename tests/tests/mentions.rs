@@ -5,12 +5,6 @@
 use confab_tests::{Creds, TestServer};
 use serde_json::json;
 
-fn subscribe(server: &TestServer, owner: &Creds, emails: &[&str]) {
-    let principals = json!(emails).to_string();
-    let params = [("subscriptions", r#"[{"name": "general"}]"#), ("principals", principals.as_str())];
-    server.api().post("/users/me/subscriptions", Some(owner), &params).ok();
-}
-
 fn send(server: &TestServer, who: &Creds, topic: &str, content: &str) -> serde_json::Value {
     let params = [("type", "stream"), ("to", "general"), ("topic", topic), ("content", content)];
     server.api().post("/messages", Some(who), &params).body
@@ -27,7 +21,11 @@ fn wildcards_reach_the_channel_or_the_topics_participants() {
     let api = server.api();
     let ada = api.create_user(&owner, "ada@example.com", "Ada Lovelace");
     let bob = api.create_user(&owner, "bob@example.com", "Bob Builder");
-    subscribe(&server, &owner, &["owner@confab.localhost", "ada@example.com", "bob@example.com"]);
+    server.api().subscribe(
+        &owner,
+        &["general"],
+        &["owner@confab.localhost", "ada@example.com", "bob@example.com"],
+    );
 
     let all = send(&server, &owner, "plans", "@**all** meeting at noon")["id"].clone();
     assert_eq!(flags(&server, &bob, &all), json!(["stream_wildcard_mentioned", "wildcard_mentioned"]));
@@ -76,7 +74,7 @@ fn channel_wildcards_in_big_channels_need_an_administrator() {
         emails.push(email);
     }
     let emails: Vec<&str> = emails.iter().map(String::as_str).collect();
-    subscribe(&server, &owner, &emails);
+    server.api().subscribe(&owner, &["general"], &emails);
 
     let refused = send(&server, &members[0], "t", "@**everyone** hi");
     assert_eq!(refused["code"], "STREAM_WILDCARD_MENTION_NOT_ALLOWED", "{refused}");

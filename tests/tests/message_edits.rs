@@ -14,13 +14,7 @@ fn world() -> World {
     let owner = server.owner();
     let api = server.api();
     let ada = api.create_user(&owner, "ada@example.com", "Ada");
-    let everyone = r#"["owner@confab.localhost", "ada@example.com"]"#;
-    api.post(
-        "/users/me/subscriptions",
-        Some(&owner),
-        &[("subscriptions", r#"[{"name": "general"}, {"name": "archive"}]"#), ("principals", everyone)],
-    )
-    .ok();
+    api.subscribe(&owner, &["general", "archive"], &["owner@confab.localhost", "ada@example.com"]);
     World { server, owner, ada }
 }
 

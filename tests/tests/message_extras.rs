@@ -8,13 +8,7 @@ fn setup() -> (TestServer, Creds, Creds, u64) {
     let owner = server.owner();
     let api = server.api();
     let ada = api.create_user(&owner, "ada@example.com", "Ada");
-    let everyone = r#"["owner@confab.localhost", "ada@example.com"]"#;
-    api.post(
-        "/users/me/subscriptions",
-        Some(&owner),
-        &[("subscriptions", r#"[{"name": "general"}, {"name": "mods"}]"#), ("principals", everyone)],
-    )
-    .ok();
+    api.subscribe(&owner, &["general", "mods"], &["owner@confab.localhost", "ada@example.com"]);
     let id = api
         .post(
             "/messages",

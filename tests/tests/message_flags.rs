@@ -15,15 +15,7 @@ fn world() -> World {
     let owner = server.owner();
     let api = server.api();
     let ada = api.create_user(&owner, "ada@example.com", "Ada");
-    api.post(
-        "/users/me/subscriptions",
-        Some(&owner),
-        &[
-            ("subscriptions", r#"[{"name": "general"}, {"name": "random"}]"#),
-            ("principals", r#"["owner@confab.localhost", "ada@example.com"]"#),
-        ],
-    )
-    .ok();
+    api.subscribe(&owner, &["general", "random"], &["owner@confab.localhost", "ada@example.com"]);
     World { server, owner, ada }
 }
 

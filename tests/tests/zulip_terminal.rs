@@ -16,13 +16,7 @@ fn zulip_terminal_chats_with_confab() {
     let owner = server.owner();
     let api = server.api();
     let ada = api.create_user(&owner, "ada@example.com", "Ada Lovelace");
-    let both = r#"["owner@confab.localhost", "ada@example.com"]"#;
-    api.post(
-        "/users/me/subscriptions",
-        Some(&owner),
-        &[("subscriptions", r#"[{"name": "general"}, {"name": "design"}]"#), ("principals", both)],
-    )
-    .ok();
+    api.subscribe(&owner, &["general", "design"], &["owner@confab.localhost", "ada@example.com"]);
     api.post(
         "/messages",
         Some(&ada),
