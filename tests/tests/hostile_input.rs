@@ -80,6 +80,15 @@ fn endpoints(message_id: u64, stream_id: u64) -> Vec<(&'static str, String, Vec<
             vec!["subscriptions", "principals", "invite_only", "authorization_errors_fatal"],
         ),
         ("DELETE", m("/users/me/subscriptions"), vec!["subscriptions", "principals"]),
+        ("POST", m("/users/me/subscriptions/properties"), vec!["subscription_data"]),
+        (
+            "POST",
+            m("/register"),
+            vec!["event_types", "narrow", "client_capabilities", "include_subscribers", "apply_markdown"],
+        ),
+        // Without `dont_block` a valid fetch would wait for events, which is right but slow.
+        ("GET", m("/events?dont_block=true"), vec!["queue_id", "last_event_id", "dont_block"]),
+        ("DELETE", m("/events"), vec!["queue_id"]),
         ("GET", m("/streams"), vec!["include_public", "include_all", "exclude_archived"]),
         ("GET", m("/get_stream_id"), vec!["stream"]),
         ("POST", m("/users"), vec!["email", "password", "full_name"]),

@@ -11,6 +11,7 @@ pub mod realm;
 pub mod register;
 pub mod server_settings;
 pub mod streams;
+pub mod subscription_properties;
 pub mod subscriptions;
 pub mod typing;
 pub mod unread;

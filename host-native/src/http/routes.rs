@@ -29,6 +29,7 @@ pub fn router() -> Router<AppState> {
         .route("/users/{user}", get(get_user).delete(deactivate_user))
         .route("/users/{user}/reactivate", axum::routing::post(reactivate_user))
         .route("/users/me/subscriptions", get(get_subscriptions).post(subscribe).delete(unsubscribe))
+        .route("/users/me/subscriptions/properties", axum::routing::post(update_subscription_settings))
         .route("/streams", get(get_streams))
         .route("/get_stream_id", get(get_stream_id))
         .route("/messages", get(get_messages).post(send_message))
@@ -370,6 +371,13 @@ async fn report_message(
 ) -> Response {
     command(state, request, move |t, actor, params, now| {
         api::messages::report_message(t, actor, message_id_segment(&id)?, params, now)
+    })
+    .await
+}
+
+async fn update_subscription_settings(State(state): State<AppState>, request: ApiRequest) -> Response {
+    command(state, request, |t, actor, params, _| {
+        api::subscription_properties::update_subscription_settings(t, actor, params)
     })
     .await
 }
