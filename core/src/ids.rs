@@ -38,6 +38,11 @@ id_type!(
     RecipientId
 );
 
+id_type!(
+    /// A user group, system or user-defined. Unique across the server.
+    UserGroupId
+);
+
 /// Which id sequence a new object draws from. The store keeps one counter per kind.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum IdKind {
@@ -47,6 +52,7 @@ pub enum IdKind {
     Message,
     Recipient,
     Linkifier,
+    UserGroup,
 }
 
 impl IdKind {
@@ -59,6 +65,7 @@ impl IdKind {
             IdKind::Message => "message",
             IdKind::Recipient => "recipient",
             IdKind::Linkifier => "linkifier",
+            IdKind::UserGroup => "user_group",
         }
     }
 }

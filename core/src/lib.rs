@@ -14,6 +14,7 @@ pub mod api;
 pub mod command;
 pub mod error;
 pub mod events;
+pub mod groups;
 pub mod html_diff;
 pub mod ids;
 pub mod links;

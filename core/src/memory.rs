@@ -6,10 +6,10 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::ops::Bound;
 
 use crate::error::ApiResult;
-use crate::ids::{IdKind, MessageId, RealmId, RecipientId, StreamId, UserId};
+use crate::ids::{IdKind, MessageId, RealmId, RecipientId, StreamId, UserGroupId, UserId};
 use crate::model::{
     Credentials, Linkifier, Message, MessageFlags, MessageKind, Presence, Reaction, Realm, Recipient,
-    RecipientKind, Stream, Subscription, User, direct_group_key,
+    RecipientKind, Stream, Subscription, User, UserGroup, direct_group_key,
 };
 use crate::store::{Change, Direction, MessageIdIter, MessageIndex, Store};
 
@@ -26,6 +26,7 @@ pub struct MemoryStore {
     flags: BTreeMap<(UserId, MessageId), MessageFlags>,
     reactions: BTreeMap<MessageId, Vec<Reaction>>,
     linkifiers: BTreeMap<(RealmId, u64), Linkifier>,
+    user_groups: BTreeMap<(RealmId, UserGroupId), UserGroup>,
     presences: BTreeMap<UserId, Presence>,
     counters: BTreeMap<&'static str, u64>,
 }
@@ -97,6 +98,10 @@ impl MemoryStore {
             Change::PutLinkifier(linkifier) => {
                 self.bump(IdKind::Linkifier, linkifier.id);
                 self.linkifiers.insert((linkifier.realm_id, linkifier.id), linkifier.clone());
+            }
+            Change::PutUserGroup(group) => {
+                self.bump(IdKind::UserGroup, group.id.0);
+                self.user_groups.insert((group.realm_id, group.id), UserGroup::clone(group));
             }
             Change::DeleteLinkifier { realm, id } => {
                 self.linkifiers.remove(&(*realm, *id));
@@ -238,6 +243,14 @@ impl Store for MemoryStore {
             self.linkifiers.values().filter(|l| l.realm_id == realm).cloned().collect();
         list.sort_by_key(|l| (l.order, l.id));
         Ok(list)
+    }
+
+    fn user_groups(&self, realm: RealmId) -> ApiResult<Vec<UserGroup>> {
+        Ok(self
+            .user_groups
+            .range((realm, UserGroupId(0))..=(realm, UserGroupId(u64::MAX)))
+            .map(|(_, g)| g.clone())
+            .collect())
     }
 
     fn presence(&self, user: UserId) -> ApiResult<Option<Presence>> {

@@ -11,7 +11,7 @@ use crate::error::ApiResult;
 use crate::ids::{IdKind, MessageId, RealmId, RecipientId, StreamId, UserId};
 use crate::model::{
     Credentials, IndexedFlag, Linkifier, Message, MessageFlags, Presence, Reaction, Realm, Recipient, Stream,
-    Subscription, User,
+    Subscription, User, UserGroup,
 };
 
 /// An ordered set of message ids the store can walk without scanning all messages.
@@ -84,6 +84,8 @@ pub trait Store {
     /// The organization's linkifiers, in order.
     fn linkifiers(&self, realm: RealmId) -> ApiResult<Vec<Linkifier>>;
     fn presence(&self, user: UserId) -> ApiResult<Option<Presence>>;
+    /// The organization's user groups (system groups included), by id.
+    fn user_groups(&self, realm: RealmId) -> ApiResult<Vec<UserGroup>>;
     /// Walks an index between two bounds.
     fn message_ids(
         &self,
@@ -138,6 +140,7 @@ pub enum Change {
         id: u64,
     },
     PutPresence(Presence),
+    PutUserGroup(Box<UserGroup>),
 }
 
 /// Hands out ids of one kind within a command, starting at the store's next id.

@@ -15,4 +15,5 @@ pub mod subscription_properties;
 pub mod subscriptions;
 pub mod typing;
 pub mod unread;
+pub mod user_groups;
 pub mod users;

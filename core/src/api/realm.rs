@@ -74,6 +74,8 @@ pub fn create_realm(store: &impl Store, new: NewRealm, now: i64) -> ApiResult<Ou
     changes
         .push(Change::PutRecipient(Recipient { id: bot_recipient, kind: RecipientKind::Personal(bot_id) }));
     changes.push(Change::PutUser(bot));
+    let mut group_ids = IdAllocator::new(store, IdKind::UserGroup)?;
+    changes.extend(crate::groups::system_group_changes(realm.id, &mut group_ids));
     let realm = Realm { notification_bot: Some(bot_id), ..realm };
     changes.insert(0, Change::PutRealm(realm.clone()));
     Ok(Outcome { changes, ..Outcome::default() }.reply("realm_id", realm.id.0).reply("user_id", user_id.0))

@@ -175,7 +175,11 @@ pub fn initial_state(
         }
     }
     if wanted.any(&["realm_user_groups"]) {
-        put("realm_user_groups", json!([]));
+        let groups = crate::groups::Groups::load(store, actor.realm.id)?;
+        put(
+            "realm_user_groups",
+            super::user_groups::user_groups_json(&groups, caps.include_deactivated_groups),
+        );
     }
     if wanted.any(&["subscription"]) {
         let (subscribed, unsubscribed, never) = subscription_blocks(store, user, options)?;

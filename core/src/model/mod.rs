@@ -1,6 +1,7 @@
 //! The domain model: what Confab stores. Wire shapes (what clients see) are in `crate::wire`.
 
 mod flags;
+mod group;
 mod linkifier;
 mod message;
 mod presence;
@@ -11,6 +12,7 @@ mod stream;
 mod user;
 
 pub use flags::{IndexedFlag, MessageFlags};
+pub use group::{GroupSetting, SystemGroup, UserGroup};
 pub use linkifier::Linkifier;
 pub use message::{EditRecord, Message, MessageKind, Reaction};
 pub use presence::Presence;

@@ -40,6 +40,16 @@ pub fn router() -> Router<AppState> {
         .route("/messages/render", axum::routing::post(render_message))
         .route("/messages/matches_narrow", get(check_messages_match_narrow))
         .route("/realm", axum::routing::patch(update_realm))
+        .route("/user_groups", get(get_user_groups))
+        .route("/user_groups/create", axum::routing::post(create_user_group))
+        .route("/user_groups/{group}", axum::routing::patch(update_user_group))
+        .route("/user_groups/{group}/deactivate", axum::routing::post(deactivate_user_group))
+        .route("/user_groups/{group}/members", get(get_user_group_members).post(update_user_group_members))
+        .route("/user_groups/{group}/members/{user}", get(get_is_user_group_member))
+        .route(
+            "/user_groups/{group}/subgroups",
+            get(get_user_group_subgroups).post(update_user_group_subgroups),
+        )
         .route("/realm/linkifiers", get(get_linkifiers).patch(reorder_linkifiers))
         .route("/realm/filters", axum::routing::post(add_linkifier))
         .route("/realm/filters/{filter_id}", axum::routing::patch(update_linkifier).delete(remove_linkifier))
@@ -378,6 +388,106 @@ async fn report_message(
 async fn update_subscription_settings(State(state): State<AppState>, request: ApiRequest) -> Response {
     command(state, request, |t, actor, params, _| {
         api::subscription_properties::update_subscription_settings(t, actor, params)
+    })
+    .await
+}
+
+/// A user group id from a path segment; anything else answers as a missing group.
+fn group_id_segment(segment: &str) -> ApiResult<confab_core::ids::UserGroupId> {
+    segment
+        .parse::<u64>()
+        .map(confab_core::ids::UserGroupId)
+        .map_err(|_| ApiError::bad_request("Invalid user group"))
+}
+
+async fn get_user_groups(State(state): State<AppState>, request: ApiRequest) -> Response {
+    query(state, request, api::user_groups::get_user_groups).await
+}
+
+async fn create_user_group(State(state): State<AppState>, request: ApiRequest) -> Response {
+    command(state, request, |t, actor, params, now| {
+        api::user_groups::create_user_group(t, actor, params, now)
+    })
+    .await
+}
+
+async fn update_user_group(
+    State(state): State<AppState>,
+    Path(id): Path<String>,
+    request: ApiRequest,
+) -> Response {
+    command(state, request, move |t, actor, params, _| {
+        api::user_groups::update_user_group(t, actor, group_id_segment(&id)?, params)
+    })
+    .await
+}
+
+async fn deactivate_user_group(
+    State(state): State<AppState>,
+    Path(id): Path<String>,
+    request: ApiRequest,
+) -> Response {
+    command(state, request, move |t, actor, _, _| {
+        api::user_groups::deactivate_user_group(t, actor, group_id_segment(&id)?)
+    })
+    .await
+}
+
+async fn update_user_group_members(
+    State(state): State<AppState>,
+    Path(id): Path<String>,
+    request: ApiRequest,
+) -> Response {
+    command(state, request, move |t, actor, params, _| {
+        api::user_groups::update_user_group_members(t, actor, group_id_segment(&id)?, params)
+    })
+    .await
+}
+
+async fn update_user_group_subgroups(
+    State(state): State<AppState>,
+    Path(id): Path<String>,
+    request: ApiRequest,
+) -> Response {
+    command(state, request, move |t, actor, params, _| {
+        api::user_groups::update_user_group_subgroups(t, actor, group_id_segment(&id)?, params)
+    })
+    .await
+}
+
+async fn get_user_group_members(
+    State(state): State<AppState>,
+    Path(id): Path<String>,
+    request: ApiRequest,
+) -> Response {
+    query(state, request, move |t, actor, params| {
+        api::user_groups::get_user_group_members(t, actor, group_id_segment(&id)?, params)
+    })
+    .await
+}
+
+async fn get_is_user_group_member(
+    State(state): State<AppState>,
+    Path((id, user)): Path<(String, String)>,
+    request: ApiRequest,
+) -> Response {
+    query(state, request, move |t, actor, params| {
+        let user = user
+            .parse::<u64>()
+            .map(confab_core::ids::UserId)
+            .map_err(|_| ApiError::bad_request("No such user"))?;
+        api::user_groups::get_is_user_group_member(t, actor, group_id_segment(&id)?, user, params)
+    })
+    .await
+}
+
+async fn get_user_group_subgroups(
+    State(state): State<AppState>,
+    Path(id): Path<String>,
+    request: ApiRequest,
+) -> Response {
+    query(state, request, move |t, actor, params| {
+        api::user_groups::get_user_group_subgroups(t, actor, group_id_segment(&id)?, params)
     })
     .await
 }

@@ -124,6 +124,11 @@ impl WriteTables<'_> {
                 self.linkifiers.insert(key, encode(linkifier)?.as_slice()).map_err(storage)?;
                 self.bump(IdKind::Linkifier, linkifier.id)
             }
+            Change::PutUserGroup(group) => {
+                let key = (group.realm_id.0, group.id.0);
+                self.user_groups.insert(key, encode(group)?.as_slice()).map_err(storage)?;
+                self.bump(IdKind::UserGroup, group.id.0)
+            }
             Change::PutPresence(presence) => {
                 self.presences.insert(presence.user_id.0, encode(presence)?.as_slice()).map_err(storage)?;
                 Ok(())

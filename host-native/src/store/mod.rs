@@ -17,7 +17,7 @@ use redb::{Database, ReadableDatabase, ReadableTable};
 pub use tables::{ReadTables, WriteTables};
 
 /// The table layout this build reads and writes.
-pub const SCHEMA_VERSION: u64 = 1;
+pub const SCHEMA_VERSION: u64 = 2;
 
 /// The database file inside a data directory.
 pub const DB_FILE: &str = "confab.redb";
@@ -79,8 +79,13 @@ impl Store {
                     tables.meta.insert("schema_version", SCHEMA_VERSION).map_err(|e| other(&e))?;
                 }
                 Some(v) if v > SCHEMA_VERSION => return Err(OpenError::TooNew(v)),
-                // Migrations from older layouts go here, one step per version.
-                Some(_) => {}
+                // Migrations from older layouts, one step per version.
+                Some(v) => {
+                    if v < 2 {
+                        add_system_groups(&mut tables).map_err(|e| other(&e))?;
+                    }
+                    tables.meta.insert("schema_version", SCHEMA_VERSION).map_err(|e| other(&e))?;
+                }
             }
         }
         txn.commit().map_err(|e| other(&e))
@@ -104,6 +109,24 @@ impl ReadTables {
     pub fn counter(&self, kind: IdKind) -> ApiResult<u64> {
         Ok(self.meta.get(apply::counter_key(kind).as_str()).map_err(view::storage)?.map_or(1, |v| v.value()))
     }
+}
+
+/// Version 2: organizations get Zulip's system groups (`role:owners`, ...).
+fn add_system_groups(tables: &mut WriteTables<'_>) -> ApiResult<()> {
+    let realms: Vec<u64> = tables
+        .realms
+        .iter()
+        .map_err(view::storage)?
+        .map(|row| row.map(|(k, _)| k.value()))
+        .collect::<Result<_, _>>()
+        .map_err(view::storage)?;
+    for realm in realms {
+        for change in confab_core::groups::missing_system_groups(&*tables, confab_core::ids::RealmId(realm))?
+        {
+            tables.apply(&change)?;
+        }
+    }
+    Ok(())
 }
 
 /// Commits a write transaction, mapping failure to an internal error.

@@ -170,6 +170,14 @@ macro_rules! impl_store {
                 Ok(linkifiers)
             }
 
+            fn user_groups(&self, realm: RealmId) -> ApiResult<Vec<UserGroup>> {
+                let mut groups = Vec::new();
+                for row in self.user_groups.range((realm.0, 0)..=(realm.0, u64::MAX)).map_err(storage)? {
+                    groups.push(codec::decode(row.map_err(storage)?.1.value())?);
+                }
+                Ok(groups)
+            }
+
             fn presence(&self, user: UserId) -> ApiResult<Option<Presence>> {
                 record(self.presences.get(user.0).map_err(storage)?)
             }
@@ -253,7 +261,7 @@ mod impls {
     use confab_core::ids::{IdKind, MessageId, RealmId, RecipientId, StreamId, UserId};
     use confab_core::model::{
         Credentials, Linkifier, Message, MessageFlags, Presence, Reaction, Realm, Recipient, Stream,
-        Subscription, User,
+        Subscription, User, UserGroup,
     };
     use confab_core::store::{Direction, MessageIdIter, MessageIndex};
     use redb::ReadableTable;

@@ -7,6 +7,7 @@ use std::collections::BTreeSet;
 use std::ops::Bound;
 
 use crate::error::{ApiError, ApiResult, ErrorCode};
+use crate::groups::Groups;
 use crate::ids::{RealmId, UserId};
 use crate::markdown::{self, MarkdownContext, MentionGroup, MentionStream, MentionUser, Rendering};
 use crate::model::{Message, MessageFlags, MessageKind, Realm, Stream, User};
@@ -51,6 +52,8 @@ pub struct Mentions {
     stream_wildcard: bool,
     /// Who a `@**topic**` mention reaches, if the message has one.
     topic_participants: Option<BTreeSet<UserId>>,
+    /// A group the message mentions that its sender may not mention (`can_mention_group`).
+    unmentionable_group: Option<String>,
 }
 
 impl Mentions {
@@ -60,7 +63,13 @@ impl Mentions {
             rendering.mentioned_user_ids.union(&rendering.mentioned_group_member_ids).copied().collect();
         let topic_participants =
             if rendering.topic_wildcard { Some(topic_participants(store, message)?) } else { None };
-        Ok(Mentions { mentioned, stream_wildcard: rendering.stream_wildcard, topic_participants })
+        let unmentionable_group = unmentionable_group(store, rendering, message)?;
+        Ok(Mentions {
+            mentioned,
+            stream_wildcard: rendering.stream_wildcard,
+            topic_participants,
+            unmentionable_group,
+        })
     }
 
     /// The content flags of one recipient.
@@ -82,6 +91,11 @@ impl Mentions {
     /// users from a sender outside `can_mention_many_users_group`, as Zulip does for channel
     /// messages.
     pub fn check_allowed(&self, sender: &User, message: &Message, recipients: usize) -> ApiResult<()> {
+        if let Some(name) = &self.unmentionable_group {
+            return Err(ApiError::bad_request(format!(
+                "You are not allowed to mention user group '{name}'."
+            )));
+        }
         if message.is_direct() || sender.is_admin() {
             return Ok(());
         }
@@ -99,6 +113,26 @@ impl Mentions {
         }
         Ok(())
     }
+}
+
+/// The first group the message mentions (not silently) whose `can_mention_group` does not
+/// hold its sender.
+fn unmentionable_group(
+    store: &impl Store,
+    rendering: &Rendering,
+    message: &Message,
+) -> ApiResult<Option<String>> {
+    if rendering.mentioned_group_ids.is_empty() {
+        return Ok(None);
+    }
+    let groups = Groups::load(store, message.realm_id)?;
+    let Some(sender) = groups.user(message.sender_id) else { return Ok(None) };
+    Ok(rendering
+        .mentioned_group_ids
+        .iter()
+        .filter_map(|id| groups.get(crate::ids::UserGroupId(*id)))
+        .find(|group| !groups.has_permission(sender, &group.can_mention_group, true))
+        .map(|group| group.name.clone()))
 }
 
 /// Who a `@**topic**` mention reaches: everyone who sent or reacted in the topic, and the
@@ -127,6 +161,7 @@ struct StoreContext<'a, S: Store> {
     sender: &'a User,
     linkifiers: Vec<markdown::Linkifier>,
     users: OnceCell<Vec<User>>,
+    groups: OnceCell<Option<Groups>>,
     failure: RefCell<Option<ApiError>>,
 }
 
@@ -138,12 +173,18 @@ impl<'a, S: Store> StoreContext<'a, S> {
             sender,
             linkifiers: markdown_linkifiers(store, realm.id)?,
             users: OnceCell::new(),
+            groups: OnceCell::new(),
             failure: RefCell::new(None),
         })
     }
 
     fn keep<T>(&self, result: ApiResult<T>) -> Option<T> {
         result.map_err(|e| self.failure.borrow_mut().get_or_insert(e).clone()).ok()
+    }
+
+    /// The organization's groups, read once, on the first group mention.
+    fn groups(&self) -> Option<&Groups> {
+        self.groups.get_or_init(|| self.keep(Groups::load(self.store, self.realm))).as_ref()
     }
 
     /// Every user of the organization, read once: full-name mentions need a scan.
@@ -176,9 +217,15 @@ impl<S: Store> MarkdownContext for StoreContext<'_, S> {
         self.users().iter().filter(|u| u.full_name.to_lowercase() == name).map(mention_user).collect()
     }
 
-    /// User groups arrive with the organizations issue; until then no group is mentionable.
-    fn group_by_name(&self, _name: &str) -> Option<MentionGroup> {
-        None
+    fn group_by_name(&self, name: &str) -> Option<MentionGroup> {
+        let groups = self.groups()?;
+        let group = groups.by_name(name)?;
+        Some(MentionGroup {
+            id: group.id.0,
+            name: group.system.map_or_else(|| group.name.clone(), |s| s.display_name().to_owned()),
+            members: groups.members(group.id).into_iter().map(|u| u.0).collect(),
+            is_deactivated: group.deactivated,
+        })
     }
 
     fn stream_by_name(&self, name: &str) -> Option<MentionStream> {

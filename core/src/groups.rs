@@ -1,0 +1,245 @@
+//! Who is in a user group and who holds a group-setting permission (zulip-semantics §6.1).
+//!
+//! [`Groups`] is one organization's groups and users, read once per command: membership is
+//! recursive over subgroups and counts active users only; system groups take their direct
+//! members from users' roles.
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use serde_json::{Value, json};
+
+use crate::error::{ApiError, ApiResult};
+use crate::ids::{IdKind, RealmId, UserGroupId, UserId};
+use crate::model::{GroupSetting, Role, SystemGroup, User, UserGroup};
+use crate::store::{Change, IdAllocator, Store};
+
+/// One organization's user groups and users.
+pub struct Groups {
+    groups: BTreeMap<UserGroupId, UserGroup>,
+    users: BTreeMap<UserId, User>,
+}
+
+impl Groups {
+    pub fn load(store: &impl Store, realm: RealmId) -> ApiResult<Groups> {
+        Ok(Groups {
+            groups: store.user_groups(realm)?.into_iter().map(|g| (g.id, g)).collect(),
+            users: store.realm_users(realm)?.into_iter().map(|u| (u.id, u)).collect(),
+        })
+    }
+
+    pub fn get(&self, id: UserGroupId) -> Option<&UserGroup> {
+        self.groups.get(&id)
+    }
+
+    pub fn all(&self) -> impl Iterator<Item = &UserGroup> {
+        self.groups.values()
+    }
+
+    /// A group by name, compared case-insensitively, as mentions and names are unique.
+    pub fn by_name(&self, name: &str) -> Option<&UserGroup> {
+        let name = name.to_lowercase();
+        self.groups.values().find(|g| g.name.to_lowercase() == name)
+    }
+
+    pub fn system(&self, which: SystemGroup) -> Option<&UserGroup> {
+        self.groups.values().find(|g| g.system == Some(which))
+    }
+
+    /// The id of a system group; every organization has all of them.
+    pub fn system_id(&self, which: SystemGroup) -> ApiResult<UserGroupId> {
+        self.system(which)
+            .map(|g| g.id)
+            .ok_or_else(|| ApiError::internal(format!("missing {}", which.name())))
+    }
+
+    pub fn user(&self, id: UserId) -> Option<&User> {
+        self.users.get(&id)
+    }
+
+    pub fn all_users(&self) -> impl Iterator<Item = &User> {
+        self.users.values()
+    }
+
+    /// A group's direct members: stored ones, or for a system group the active users whose role
+    /// puts them there.
+    pub fn direct_members(&self, group: &UserGroup) -> Vec<UserId> {
+        let active = |id: &UserId| self.users.get(id).is_some_and(|u| u.is_active);
+        match group.system {
+            None => group.direct_members.iter().copied().filter(active).collect(),
+            Some(which) => {
+                let role = match which {
+                    SystemGroup::Owners => Role::Owner,
+                    SystemGroup::Administrators => Role::Administrator,
+                    SystemGroup::Moderators => Role::Moderator,
+                    SystemGroup::FullMembers | SystemGroup::Members => Role::Member,
+                    SystemGroup::Everyone => Role::Guest,
+                    SystemGroup::Internet | SystemGroup::Nobody => return Vec::new(),
+                };
+                self.users.values().filter(|u| u.is_active && u.role == role).map(|u| u.id).collect()
+            }
+        }
+    }
+
+    /// Every active member of a group, through its subgroups.
+    pub fn members(&self, id: UserGroupId) -> BTreeSet<UserId> {
+        self.members_of(&[], &[id])
+    }
+
+    /// Every active user a group-setting value names.
+    pub fn setting_members(&self, setting: &GroupSetting) -> BTreeSet<UserId> {
+        match setting {
+            GroupSetting::Named(id) => self.members(*id),
+            GroupSetting::Anonymous { direct_members, direct_subgroups } => {
+                self.members_of(direct_members, direct_subgroups)
+            }
+        }
+    }
+
+    fn members_of(&self, users: &[UserId], groups: &[UserGroupId]) -> BTreeSet<UserId> {
+        let mut members: BTreeSet<UserId> =
+            users.iter().copied().filter(|id| self.users.get(id).is_some_and(|u| u.is_active)).collect();
+        for group in self.closure(groups) {
+            if let Some(group) = self.groups.get(&group) {
+                members.extend(self.direct_members(group));
+            }
+        }
+        members
+    }
+
+    /// The groups and all their subgroups, each once (cycles cannot loop).
+    fn closure(&self, start: &[UserGroupId]) -> BTreeSet<UserGroupId> {
+        let mut seen = BTreeSet::new();
+        let mut todo: Vec<UserGroupId> = start.to_vec();
+        while let Some(id) = todo.pop() {
+            if seen.insert(id)
+                && let Some(group) = self.groups.get(&id)
+            {
+                todo.extend(self.subgroups(group));
+            }
+        }
+        seen
+    }
+
+    /// A group's direct subgroups.
+    pub fn subgroups(&self, group: &UserGroup) -> Vec<UserGroupId> {
+        group.direct_subgroups.clone()
+    }
+
+    /// A group and every group inside it, at any depth.
+    pub fn closure_of(&self, id: UserGroupId) -> BTreeSet<UserGroupId> {
+        self.closure(&[id])
+    }
+
+    /// Whether `inner` is `outer` or one of its subgroups, at any depth.
+    pub fn contains_group(&self, outer: UserGroupId, inner: UserGroupId) -> bool {
+        self.closure(&[outer]).contains(&inner)
+    }
+
+    /// Whether a user holds a permission. Guests never hold one whose setting does not allow
+    /// the everyone group (Zulip's `allow_everyone_group=False`).
+    pub fn has_permission(&self, user: &User, setting: &GroupSetting, allow_guests: bool) -> bool {
+        if user.is_guest() && !allow_guests {
+            return false;
+        }
+        user.is_active && self.setting_members(setting).contains(&user.id)
+    }
+
+    /// A setting as the API shows it: a group id, or `{direct_members, direct_subgroups}`.
+    pub fn setting_json(setting: &GroupSetting) -> Value {
+        match setting {
+            GroupSetting::Named(id) => json!(id),
+            GroupSetting::Anonymous { direct_members, direct_subgroups } => {
+                json!({"direct_members": direct_members, "direct_subgroups": direct_subgroups})
+            }
+        }
+    }
+
+    /// Reads a group-setting value (an id, or `{direct_members, direct_subgroups}`), checking
+    /// every id, and canonicalizes it as Zulip does: an anonymous value of one subgroup and no
+    /// members is that group; an empty one is `role:nobody`.
+    pub fn parse_setting(&self, name: &str, value: &Value) -> ApiResult<GroupSetting> {
+        let group = |id: u64| -> ApiResult<UserGroupId> {
+            let id = UserGroupId(id);
+            match self.groups.get(&id) {
+                Some(g) if !g.deactivated => Ok(id),
+                _ => Err(ApiError::bad_request(format!("Invalid user group ID: {id}"))),
+            }
+        };
+        let setting = match value {
+            Value::Number(n) => GroupSetting::Named(group(n.as_u64().unwrap_or(0))?),
+            Value::Object(fields) => {
+                let ids = |key: &str| -> ApiResult<Vec<u64>> {
+                    match fields.get(key) {
+                        None => Ok(Vec::new()),
+                        Some(Value::Array(items)) => items
+                            .iter()
+                            .map(|i| {
+                                i.as_u64().ok_or_else(|| {
+                                    ApiError::bad_request(format!("{name}.{key} is not a list of integers"))
+                                })
+                            })
+                            .collect(),
+                        Some(_) => Err(ApiError::bad_request(format!("{name}.{key} is not a list"))),
+                    }
+                };
+                let mut members = Vec::new();
+                for id in ids("direct_members")? {
+                    match self.users.get(&UserId(id)) {
+                        Some(u) if u.is_active => members.push(u.id),
+                        _ => return Err(ApiError::bad_request(format!("Invalid user ID: {id}"))),
+                    }
+                }
+                let subgroups =
+                    ids("direct_subgroups")?.into_iter().map(group).collect::<ApiResult<Vec<_>>>()?;
+                members.sort_unstable();
+                members.dedup();
+                match (members.is_empty(), subgroups.as_slice()) {
+                    (true, [only]) => GroupSetting::Named(*only),
+                    (true, []) => GroupSetting::Named(self.system_id(SystemGroup::Nobody)?),
+                    _ => GroupSetting::Anonymous { direct_members: members, direct_subgroups: subgroups },
+                }
+            }
+            _ => return Err(ApiError::bad_request(format!("{name} is not an integer or a dict"))),
+        };
+        Ok(setting)
+    }
+}
+
+/// The system groups of a new organization, with ids from `ids`.
+pub fn system_group_changes(realm: RealmId, ids: &mut IdAllocator) -> Vec<Change> {
+    let assigned: BTreeMap<SystemGroup, UserGroupId> =
+        SystemGroup::ALL.iter().map(|&which| (which, UserGroupId(ids.take()))).collect();
+    let named = |which: SystemGroup| GroupSetting::Named(assigned[&which]);
+    SystemGroup::ALL
+        .iter()
+        .map(|&which| {
+            Change::PutUserGroup(Box::new(UserGroup {
+                id: assigned[&which],
+                realm_id: realm,
+                name: which.name().to_owned(),
+                description: which.description().to_owned(),
+                creator_id: None,
+                date_created: None,
+                system: Some(which),
+                direct_members: Vec::new(),
+                direct_subgroups: which.subgroup().map(|inner| vec![assigned[&inner]]).unwrap_or_default(),
+                deactivated: false,
+                can_add_members_group: named(SystemGroup::Nobody),
+                can_join_group: named(SystemGroup::Nobody),
+                can_leave_group: named(SystemGroup::Nobody),
+                can_manage_group: named(SystemGroup::Nobody),
+                can_mention_group: named(SystemGroup::Everyone),
+                can_remove_members_group: named(SystemGroup::Nobody),
+            }))
+        })
+        .collect()
+}
+
+/// The system groups an organization created before user groups existed needs.
+pub fn missing_system_groups(store: &impl Store, realm: RealmId) -> ApiResult<Vec<Change>> {
+    if store.user_groups(realm)?.iter().any(|g| g.system.is_some()) {
+        return Ok(Vec::new());
+    }
+    let mut ids = IdAllocator::new(store, IdKind::UserGroup)?;
+    Ok(system_group_changes(realm, &mut ids))
+}

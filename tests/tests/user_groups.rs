@@ -1,0 +1,235 @@
+//! User groups (spec 2.9, 4.12; zulip-semantics §6): system groups by role, creating and
+//! managing groups under their permission settings, members and subgroups, group mentions,
+//! and the events that tell clients.
+
+use confab_tests::{Creds, Reply, TestServer};
+use serde_json::{Value, json};
+
+struct World {
+    server: TestServer,
+    owner: Creds,
+    ada: Creds,
+    bob: Creds,
+    ids: Ids,
+}
+
+struct Ids {
+    owner: u64,
+    ada: u64,
+    bob: u64,
+}
+
+fn world() -> World {
+    let server = TestServer::start(env!("CARGO_BIN_EXE_confab-under-test"));
+    let owner = server.owner();
+    let api = server.api();
+    let ada = api.create_user(&owner, "ada@example.com", "Ada Lovelace");
+    let bob = api.create_user(&owner, "bob@example.com", "Bob Builder");
+    api.subscribe(&owner, &["general"], &["owner@confab.localhost", "ada@example.com", "bob@example.com"]);
+    let id = |who: &Creds| api.get("/users/me", Some(who), &[]).ok()["user_id"].as_u64().expect("id");
+    let ids = Ids { owner: id(&owner), ada: id(&ada), bob: id(&bob) };
+    World { server, owner, ada, bob, ids }
+}
+
+fn groups(w: &World, params: &[(&str, &str)]) -> Vec<Value> {
+    w.server.api().get("/user_groups", Some(&w.ada), params).ok()["user_groups"]
+        .as_array()
+        .expect("list")
+        .clone()
+}
+
+fn group_named(w: &World, name: &str) -> Value {
+    groups(w, &[("include_deactivated_groups", "true")])
+        .into_iter()
+        .find(|g| g["name"] == name)
+        .expect("group")
+}
+
+fn create(w: &World, who: &Creds, name: &str, members: &[u64]) -> Reply {
+    let members = json!(members).to_string();
+    let params = [("name", name), ("description", "A group"), ("members", members.as_str())];
+    w.server.api().post("/user_groups/create", Some(who), &params)
+}
+
+fn members(w: &World, group: u64, direct_only: bool) -> Value {
+    let direct = direct_only.to_string();
+    let path = format!("/user_groups/{group}/members");
+    w.server.api().get(&path, Some(&w.ada), &[("direct_member_only", direct.as_str())]).ok()["members"]
+        .clone()
+}
+
+#[test]
+fn system_groups_follow_roles() {
+    let w = world();
+    let owners = group_named(&w, "role:owners");
+    assert_eq!(owners["is_system_group"], true);
+    assert_eq!(owners["members"], json!([w.ids.owner]));
+    let admins = group_named(&w, "role:administrators");
+    assert_eq!(admins["direct_subgroup_ids"], json!([owners["id"]]));
+    let members_group = group_named(&w, "role:members")["id"].as_u64().expect("id");
+    let everyone = members(&w, members_group, false);
+    for id in [w.ids.owner, w.ids.ada, w.ids.bob] {
+        assert!(everyone.as_array().expect("list").contains(&json!(id)), "{everyone}");
+    }
+    assert_eq!(group_named(&w, "role:nobody")["members"], json!([]));
+    let names: Vec<String> = groups(&w, &[])
+        .iter()
+        .filter(|g| g["is_system_group"] == true)
+        .map(|g| g["name"].as_str().unwrap_or_default().to_owned())
+        .collect();
+    assert_eq!(names.len(), 8, "{names:?}");
+}
+
+#[test]
+fn creating_a_group_checks_its_name_and_members() {
+    let w = world();
+    let id = create(&w, &w.ada, "support", &[w.ids.ada]).ok()["group_id"].as_u64().expect("group_id");
+    let group = group_named(&w, "support");
+    assert_eq!(group["id"], id);
+    assert_eq!(group["members"], json!([w.ids.ada]));
+    assert_eq!(group["creator_id"], w.ids.ada);
+    assert_eq!(group["can_manage_group"], json!({"direct_members": [w.ids.ada], "direct_subgroups": []}));
+    assert_eq!(group["can_mention_group"], group_named(&w, "role:everyone")["id"]);
+
+    let cases = [
+        ("Support", "User group 'Support' already exists."),
+        ("@ops", "User group name cannot start with '@'."),
+        ("role:ops", "User group name cannot start with 'role:'."),
+        ("   ", "User group name cannot be empty."),
+    ];
+    for (name, msg) in cases {
+        assert_eq!(create(&w, &w.ada, name, &[]).error(400, "BAD_REQUEST")["msg"], msg, "{name}");
+    }
+    let long = "x".repeat(101);
+    assert_eq!(
+        create(&w, &w.ada, &long, &[]).error(400, "BAD_REQUEST")["msg"],
+        "User group name cannot exceed 100 characters."
+    );
+    assert_eq!(create(&w, &w.ada, "ops", &[999]).error(400, "BAD_REQUEST")["msg"], "Invalid user ID: 999");
+    let internet = group_named(&w, "role:internet")["id"].to_string();
+    let params =
+        [("name", "ops"), ("description", ""), ("members", "[]"), ("can_manage_group", internet.as_str())];
+    let refused = w.server.api().post("/user_groups/create", Some(&w.ada), &params).error(400, "BAD_REQUEST");
+    assert_eq!(refused["msg"], "'can_manage_group' setting cannot be set to 'role:internet' group.");
+}
+
+#[test]
+fn only_managers_change_a_group() {
+    let w = world();
+    let api = w.server.api();
+    let id = create(&w, &w.ada, "support", &[w.ids.ada]).ok()["group_id"].as_u64().expect("group_id");
+    let path = format!("/user_groups/{id}/members");
+    let add_bob = json!([w.ids.bob]).to_string();
+    // Bob may neither add himself (can_join_group is nobody) nor rename the group.
+    let refused = api.post(&path, Some(&w.bob), &[("add", add_bob.as_str())]).error(400, "BAD_REQUEST");
+    assert_eq!(refused["msg"], "Insufficient permission");
+    api.patch(&format!("/user_groups/{id}"), Some(&w.bob), &[("name", "help")]).error(400, "BAD_REQUEST");
+    // Ada manages her group; the owner manages every group.
+    api.post(&path, Some(&w.ada), &[("add", add_bob.as_str())]).ok();
+    assert_eq!(members(&w, id, true), json!([w.ids.ada, w.ids.bob]));
+    let again = api.post(&path, Some(&w.ada), &[("add", add_bob.as_str())]).error(400, "BAD_REQUEST");
+    assert_eq!(again["msg"], format!("User {} is already a member of this group", w.ids.bob));
+    // Members may leave (can_leave_group is everyone).
+    api.post(&path, Some(&w.bob), &[("delete", add_bob.as_str())]).ok();
+    api.patch(&format!("/user_groups/{id}"), Some(&w.owner), &[("name", "helpdesk")]).ok();
+    assert_eq!(group_named(&w, "helpdesk")["id"], id);
+    let not_current = group_named(&w, "role:nobody")["id"].clone();
+    let stale = json!({"new": {"direct_members": [w.ids.bob], "direct_subgroups": []}, "old": not_current})
+        .to_string();
+    let mismatch =
+        api.patch(&format!("/user_groups/{id}"), Some(&w.ada), &[("can_manage_group", stale.as_str())]);
+    mismatch.error(400, "EXPECTATION_MISMATCH");
+    let system = group_named(&w, "role:members")["id"].clone();
+    api.patch(&format!("/user_groups/{system}"), Some(&w.owner), &[("name", "all")])
+        .error(400, "BAD_REQUEST");
+}
+
+#[test]
+fn subgroups_nest_without_cycles() {
+    let w = world();
+    let api = w.server.api();
+    let outer = create(&w, &w.ada, "outer", &[w.ids.ada]).ok()["group_id"].as_u64().expect("id");
+    let inner = create(&w, &w.ada, "inner", &[w.ids.bob]).ok()["group_id"].as_u64().expect("id");
+    let inner_list = json!([inner]).to_string();
+    api.post(&format!("/user_groups/{outer}/subgroups"), Some(&w.ada), &[("add", inner_list.as_str())]).ok();
+    assert_eq!(members(&w, outer, false), json!([w.ids.ada, w.ids.bob]));
+    assert_eq!(members(&w, outer, true), json!([w.ids.ada]));
+    let is_member = api.get(&format!("/user_groups/{outer}/members/{}", w.ids.bob), Some(&w.ada), &[]).ok();
+    assert_eq!(is_member["is_user_group_member"], true);
+    let outer_list = json!([outer]).to_string();
+    let cycle =
+        api.post(&format!("/user_groups/{inner}/subgroups"), Some(&w.ada), &[("add", outer_list.as_str())]);
+    assert_eq!(
+        cycle.error(400, "BAD_REQUEST")["msg"],
+        format!("User group {outer} is already a supergroup of this group.")
+    );
+    let subgroups = api.get(&format!("/user_groups/{outer}/subgroups"), Some(&w.ada), &[]).ok();
+    assert_eq!(subgroups["subgroups"], json!([inner]));
+
+    // A group in use cannot be deactivated; an unused one can, and leaves the default list.
+    let deactivate = |id: u64| api.post(&format!("/user_groups/{id}/deactivate"), Some(&w.ada), &[]);
+    assert_eq!(deactivate(inner).error(400, "BAD_REQUEST")["msg"], "Cannot deactivate user group in use.");
+    deactivate(outer).ok();
+    assert!(groups(&w, &[]).iter().all(|g| g["id"] != outer));
+    assert_eq!(group_named(&w, "outer")["deactivated"], true);
+}
+
+#[test]
+fn group_mentions_reach_members_who_may_be_mentioned() {
+    let w = world();
+    let api = w.server.api();
+    let queue = api.post("/register", Some(&w.bob), &[("event_types", r#"["user_group"]"#)]).ok();
+    let id = create(&w, &w.ada, "support", &[w.ids.bob]).ok()["group_id"].as_u64().expect("id");
+    let events = api
+        .get(
+            "/events",
+            Some(&w.bob),
+            &[("queue_id", queue["queue_id"].as_str().expect("q")), ("dont_block", "true")],
+        )
+        .ok();
+    assert_eq!(events["events"][0]["op"], "add");
+    assert_eq!(events["events"][0]["group"]["id"], id);
+
+    let sent = api
+        .post(
+            "/messages",
+            Some(&w.ada),
+            &[("type", "stream"), ("to", "general"), ("topic", "help"), ("content", "@*support* please")],
+        )
+        .ok();
+    let message = api.get(&format!("/messages/{}", sent["id"]), Some(&w.bob), &[]).ok()["message"].clone();
+    assert_eq!(message["flags"], json!(["mentioned"]));
+    assert!(
+        message["content"].as_str().unwrap_or_default().contains(&format!("data-user-group-id=\"{id}\"")),
+        "{message}"
+    );
+
+    let nobody = group_named(&w, "role:nobody")["id"].clone();
+    let change = json!({"new": nobody}).to_string();
+    api.patch(&format!("/user_groups/{id}"), Some(&w.ada), &[("can_mention_group", change.as_str())]).ok();
+    let refused = api
+        .post(
+            "/messages",
+            Some(&w.ada),
+            &[("type", "stream"), ("to", "general"), ("topic", "help"), ("content", "@*support* again")],
+        )
+        .error(400, "BAD_REQUEST");
+    assert_eq!(refused["msg"], "You are not allowed to mention user group 'support'.");
+    // A silent mention notifies no one and needs no permission.
+    api.post(
+        "/messages",
+        Some(&w.ada),
+        &[("type", "stream"), ("to", "general"), ("topic", "help"), ("content", "@_*support* fyi")],
+    )
+    .ok();
+}
+
+#[test]
+fn groups_survive_a_restart() {
+    let w = world();
+    create(&w, &w.ada, "support", &[w.ids.ada]).ok();
+    let World { server, ada, .. } = w;
+    let server = server.restart();
+    let list = server.api().get("/user_groups", Some(&ada), &[]).ok();
+    assert!(list["user_groups"].as_array().expect("list").iter().any(|g| g["name"] == "support"));
+}
