@@ -10,7 +10,7 @@ use serde_json::{Value, json};
 
 use crate::error::{ApiError, ApiResult};
 use crate::ids::{IdKind, RealmId, UserGroupId, UserId};
-use crate::model::{GroupSetting, Role, SystemGroup, User, UserGroup};
+use crate::model::{GroupSetting, Role, Stream, SystemGroup, User, UserGroup};
 use crate::store::{Change, IdAllocator, Store};
 
 /// One organization's user groups and users.
@@ -202,6 +202,28 @@ impl Groups {
             _ => return Err(ApiError::bad_request(format!("{name} is not an integer or a dict"))),
         };
         Ok(setting)
+    }
+}
+
+/// A channel's group setting, its default if unset (zulip-semantics §6.3): administering
+/// defaults to the channel's creator, posting and creating topics to everyone, removing
+/// subscribers to administrators, the rest to nobody. These add to the organization's own
+/// permissions.
+pub fn channel_setting(groups: &Groups, stream: &Stream, name: &str) -> ApiResult<GroupSetting> {
+    if let Some((_, Some(setting))) = stream.permissions.fields().into_iter().find(|(n, _)| *n == name) {
+        return Ok(setting.clone());
+    }
+    let system = |which| groups.system_id(which).map(GroupSetting::Named);
+    match name {
+        "can_administer_channel_group" => match stream.creator_id {
+            Some(creator) => {
+                Ok(GroupSetting::Anonymous { direct_members: vec![creator], direct_subgroups: Vec::new() })
+            }
+            None => system(SystemGroup::Nobody),
+        },
+        "can_create_topic_group" | "can_send_message_group" => system(SystemGroup::Everyone),
+        "can_remove_subscribers_group" => system(SystemGroup::Administrators),
+        _ => system(SystemGroup::Nobody),
     }
 }
 

@@ -4,6 +4,7 @@
 use serde_json::{Map, Value, json};
 
 use crate::error::ApiResult;
+use crate::groups::Groups;
 use crate::ids::UserId;
 use crate::model::{Message, MessageFlags, MessageKind, Realm, Stream, Subscription, User};
 use crate::store::Store;
@@ -41,15 +42,9 @@ pub fn user(user: &User) -> Value {
     fields
 }
 
-/// A group-setting value that names nobody, until user groups exist (an anonymous group
-/// with no members and no subgroups).
-fn nobody() -> Value {
-    json!({"direct_members": [], "direct_subgroups": []})
-}
-
 /// The fields a channel and a subscription share (spec 2.5).
-fn stream_fields(stream: &Stream) -> Map<String, Value> {
-    let value = json!({
+fn stream_fields(groups: &Groups, stream: &Stream) -> Map<String, Value> {
+    let mut value = json!({
         "stream_id": stream.id,
         "name": stream.name,
         "description": stream.description,
@@ -65,20 +60,20 @@ fn stream_fields(stream: &Stream) -> Map<String, Value> {
         "history_public_to_subscribers": stream.history_public_to_subscribers,
         "first_message_id": stream.first_message_id,
         "folder_id": Value::Null,
-        "topics_policy": "inherit",
+        "topics_policy": stream.topics_policy,
         "is_recently_active": stream.first_message_id.is_some(),
         "stream_weekly_traffic": Value::Null,
-        "can_add_subscribers_group": nobody(),
-        "can_remove_subscribers_group": nobody(),
-        "can_administer_channel_group": nobody(),
-        "can_delete_any_message_group": nobody(),
-        "can_delete_own_message_group": nobody(),
-        "can_move_messages_out_of_channel_group": nobody(),
-        "can_move_messages_within_channel_group": nobody(),
-        "can_send_message_group": nobody(),
-        "can_subscribe_group": nobody(),
-        "can_resolve_topics_group": nobody(),
     });
+    if let Value::Object(fields) = &mut value {
+        for (name, _) in stream.permissions.fields() {
+            // Every organization has its system groups; a store without them is broken, and
+            // the field then reads as the empty group rather than failing the whole answer.
+            let setting = crate::groups::channel_setting(groups, stream, name)
+                .map(|s| Groups::setting_json(&s))
+                .unwrap_or_else(|_| json!({"direct_members": [], "direct_subgroups": []}));
+            fields.insert(name.into(), setting);
+        }
+    }
     match value {
         Value::Object(map) => map,
         _ => Map::new(),
@@ -86,13 +81,18 @@ fn stream_fields(stream: &Stream) -> Map<String, Value> {
 }
 
 /// A channel as `GET /streams` shows it.
-pub fn stream(stream: &Stream) -> Value {
-    Value::Object(stream_fields(stream))
+pub fn stream(groups: &Groups, stream: &Stream) -> Value {
+    Value::Object(stream_fields(groups, stream))
 }
 
 /// A subscription as `GET /users/me/subscriptions` and `subscriptions` in register show it.
-pub fn subscription(stream: &Stream, sub: &Subscription, subscribers: Option<&[UserId]>) -> Value {
-    let mut fields = stream_fields(stream);
+pub fn subscription(
+    groups: &Groups,
+    stream: &Stream,
+    sub: &Subscription,
+    subscribers: Option<&[UserId]>,
+) -> Value {
+    let mut fields = stream_fields(groups, stream);
     let extra = json!({
         "color": sub.color,
         "is_muted": sub.is_muted,

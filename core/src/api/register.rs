@@ -14,6 +14,7 @@ use crate::events::{
     ClientCapabilities, DISPLAY_SETTINGS_LEGACY, EVENT_QUEUE_LONGPOLL_TIMEOUT_SECONDS,
     NOTIFICATION_SETTINGS_LEGACY, QueueOptions, parse_client_capabilities, parse_event_narrow,
 };
+use crate::groups::Groups;
 use crate::model::settings::default_user_settings;
 use crate::model::{IndexedFlag, MessageKind, Stream, User};
 use crate::params::{Json, Params};
@@ -188,12 +189,13 @@ pub fn initial_state(
         put("never_subscribed", never);
     }
     if wanted.any(&["stream"]) {
+        let groups = Groups::load(store, actor.realm.id)?;
         let mut streams = Vec::new();
         for stream in store.realm_streams(actor.realm.id)? {
             if (stream.is_archived && !caps.archived_channels) || !visible_metadata(store, user, &stream)? {
                 continue;
             }
-            streams.push(wire::stream(&stream));
+            streams.push(wire::stream(&groups, &stream));
         }
         put("streams", Value::Array(streams));
     }
@@ -457,6 +459,7 @@ fn subscription_blocks(
     let mut unsubscribed = Vec::new();
     let mut never = Vec::new();
     let subs = store.user_subscriptions(user.id)?;
+    let groups = Groups::load(store, user.realm_id)?;
     for stream in store.realm_streams(user.realm_id)? {
         if stream.is_archived && !options.capabilities.archived_channels {
             continue;
@@ -464,7 +467,7 @@ fn subscription_blocks(
         let subscribers = if with_subscribers { Some(store.stream_subscribers(stream.id)?) } else { None };
         match subs.iter().find(|s| s.stream_id == stream.id) {
             Some(sub) if sub.active => {
-                let mut shown = wire::subscription(&stream, sub, subscribers.as_deref());
+                let mut shown = wire::subscription(&groups, &stream, sub, subscribers.as_deref());
                 if !options.capabilities.notification_settings_null {
                     // Old clients cannot read null: resolve "inherit" to the user default (off).
                     for key in [
@@ -485,12 +488,12 @@ fn subscription_blocks(
             }
             Some(sub) => {
                 if has_content_access(store, user, &stream)? || user.is_admin() {
-                    unsubscribed.push(wire::subscription(&stream, sub, subscribers.as_deref()));
+                    unsubscribed.push(wire::subscription(&groups, &stream, sub, subscribers.as_deref()));
                 }
             }
             None => {
                 if has_content_access(store, user, &stream)? || user.is_admin() {
-                    let mut shown = wire::stream(&stream);
+                    let mut shown = wire::stream(&groups, &stream);
                     if let Some(ids) = &subscribers {
                         shown["subscribers"] = json!(ids);
                     }

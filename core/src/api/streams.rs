@@ -7,6 +7,7 @@ use serde_json::Value;
 
 use crate::command::{Actor, Outcome};
 use crate::error::{ApiError, ApiResult};
+use crate::groups::Groups;
 use crate::ids::{StreamId, UserId};
 use crate::model::{Stream, User};
 use crate::params::Params;
@@ -89,6 +90,7 @@ pub fn get_streams(store: &impl Store, actor: &Actor, params: &Params) -> ApiRes
         return Err(ApiError::insufficient_permission());
     }
     let user = &actor.user;
+    let groups = Groups::load(store, actor.realm.id)?;
     let mut streams = Vec::new();
     for stream in store.realm_streams(actor.realm.id)? {
         if exclude_archived && stream.is_archived {
@@ -101,7 +103,7 @@ pub fn get_streams(store: &impl Store, actor: &Actor, params: &Params) -> ApiRes
             || (include_all && (user.is_admin() || stream.is_public() && !user.is_guest() || subscribed))
             || (include_can_access_content && has_content_access(store, user, &stream)?);
         if listed {
-            streams.push(wire::stream(&stream));
+            streams.push(wire::stream(&groups, &stream));
         }
     }
     Ok(Outcome::default().reply("streams", Value::Array(streams)))

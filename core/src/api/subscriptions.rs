@@ -8,6 +8,7 @@ use serde_json::{Map, Value, json};
 
 use crate::command::{Actor, Event, Outcome, active_user_in_realm};
 use crate::error::{ApiError, ApiResult};
+use crate::groups::Groups;
 use crate::ids::{IdKind, RecipientId, StreamId, UserId};
 use crate::markdown::render_description;
 use crate::model::{Recipient, RecipientKind, Stream, Subscription, User};
@@ -29,11 +30,12 @@ const STREAM_COLORS: &[&str] = &[
 /// `GET /users/me/subscriptions`.
 pub fn get_subscriptions(store: &impl Store, actor: &Actor, params: &Params) -> ApiResult<Outcome> {
     let include_subscribers = params.or("include_subscribers", false)?;
+    let groups = Groups::load(store, actor.realm.id)?;
     let mut subscriptions = Vec::new();
     for sub in store.user_subscriptions(actor.user.id)?.into_iter().filter(|s| s.active) {
         let Some(stream) = store.stream(sub.stream_id)? else { continue };
         let subscribers = if include_subscribers { Some(store.stream_subscribers(stream.id)?) } else { None };
-        subscriptions.push(wire::subscription(&stream, &sub, subscribers.as_deref()));
+        subscriptions.push(wire::subscription(&groups, &stream, &sub, subscribers.as_deref()));
     }
     Ok(Outcome::default().reply("subscriptions", Value::Array(subscriptions)))
 }
@@ -129,6 +131,7 @@ pub fn subscribe(store: &impl Store, actor: &Actor, params: &Params, now: i64) -
         return Err(ApiError::insufficient_permission());
     }
 
+    let groups = Groups::load(store, actor.realm.id)?;
     let mut stream_ids = IdAllocator::new(store, IdKind::Stream)?;
     let mut recipient_ids = IdAllocator::new(store, IdKind::Recipient)?;
     let mut outcome = Outcome::default();
@@ -170,6 +173,9 @@ pub fn subscribe(store: &impl Store, actor: &Actor, params: &Params, now: i64) -
                     is_archived: false,
                     recipient_id: RecipientId(recipient_ids.take()),
                     first_message_id: None,
+                    topics_policy: "inherit".to_owned(),
+                    is_default: false,
+                    permissions: Default::default(),
                 };
                 outcome.changes.push(Change::PutRecipient(Recipient {
                     id: stream.recipient_id,
@@ -188,7 +194,7 @@ pub fn subscribe(store: &impl Store, actor: &Actor, params: &Params, now: i64) -
                 };
                 outcome.events.push(Event::Other {
                     users: watchers,
-                    body: json!({"type": "stream", "op": "create", "streams": [wire::stream(&stream)]}),
+                    body: json!({"type": "stream", "op": "create", "streams": [wire::stream(&groups, &stream)]}),
                 });
                 targets.push(stream);
             }
@@ -218,7 +224,7 @@ pub fn subscribe(store: &impl Store, actor: &Actor, params: &Params, now: i64) -
             subscribed.entry(user.email.clone()).or_default().push(stream.name.clone());
             outcome.events.push(Event::Other {
                 users: vec![user.id],
-                body: json!({"type": "subscription", "op": "add", "subscriptions": [wire::subscription(stream, &sub, None)]}),
+                body: json!({"type": "subscription", "op": "add", "subscriptions": [wire::subscription(&groups, stream, &sub, None)]}),
             });
         }
     }

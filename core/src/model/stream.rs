@@ -1,6 +1,7 @@
 use serde::{Deserialize, Serialize};
 
 use crate::ids::{MessageId, RealmId, RecipientId, StreamId, UserId};
+use crate::model::GroupSetting;
 
 /// A channel.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -20,12 +21,81 @@ pub struct Stream {
     pub is_archived: bool,
     pub recipient_id: RecipientId,
     pub first_message_id: Option<MessageId>,
+    /// `inherit`, `allow_empty_topic`, `disable_empty_topic` or `empty_topic_only` (spec 2.5).
+    #[serde(default = "inherit")]
+    pub topics_policy: String,
+    /// A default channel: new users are subscribed to it.
+    #[serde(default)]
+    pub is_default: bool,
+    /// The channel's group settings; each unset one has its default (see
+    /// [`ChannelPermissions`]).
+    #[serde(default)]
+    pub permissions: Box<ChannelPermissions>,
 }
 
 impl Stream {
     /// Public channels can be read and joined by any non-guest member of the organization.
     pub fn is_public(&self) -> bool {
         !self.invite_only
+    }
+}
+
+fn inherit() -> String {
+    "inherit".to_owned()
+}
+
+/// A channel's group settings (zulip-semantics §6.3). `None` is the default, resolved by
+/// `crate::groups::channel_setting`: channels made before a setting existed need no migration.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct ChannelPermissions {
+    pub can_add_subscribers_group: Option<GroupSetting>,
+    pub can_administer_channel_group: Option<GroupSetting>,
+    pub can_create_topic_group: Option<GroupSetting>,
+    pub can_delete_any_message_group: Option<GroupSetting>,
+    pub can_delete_own_message_group: Option<GroupSetting>,
+    pub can_move_messages_out_of_channel_group: Option<GroupSetting>,
+    pub can_move_messages_within_channel_group: Option<GroupSetting>,
+    pub can_remove_subscribers_group: Option<GroupSetting>,
+    pub can_resolve_topics_group: Option<GroupSetting>,
+    pub can_send_message_group: Option<GroupSetting>,
+    pub can_subscribe_group: Option<GroupSetting>,
+}
+
+impl ChannelPermissions {
+    /// Every setting with its name, in the order the API lists them.
+    pub fn fields(&self) -> [(&'static str, &Option<GroupSetting>); 11] {
+        [
+            ("can_add_subscribers_group", &self.can_add_subscribers_group),
+            ("can_administer_channel_group", &self.can_administer_channel_group),
+            ("can_create_topic_group", &self.can_create_topic_group),
+            ("can_delete_any_message_group", &self.can_delete_any_message_group),
+            ("can_delete_own_message_group", &self.can_delete_own_message_group),
+            ("can_move_messages_out_of_channel_group", &self.can_move_messages_out_of_channel_group),
+            ("can_move_messages_within_channel_group", &self.can_move_messages_within_channel_group),
+            ("can_remove_subscribers_group", &self.can_remove_subscribers_group),
+            ("can_resolve_topics_group", &self.can_resolve_topics_group),
+            ("can_send_message_group", &self.can_send_message_group),
+            ("can_subscribe_group", &self.can_subscribe_group),
+        ]
+    }
+
+    /// The setting called `name`, to change it.
+    pub fn slot(&mut self, name: &str) -> Option<&mut Option<GroupSetting>> {
+        let slots = [
+            ("can_add_subscribers_group", &mut self.can_add_subscribers_group),
+            ("can_administer_channel_group", &mut self.can_administer_channel_group),
+            ("can_create_topic_group", &mut self.can_create_topic_group),
+            ("can_delete_any_message_group", &mut self.can_delete_any_message_group),
+            ("can_delete_own_message_group", &mut self.can_delete_own_message_group),
+            ("can_move_messages_out_of_channel_group", &mut self.can_move_messages_out_of_channel_group),
+            ("can_move_messages_within_channel_group", &mut self.can_move_messages_within_channel_group),
+            ("can_remove_subscribers_group", &mut self.can_remove_subscribers_group),
+            ("can_resolve_topics_group", &mut self.can_resolve_topics_group),
+            ("can_send_message_group", &mut self.can_send_message_group),
+            ("can_subscribe_group", &mut self.can_subscribe_group),
+        ];
+        slots.into_iter().find(|(n, _)| *n == name).map(|(_, slot)| slot)
     }
 }
 
