@@ -233,6 +233,10 @@ impl ApiError {
         Self::new(ErrorCode::UnauthorizedPrincipal, "Must be an organization administrator")
     }
 
+    pub fn owner_required() -> Self {
+        Self::new(ErrorCode::UnauthorizedPrincipal, "Must be an organization owner")
+    }
+
     pub fn rate_limited(retry_after_secs: f64) -> Self {
         Self::new(ErrorCode::RateLimitHit, "API usage exceeded rate limit")
             .with("retry-after", retry_after_secs)

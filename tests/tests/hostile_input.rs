@@ -113,6 +113,20 @@ fn endpoints(message_id: u64, stream_id: u64) -> Vec<(&'static str, String, Vec<
         ("GET", m("/realm/presence"), vec!["x"]),
         ("GET", m("/users/x/presence"), vec!["x"]),
         ("POST", m("/typing"), vec!["type", "op", "to", "stream_id", "topic"]),
+        (
+            "POST",
+            m("/channels/create"),
+            vec![
+                "name",
+                "subscribers",
+                "description",
+                "invite_only",
+                "topics_policy",
+                "message_retention_days",
+                "can_send_message_group",
+                "folder_id",
+            ],
+        ),
         ("GET", m("/user_groups"), vec!["include_deactivated_groups"]),
         (
             "POST",

@@ -27,6 +27,11 @@ const STREAM_COLORS: &[&str] = &[
     "#c2c2c2", "#4f8de4", "#c6a8ad", "#e7cc4d", "#c8bebf", "#a47462",
 ];
 
+/// The color a user's `n`-th subscription gets.
+pub fn stream_color(n: usize) -> String {
+    STREAM_COLORS[n % STREAM_COLORS.len()].to_owned()
+}
+
 /// `GET /users/me/subscriptions`.
 pub fn get_subscriptions(store: &impl Store, actor: &Actor, params: &Params) -> ApiResult<Outcome> {
     let include_subscribers = params.or("include_subscribers", false)?;
@@ -213,11 +218,7 @@ pub fn subscribe(store: &impl Store, actor: &Actor, params: &Params, now: i64) -
             }
             let sub = match existing {
                 Some(old) => Subscription { active: true, ..old },
-                None => Subscription::new(
-                    user.id,
-                    stream.id,
-                    STREAM_COLORS[count % STREAM_COLORS.len()].to_owned(),
-                ),
+                None => Subscription::new(user.id, stream.id, stream_color(count)),
             };
             count += 1;
             outcome.changes.push(Change::PutSubscription(sub.clone()));

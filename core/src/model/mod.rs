@@ -18,5 +18,5 @@ pub use message::{EditRecord, Message, MessageKind, Reaction};
 pub use presence::Presence;
 pub use realm::{Realm, RealmSettings};
 pub use recipient::{Recipient, RecipientKind, direct_group_key};
-pub use stream::{Stream, Subscription};
+pub use stream::{ChannelPermissions, Stream, Subscription};
 pub use user::{BotType, Credentials, Role, User};

@@ -31,6 +31,7 @@ pub fn router() -> Router<AppState> {
         .route("/users/me/subscriptions", get(get_subscriptions).post(subscribe).delete(unsubscribe))
         .route("/users/me/subscriptions/properties", axum::routing::post(update_subscription_settings))
         .route("/streams", get(get_streams))
+        .route("/channels/create", axum::routing::post(create_channel))
         .route("/get_stream_id", get(get_stream_id))
         .route("/messages", get(get_messages).post(send_message))
         .route("/messages/{message_id}", get(get_message).patch(update_message).delete(delete_message))
@@ -490,6 +491,11 @@ async fn get_user_group_subgroups(
         api::user_groups::get_user_group_subgroups(t, actor, group_id_segment(&id)?, params)
     })
     .await
+}
+
+async fn create_channel(State(state): State<AppState>, request: ApiRequest) -> Response {
+    command(state, request, |t, actor, params, now| api::channels::create_channel(t, actor, params, now))
+        .await
 }
 
 async fn add_reaction(

@@ -1,15 +1,18 @@
 //! POST /messages   send_message
 
+use std::ops::Bound;
+
 use serde_json::Value;
 
 use crate::command::{Actor, Event, Outcome};
 use crate::error::{ApiError, ApiResult};
+use crate::groups::{Groups, channel_setting};
 use crate::ids::{IdKind, MessageId, RecipientId, StreamId, UserId};
 use crate::model::{
     Message, MessageFlags, MessageKind, Realm, Recipient, RecipientKind, Stream, User, direct_group_key,
 };
 use crate::params::Params;
-use crate::store::{Change, IdAllocator, Store};
+use crate::store::{Change, Direction, IdAllocator, MessageIndex, Store};
 
 use super::super::streams::{has_content_access, is_forbidden_char, stream_by_name, stream_in_realm};
 use super::rendering::{Mentions, is_me_message, render_message};
@@ -164,7 +167,51 @@ fn address_stream(store: &impl Store, actor: &Actor, params: &Params) -> ApiResu
     if stream.is_archived || !has_content_access(store, &actor.user, &stream)? {
         return Err(ApiError::bad_request(format!("Not authorized to send to channel '{}'", stream.name)));
     }
+    check_channel_permissions(store, actor, &stream, &topic)?;
     address_stream_topic(store, stream, topic)
+}
+
+/// The channel's own rules for posting (zulip-semantics §6.4): `can_send_message_group`,
+/// `can_create_topic_group` for a topic that does not exist yet, and `topics_policy`.
+fn check_channel_permissions(
+    store: &impl Store,
+    actor: &Actor,
+    stream: &Stream,
+    topic: &str,
+) -> ApiResult<()> {
+    let groups = Groups::load(store, actor.realm.id)?;
+    let senders = channel_setting(&groups, stream, "can_send_message_group")?;
+    if !groups.has_permission(&actor.user, &senders, true) {
+        return Err(ApiError::bad_request("You do not have permission to post in this channel."));
+    }
+    // The organization's `realm_topics_policy` is `allow_empty_topic` until it can be changed.
+    let policy =
+        if stream.topics_policy == "inherit" { "allow_empty_topic" } else { stream.topics_policy.as_str() };
+    match policy {
+        "disable_empty_topic" if topic.is_empty() => {
+            return Err(ApiError::bad_request(
+                "Sending messages to the general chat is not allowed in this channel.",
+            ));
+        }
+        "empty_topic_only" if !topic.is_empty() => {
+            return Err(ApiError::bad_request("Only the general chat topic is allowed in this channel."));
+        }
+        _ => {}
+    }
+    let topic_creators = channel_setting(&groups, stream, "can_create_topic_group")?;
+    if !groups.has_permission(&actor.user, &topic_creators, true) {
+        let index = MessageIndex::Topic(stream.recipient_id, topic.to_lowercase());
+        let exists = store
+            .message_ids(&index, Bound::Unbounded, Bound::Unbounded, Direction::Ascending)?
+            .next()
+            .is_some();
+        if !exists {
+            return Err(ApiError::bad_request(
+                "You do not have permission to create new topics in this channel.",
+            ));
+        }
+    }
+    Ok(())
 }
 
 /// Addresses a channel message to the channel's active subscribers.

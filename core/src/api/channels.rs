@@ -1,0 +1,175 @@
+//! POST /channels/create   create_channel
+//!
+//! Creating a channel with its subscribers and settings (spec 4.4), under the organization's
+//! channel-creation groups: members create public and private channels, never guests; only
+//! administrators make default channels, and only owners choose a retention period.
+
+use serde_json::{Value, json};
+
+use crate::command::{Actor, Event, Outcome};
+use crate::error::{ApiError, ApiResult};
+use crate::groups::Groups;
+use crate::ids::{IdKind, RecipientId, StreamId, UserId};
+use crate::markdown::render_description;
+use crate::model::{
+    ChannelPermissions, GroupSetting, Recipient, RecipientKind, Role, Stream, Subscription, SystemGroup,
+};
+use crate::params::{Json, Params};
+use crate::store::{Change, IdAllocator, Store};
+use crate::wire;
+
+use super::streams::{MAX_STREAM_DESCRIPTION_LENGTH, check_stream_name, stream_by_name};
+
+/// The values of `topics_policy` (spec 2.5).
+pub const TOPICS_POLICIES: [&str; 4] =
+    ["inherit", "allow_empty_topic", "disable_empty_topic", "empty_topic_only"];
+
+/// `message_retention_days`: `realm_default` (inherit), `unlimited` (-1), or a positive number
+/// of days.
+fn retention_days(value: &str) -> ApiResult<Option<i64>> {
+    match value.trim_matches('"') {
+        "realm_default" => Ok(None),
+        "unlimited" => Ok(Some(-1)),
+        days => match days.parse::<i64>() {
+            Ok(n) if n >= 1 => Ok(Some(n)),
+            _ => Err(ApiError::bad_request(format!("Bad value for 'message_retention_days': {value}"))),
+        },
+    }
+}
+
+fn check_description(description: &str) -> ApiResult<String> {
+    let description = description.trim();
+    if description.chars().count() > MAX_STREAM_DESCRIPTION_LENGTH {
+        return Err(ApiError::bad_request(format!(
+            "Channel description too long (limit: {MAX_STREAM_DESCRIPTION_LENGTH} characters)."
+        )));
+    }
+    // Zulip keeps descriptions on one line.
+    Ok(description.replace(['\r', '\n'], " "))
+}
+
+/// `POST /channels/create` (spec 4.4). Answers with the new channel's `id`.
+pub fn create_channel(store: &impl Store, actor: &Actor, params: &Params, now: i64) -> ApiResult<Outcome> {
+    let groups = Groups::load(store, actor.realm.id)?;
+    let name = check_stream_name(&params.required::<String>("name")?)?;
+    let description = check_description(&params.optional::<String>("description")?.unwrap_or_default())?;
+    let Json(subscriber_ids) = params.required::<Json<Vec<u64>>>("subscribers")?;
+    let invite_only = params.or("invite_only", false)?;
+    let is_web_public = params.or("is_web_public", false)?;
+    let is_default = params.or("is_default_stream", false)?;
+    // Read and accepted; there is no announcement channel to post in yet (the organization's
+    // `new_stream_announcements_stream` arrives with organization settings).
+    params.or("announce", false)?;
+    let history_public = params.optional::<bool>("history_public_to_subscribers")?;
+    let topics_policy = params.optional::<String>("topics_policy")?.unwrap_or_else(|| "inherit".to_owned());
+    let retention = params.optional::<String>("message_retention_days")?;
+
+    // The organization's channel-creation groups: members (never guests) by default.
+    let creators = GroupSetting::Named(groups.system_id(SystemGroup::Members)?);
+    if !groups.has_permission(&actor.user, &creators, false) {
+        return Err(ApiError::insufficient_permission());
+    }
+    if is_web_public {
+        return Err(ApiError::bad_request("Web-public channels are not enabled."));
+    }
+    if is_default {
+        if !actor.user.is_admin() {
+            return Err(ApiError::administrator_required());
+        }
+        if invite_only {
+            return Err(ApiError::bad_request("A default channel cannot be private."));
+        }
+    }
+    if params.optional::<i64>("folder_id")?.is_some() {
+        // Channel folders are not kept yet, so no id names one.
+        return Err(ApiError::bad_request("Invalid channel folder ID"));
+    }
+    if !TOPICS_POLICIES.contains(&topics_policy.as_str()) {
+        return Err(ApiError::bad_request("Invalid topics_policy"));
+    }
+    let message_retention_days = match retention {
+        Some(value) => {
+            let days = retention_days(&value)?;
+            if days.is_some() && actor.user.role != Role::Owner {
+                return Err(ApiError::owner_required());
+            }
+            days
+        }
+        None => None,
+    };
+    if stream_by_name(store, actor, &name)?.is_some() {
+        return Err(ApiError::bad_request(format!("Channel '{name}' already exists")));
+    }
+    let mut subscribers: Vec<UserId> = Vec::new();
+    for id in subscriber_ids {
+        match groups.user(UserId(id)) {
+            Some(user) if user.is_active => subscribers.push(user.id),
+            _ => return Err(ApiError::bad_request(format!("Invalid user ID: {id}"))),
+        }
+    }
+    subscribers.sort_unstable();
+    subscribers.dedup();
+    if subscribers.iter().any(|id| *id != actor.user.id) {
+        // The organization's `can_add_subscribers_group`: members.
+        let adders = GroupSetting::Named(groups.system_id(SystemGroup::Members)?);
+        if !groups.has_permission(&actor.user, &adders, false) {
+            return Err(ApiError::insufficient_permission());
+        }
+    }
+    let mut permissions = ChannelPermissions::default();
+    for (setting, _) in ChannelPermissions::default().fields() {
+        if let Some(Json(value)) = params.optional::<Json<Value>>(setting)? {
+            let parsed = groups.parse_setting(setting, &value)?;
+            if let Some(slot) = permissions.slot(setting) {
+                *slot = Some(parsed);
+            }
+        }
+    }
+
+    let stream = Stream {
+        id: StreamId(IdAllocator::new(store, IdKind::Stream)?.take()),
+        realm_id: actor.realm.id,
+        rendered_description: render_description(&description),
+        name,
+        description,
+        date_created: now,
+        creator_id: Some(actor.user.id),
+        invite_only,
+        is_web_public: false,
+        // Public channels always share their history; private ones by choice.
+        history_public_to_subscribers: !invite_only || history_public.unwrap_or(false),
+        message_retention_days,
+        is_archived: false,
+        recipient_id: RecipientId(IdAllocator::new(store, IdKind::Recipient)?.take()),
+        first_message_id: None,
+        topics_policy,
+        is_default,
+        permissions: Box::new(permissions),
+    };
+    let mut outcome = Outcome::default();
+    outcome.changes.push(Change::PutRecipient(Recipient {
+        id: stream.recipient_id,
+        kind: RecipientKind::Stream(stream.id),
+    }));
+    outcome.changes.push(Change::PutStream(stream.clone()));
+    let watchers: Vec<UserId> = if stream.invite_only {
+        subscribers.clone()
+    } else {
+        groups.all_users().filter(|u| u.is_active && !u.is_guest()).map(|u| u.id).collect()
+    };
+    outcome.events.push(Event::Other {
+        users: watchers,
+        body: json!({"type": "stream", "op": "create", "streams": [wire::stream(&groups, &stream)]}),
+    });
+    for user in &subscribers {
+        let count = store.user_subscriptions(*user)?.iter().filter(|s| s.active).count();
+        let color = super::subscriptions::stream_color(count);
+        let sub = Subscription::new(*user, stream.id, color);
+        outcome.changes.push(Change::PutSubscription(sub.clone()));
+        outcome.events.push(Event::Other {
+            users: vec![*user],
+            body: json!({"type": "subscription", "op": "add", "subscriptions": [wire::subscription(&groups, &stream, &sub, Some(&subscribers))]}),
+        });
+    }
+    Ok(outcome.reply("id", stream.id.0))
+}

@@ -1,0 +1,178 @@
+//! Creating channels (spec 4.4) and the channel rules that follow from their settings: who may
+//! post (`can_send_message_group`), `topics_policy`, default channels and retention.
+
+use confab_tests::{Creds, Reply, TestServer};
+use serde_json::{Value, json};
+
+/// A request's parameters.
+type Params<'a> = Vec<(&'a str, &'a str)>;
+
+fn setup() -> (TestServer, Creds, Creds, u64, u64) {
+    let server = TestServer::start(env!("CARGO_BIN_EXE_confab-under-test"));
+    let owner = server.owner();
+    let api = server.api();
+    let ada = api.create_user(&owner, "ada@example.com", "Ada");
+    let id = |who: &Creds| api.get("/users/me", Some(who), &[]).ok()["user_id"].as_u64().expect("id");
+    let (owner_id, ada_id) = (id(&owner), id(&ada));
+    (server, owner, ada, owner_id, ada_id)
+}
+
+fn create(server: &TestServer, who: &Creds, params: &[(&str, &str)]) -> Reply {
+    server.api().post("/channels/create", Some(who), params)
+}
+
+fn channel(server: &TestServer, who: &Creds, id: u64) -> Value {
+    let streams = server.api().get("/streams", Some(who), &[]).ok();
+    streams["streams"]
+        .as_array()
+        .expect("list")
+        .iter()
+        .find(|s| s["stream_id"] == id)
+        .cloned()
+        .expect("listed")
+}
+
+fn system_group(server: &TestServer, who: &Creds, name: &str) -> Value {
+    let groups = server.api().get("/user_groups", Some(who), &[]).ok();
+    groups["user_groups"].as_array().expect("list").iter().find(|g| g["name"] == name).expect("group")["id"]
+        .clone()
+}
+
+fn send(server: &TestServer, who: &Creds, to: &str, topic: &str) -> Reply {
+    let params = [("type", "stream"), ("to", to), ("topic", topic), ("content", "hello")];
+    server.api().post("/messages", Some(who), &params)
+}
+
+#[test]
+fn a_new_channel_has_its_subscribers_and_zulips_default_settings() {
+    let (server, owner, ada, owner_id, ada_id) = setup();
+    let api = server.api();
+    let queue = api.post("/register", Some(&ada), &[("event_types", r#"["stream", "subscription"]"#)]).ok();
+    let subscribers = json!([owner_id, ada_id]).to_string();
+    let id = create(
+        &server,
+        &owner,
+        &[("name", "design"), ("description", "Making *things*"), ("subscribers", subscribers.as_str())],
+    )
+    .ok()["id"]
+        .as_u64()
+        .expect("id");
+    let shown = channel(&server, &ada, id);
+    assert_eq!(shown["name"], "design");
+    assert_eq!(shown["rendered_description"], "<p>Making <em>things</em></p>");
+    assert_eq!(shown["creator_id"], owner_id);
+    assert_eq!(shown["topics_policy"], "inherit");
+    assert_eq!(shown["history_public_to_subscribers"], true);
+    assert_eq!(
+        shown["can_administer_channel_group"],
+        json!({"direct_members": [owner_id], "direct_subgroups": []})
+    );
+    assert_eq!(shown["can_send_message_group"], system_group(&server, &ada, "role:everyone"));
+    assert_eq!(shown["can_remove_subscribers_group"], system_group(&server, &ada, "role:administrators"));
+
+    let subs = api.get("/users/me/subscriptions", Some(&ada), &[]).ok();
+    assert!(subs["subscriptions"].as_array().expect("list").iter().any(|s| s["stream_id"] == id));
+    let events = api
+        .get(
+            "/events",
+            Some(&ada),
+            &[("queue_id", queue["queue_id"].as_str().expect("q")), ("dont_block", "true")],
+        )
+        .ok();
+    let kinds: Vec<(Value, Value)> = events["events"]
+        .as_array()
+        .expect("events")
+        .iter()
+        .map(|e| (e["type"].clone(), e["op"].clone()))
+        .collect();
+    assert_eq!(kinds, vec![(json!("stream"), json!("create")), (json!("subscription"), json!("add"))]);
+}
+
+#[test]
+fn creation_checks_every_parameter() {
+    let (server, owner, ada, _, ada_id) = setup();
+    let me = json!([ada_id]).to_string();
+    let me = me.as_str();
+    create(&server, &ada, &[("name", "design"), ("subscribers", me)]).ok();
+    let cases: Vec<(Params, &str, &str)> = vec![
+        (vec![("name", "Design"), ("subscribers", me)], "BAD_REQUEST", "Channel 'Design' already exists"),
+        (vec![("name", "ops"), ("subscribers", "[999]")], "BAD_REQUEST", "Invalid user ID: 999"),
+        (
+            vec![("name", "ops"), ("subscribers", me), ("is_default_stream", "true")],
+            "UNAUTHORIZED_PRINCIPAL",
+            "Must be an organization administrator",
+        ),
+        (
+            vec![("name", "ops"), ("subscribers", me), ("message_retention_days", "30")],
+            "UNAUTHORIZED_PRINCIPAL",
+            "Must be an organization owner",
+        ),
+        (
+            vec![("name", "ops"), ("subscribers", me), ("topics_policy", "sometimes")],
+            "BAD_REQUEST",
+            "Invalid topics_policy",
+        ),
+        (
+            vec![("name", "ops"), ("subscribers", me), ("is_web_public", "true")],
+            "BAD_REQUEST",
+            "Web-public channels are not enabled.",
+        ),
+        (vec![("name", ""), ("subscribers", me)], "BAD_REQUEST", "Channel name can't be empty."),
+    ];
+    for (params, code, msg) in cases {
+        let refused = create(&server, &ada, &params).error(400, code);
+        assert_eq!(refused["msg"], msg, "{params:?}");
+    }
+    let private_default =
+        [("name", "ops"), ("subscribers", me), ("is_default_stream", "true"), ("invite_only", "true")];
+    assert_eq!(
+        create(&server, &owner, &private_default).error(400, "BAD_REQUEST")["msg"],
+        "A default channel cannot be private."
+    );
+    create(
+        &server,
+        &owner,
+        &[("name", "archive"), ("subscribers", "[]"), ("message_retention_days", "unlimited")],
+    )
+    .ok();
+}
+
+#[test]
+fn channel_settings_decide_who_posts_where() {
+    let (server, owner, ada, owner_id, ada_id) = setup();
+    let both = json!([owner_id, ada_id]).to_string();
+    let owner_only = json!({"direct_members": [owner_id], "direct_subgroups": []}).to_string();
+    let announce = [
+        ("name", "announce"),
+        ("subscribers", both.as_str()),
+        ("can_send_message_group", owner_only.as_str()),
+    ];
+    create(&server, &owner, &announce).ok();
+    assert_eq!(
+        send(&server, &ada, "announce", "news").error(400, "BAD_REQUEST")["msg"],
+        "You do not have permission to post in this channel."
+    );
+    send(&server, &owner, "announce", "news").ok();
+
+    create(
+        &server,
+        &owner,
+        &[("name", "topics"), ("subscribers", both.as_str()), ("topics_policy", "disable_empty_topic")],
+    )
+    .ok();
+    let empty = send(&server, &ada, "topics", "").error(400, "BAD_REQUEST");
+    assert_eq!(empty["msg"], "Sending messages to the general chat is not allowed in this channel.");
+    send(&server, &ada, "topics", "named").ok();
+
+    create(
+        &server,
+        &owner,
+        &[("name", "chat"), ("subscribers", both.as_str()), ("topics_policy", "empty_topic_only")],
+    )
+    .ok();
+    assert_eq!(
+        send(&server, &ada, "chat", "named").error(400, "BAD_REQUEST")["msg"],
+        "Only the general chat topic is allowed in this channel."
+    );
+    send(&server, &ada, "chat", "").ok();
+}
