@@ -176,3 +176,96 @@ fn channel_settings_decide_who_posts_where() {
     );
     send(&server, &ada, "chat", "").ok();
 }
+
+fn patch(server: &TestServer, who: &Creds, id: u64, params: &[(&str, &str)]) -> Reply {
+    server.api().patch(&format!("/streams/{id}"), Some(who), params)
+}
+
+#[test]
+fn channel_administrators_change_and_archive_channels() {
+    let (server, owner, ada, owner_id, ada_id) = setup();
+    let api = server.api();
+    let bob = api.create_user(&owner, "bob@example.com", "Bob");
+    let everyone = json!([owner_id, ada_id]).to_string();
+    // Ada created the channel, so she administers it; Bob does not.
+    let id = create(&server, &ada, &[("name", "design"), ("subscribers", everyone.as_str())]).ok()["id"]
+        .as_u64()
+        .expect("id");
+    let queue = api
+        .post(
+            "/register",
+            Some(&owner),
+            &[("event_types", r#"["stream"]"#), ("client_capabilities", r#"{"archived_channels": true}"#)],
+        )
+        .ok();
+    let legacy = api.post("/register", Some(&owner), &[("event_types", r#"["stream"]"#)]).ok();
+
+    let refused = patch(&server, &bob, id, &[("description", "mine")]).error(400, "BAD_REQUEST");
+    assert_eq!(refused["msg"], "You do not have permission to administer this channel.");
+    patch(&server, &ada, id, &[("new_name", "Design team"), ("description", "We make **things**")]).ok();
+    let shown = api.get(&format!("/streams/{id}"), Some(&bob), &[]).ok()["stream"].clone();
+    assert_eq!(shown["name"], "Design team");
+    assert_eq!(shown["rendered_description"], "<p>We make <strong>things</strong></p>");
+    let members = api.get(&format!("/streams/{id}/members"), Some(&bob), &[]).ok();
+    assert_eq!(members["subscribers"], json!([owner_id, ada_id]));
+    assert_eq!(patch(&server, &ada, id, &[]).error(400, "BAD_REQUEST")["msg"], "No new data supplied");
+
+    api.delete(&format!("/streams/{id}"), Some(&bob), &[]).error(400, "BAD_REQUEST");
+    api.delete(&format!("/streams/{id}"), Some(&owner), &[]).ok();
+    assert_eq!(api.get(&format!("/streams/{id}"), Some(&ada), &[]).ok()["stream"]["is_archived"], true);
+    let refused = send(&server, &ada, "Design team", "t").error(400, "BAD_REQUEST");
+    assert_eq!(refused["msg"], "Not authorized to send to channel 'Design team'");
+
+    let ops = |queue: &Value| -> Vec<(Value, Value)> {
+        let got = api
+            .get(
+                "/events",
+                Some(&owner),
+                &[("queue_id", queue["queue_id"].as_str().expect("q")), ("dont_block", "true")],
+            )
+            .ok();
+        got["events"]
+            .as_array()
+            .expect("events")
+            .iter()
+            .map(|e| (e["op"].clone(), e["property"].clone()))
+            .collect()
+    };
+    assert_eq!(
+        ops(&queue),
+        vec![
+            (json!("update"), json!("name")),
+            (json!("update"), json!("description")),
+            (json!("update"), json!("is_archived"))
+        ]
+    );
+    assert_eq!(
+        ops(&legacy),
+        vec![
+            (json!("update"), json!("name")),
+            (json!("update"), json!("description")),
+            (json!("delete"), Value::Null)
+        ]
+    );
+}
+
+#[test]
+fn private_channels_are_invisible_to_outsiders() {
+    let (server, owner, ada, owner_id, _) = setup();
+    let only_owner = json!([owner_id]).to_string();
+    let id = create(
+        &server,
+        &owner,
+        &[("name", "secret"), ("subscribers", only_owner.as_str()), ("invite_only", "true")],
+    )
+    .ok()["id"]
+        .as_u64()
+        .expect("id");
+    let api = server.api();
+    assert_eq!(
+        api.get(&format!("/streams/{id}"), Some(&ada), &[]).error(400, "BAD_REQUEST")["msg"],
+        "Invalid channel ID"
+    );
+    api.get(&format!("/streams/{id}/members"), Some(&ada), &[]).error(400, "BAD_REQUEST");
+    api.get("/streams/999999", Some(&ada), &[]).error(400, "BAD_REQUEST");
+}

@@ -127,6 +127,20 @@ fn endpoints(message_id: u64, stream_id: u64) -> Vec<(&'static str, String, Vec<
                 "folder_id",
             ],
         ),
+        ("GET", m("/streams/{s}"), vec!["x"]),
+        ("GET", m("/streams/{s}/members"), vec!["x"]),
+        (
+            "PATCH",
+            m("/streams/{s}"),
+            vec![
+                "new_name",
+                "description",
+                "is_private",
+                "topics_policy",
+                "message_retention_days",
+                "can_send_message_group",
+            ],
+        ),
         ("GET", m("/user_groups"), vec!["include_deactivated_groups"]),
         (
             "POST",
@@ -147,6 +161,7 @@ fn endpoints(message_id: u64, stream_id: u64) -> Vec<(&'static str, String, Vec<
         ("DELETE", m("/realm/filters/1"), vec!["x"]),
         ("POST", m("/fetch_api_key"), vec!["username", "password"]),
         ("GET", m("/server_settings"), vec!["x"]),
+        ("DELETE", m("/streams/{s}"), vec!["x"]),
     ]
 }
 

@@ -26,7 +26,7 @@ pub const TOPICS_POLICIES: [&str; 4] =
 
 /// `message_retention_days`: `realm_default` (inherit), `unlimited` (-1), or a positive number
 /// of days.
-fn retention_days(value: &str) -> ApiResult<Option<i64>> {
+pub(crate) fn retention_days(value: &str) -> ApiResult<Option<i64>> {
     match value.trim_matches('"') {
         "realm_default" => Ok(None),
         "unlimited" => Ok(Some(-1)),

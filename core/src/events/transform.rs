@@ -64,6 +64,9 @@ pub(crate) fn accepts(options: &QueueOptions, body: &Value) -> bool {
     }
 }
 
+/// The field that marks a `stream` `delete` event as the archiving kind; never sent.
+pub const ARCHIVED_MARK: &str = "archived";
+
 /// `event_types` matching: by `type`, exactly. `muted_topics` is suppressed for clients that
 /// also asked for its replacement `user_topic`, so asking for both yields one copy.
 pub(crate) fn wanted_type(options: &QueueOptions, kind: &str) -> bool {
@@ -78,6 +81,15 @@ pub(crate) fn expand(body: &Value, shape: &Shape<'_>) -> Vec<Value> {
     let mut body = body.clone();
     if !shape.caps.empty_topic_name {
         name_empty_topic(&mut body);
+    }
+    // Archiving also sends `delete`, marked `archived`, for clients that do not keep
+    // archived channels; the mark itself is never sent.
+    if event_type(&body) == "stream"
+        && let Value::Object(fields) = &mut body
+        && fields.remove(ARCHIVED_MARK).is_some()
+        && shape.caps.archived_channels
+    {
+        return Vec::new();
     }
     if shape.slim_presence && event_type(&body) == "presence" {
         drop_presence_email(&mut body);

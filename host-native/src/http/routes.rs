@@ -32,6 +32,8 @@ pub fn router() -> Router<AppState> {
         .route("/users/me/subscriptions/properties", axum::routing::post(update_subscription_settings))
         .route("/streams", get(get_streams))
         .route("/channels/create", axum::routing::post(create_channel))
+        .route("/streams/{stream_id}", get(get_stream_by_id).patch(update_stream).delete(archive_stream))
+        .route("/streams/{stream_id}/members", get(get_subscribers))
         .route("/get_stream_id", get(get_stream_id))
         .route("/messages", get(get_messages).post(send_message))
         .route("/messages/{message_id}", get(get_message).patch(update_message).delete(delete_message))
@@ -489,6 +491,50 @@ async fn get_user_group_subgroups(
 ) -> Response {
     query(state, request, move |t, actor, params| {
         api::user_groups::get_user_group_subgroups(t, actor, group_id_segment(&id)?, params)
+    })
+    .await
+}
+
+async fn get_stream_by_id(
+    State(state): State<AppState>,
+    Path(id): Path<String>,
+    request: ApiRequest,
+) -> Response {
+    query(state, request, move |t, actor, _| {
+        api::channel_admin::get_stream_by_id(t, actor, stream_id_segment(&id)?)
+    })
+    .await
+}
+
+async fn get_subscribers(
+    State(state): State<AppState>,
+    Path(id): Path<String>,
+    request: ApiRequest,
+) -> Response {
+    query(state, request, move |t, actor, _| {
+        api::channel_admin::get_subscribers(t, actor, stream_id_segment(&id)?)
+    })
+    .await
+}
+
+async fn update_stream(
+    State(state): State<AppState>,
+    Path(id): Path<String>,
+    request: ApiRequest,
+) -> Response {
+    command(state, request, move |t, actor, params, _| {
+        api::channel_admin::update_stream(t, actor, stream_id_segment(&id)?, params)
+    })
+    .await
+}
+
+async fn archive_stream(
+    State(state): State<AppState>,
+    Path(id): Path<String>,
+    request: ApiRequest,
+) -> Response {
+    command(state, request, move |t, actor, _, _| {
+        api::channel_admin::archive_stream(t, actor, stream_id_segment(&id)?)
     })
     .await
 }

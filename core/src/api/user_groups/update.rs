@@ -122,13 +122,14 @@ pub fn deactivate_user_group(store: &impl Store, actor: &Actor, id: UserGroupId)
         return Err(ApiError::bad_request("Cannot deactivate user group in use."));
     }
     let updated = UserGroup { deactivated: true, ..group.clone() };
-    let event = group_event(
-        &groups,
-        json!({"type": "user_group", "op": "update", "group_id": id, "data": {"deactivated": true}}),
-    );
-    Ok(Outcome {
-        changes: vec![Change::PutUserGroup(Box::new(updated))],
-        events: vec![event],
-        ..Outcome::default()
-    })
+    // Clients that keep deactivated groups get an update; the others drop the group (the
+    // event system picks one per client by `include_deactivated_groups`).
+    let events = vec![
+        group_event(
+            &groups,
+            json!({"type": "user_group", "op": "update", "group_id": id, "data": {"deactivated": true}}),
+        ),
+        group_event(&groups, json!({"type": "user_group", "op": "remove", "group_id": id})),
+    ];
+    Ok(Outcome { changes: vec![Change::PutUserGroup(Box::new(updated))], events, ..Outcome::default() })
 }
