@@ -93,6 +93,7 @@ fn endpoints(message_id: u64, stream_id: u64) -> Vec<(&'static str, String, Vec<
         ("GET", m("/get_stream_id"), vec!["stream"]),
         ("POST", m("/users"), vec!["email", "password", "full_name"]),
         ("GET", m("/users/x"), vec!["x"]),
+        ("PATCH", m("/users/1"), vec!["full_name", "role"]),
         (
             "PATCH",
             m("/realm"),

@@ -18,4 +18,5 @@ pub mod subscriptions;
 pub mod typing;
 pub mod unread;
 pub mod user_groups;
+pub mod user_updates;
 pub mod users;

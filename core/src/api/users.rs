@@ -250,8 +250,33 @@ fn deactivate(store: &impl Store, actor: &Actor, user: User) -> ApiResult<Outcom
         }
     }
     let user = User { is_active: false, ..user };
-    let event = activity_event(store, actor, &user)?;
-    Ok(Outcome { changes: vec![Change::PutUser(user)], events: vec![event], ..Outcome::default() })
+    let mut outcome = Outcome { changes: vec![Change::PutUser(user.clone())], ..Outcome::default() };
+    outcome.events.push(activity_event(store, actor, &user)?);
+    leave_groups(store, actor, user.id, &mut outcome)?;
+    Ok(outcome)
+}
+
+/// A deactivated user leaves every user group they were a direct member of, as in Zulip
+/// (reactivation does not bring them back).
+fn leave_groups(store: &impl Store, actor: &Actor, user: UserId, outcome: &mut Outcome) -> ApiResult<()> {
+    let active: Vec<UserId> = store
+        .realm_users(actor.realm.id)?
+        .iter()
+        .filter(|u| u.is_active && u.id != user)
+        .map(|u| u.id)
+        .collect();
+    for mut group in store.user_groups(actor.realm.id)? {
+        if group.system.is_some() || !group.direct_members.contains(&user) {
+            continue;
+        }
+        group.direct_members.retain(|m| *m != user);
+        outcome.events.push(Event::Other {
+            users: active.clone(),
+            body: json!({"type": "user_group", "op": "remove_members", "group_id": group.id, "user_ids": [user]}),
+        });
+        outcome.changes.push(Change::PutUserGroup(Box::new(group)));
+    }
+    Ok(())
 }
 
 /// `POST /users/{user_id}/reactivate`.

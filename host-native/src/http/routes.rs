@@ -26,7 +26,7 @@ pub fn router() -> Router<AppState> {
         .route("/events", get(super::events::get_events).delete(super::events::delete_queue))
         .route("/users/me", get(get_own_user).delete(deactivate_own_user))
         .route("/users", get(get_users).post(create_user))
-        .route("/users/{user}", get(get_user).delete(deactivate_user))
+        .route("/users/{user}", get(get_user).patch(update_user).delete(deactivate_user))
         .route("/users/{user}/reactivate", axum::routing::post(reactivate_user))
         .route("/users/me/subscriptions", get(get_subscriptions).post(subscribe).delete(unsubscribe))
         .route("/users/me/subscriptions/properties", axum::routing::post(update_subscription_settings))
@@ -535,6 +535,19 @@ async fn archive_stream(
 ) -> Response {
     command(state, request, move |t, actor, _, _| {
         api::channel_admin::archive_stream(t, actor, stream_id_segment(&id)?)
+    })
+    .await
+}
+
+async fn update_user(
+    State(state): State<AppState>,
+    Path(user): Path<String>,
+    request: ApiRequest,
+) -> Response {
+    command(state, request, move |t, actor, params, _| {
+        let target =
+            user.parse::<u64>().map(confab_core::ids::UserId).map_err(|_| ApiError::no_such_user())?;
+        api::user_updates::update_user(t, actor, target, params)
     })
     .await
 }

@@ -1,0 +1,65 @@
+//! PATCH /users/{user_id}   update_user
+//!
+//! Administrators change another account's name and role (zulip-semantics §6.1): only owners
+//! touch owners, and an organization always keeps an owner. A role change moves the user
+//! between system groups by itself (their members follow roles).
+
+use serde_json::json;
+
+use crate::command::{Actor, Event, Outcome, require_admin};
+use crate::error::{ApiError, ApiResult};
+use crate::ids::UserId;
+use crate::model::{Role, User};
+use crate::params::Params;
+use crate::store::{Change, Store};
+
+use super::users::validate_full_name;
+
+fn realm_user_update(store: &impl Store, actor: &Actor, person: serde_json::Value) -> ApiResult<Event> {
+    let users = store.realm_users(actor.realm.id)?.iter().filter(|u| u.is_active).map(|u| u.id).collect();
+    Ok(Event::Other { users, body: json!({"type": "realm_user", "op": "update", "person": person}) })
+}
+
+/// `PATCH /users/{user_id}`: `full_name` and `role`.
+pub fn update_user(store: &impl Store, actor: &Actor, target: UserId, params: &Params) -> ApiResult<Outcome> {
+    require_admin(actor)?;
+    let user: User =
+        store.user(target)?.filter(|u| u.realm_id == actor.realm.id).ok_or_else(ApiError::no_such_user)?;
+    let full_name = params.optional::<String>("full_name")?.map(|n| validate_full_name(&n)).transpose()?;
+    let role = match params.optional::<i64>("role")? {
+        Some(value) => {
+            let role = u16::try_from(value).ok().and_then(Role::from_value);
+            Some(role.ok_or_else(|| ApiError::bad_request("Invalid role"))?)
+        }
+        None => None,
+    };
+    if full_name.is_none() && role.is_none() {
+        return Err(ApiError::bad_request("No new data supplied"));
+    }
+    let mut updated = user.clone();
+    let mut events = Vec::new();
+    if let Some(role) = role.filter(|r| *r != user.role) {
+        if (role == Role::Owner || user.role == Role::Owner) && actor.user.role != Role::Owner {
+            return Err(ApiError::owner_required());
+        }
+        if user.role == Role::Owner {
+            let owners = store
+                .realm_users(actor.realm.id)?
+                .iter()
+                .filter(|u| u.is_active && u.role == Role::Owner)
+                .count();
+            if owners <= 1 {
+                return Err(ApiError::bad_request(
+                    "The owner permission cannot be removed from the only organization owner.",
+                ));
+            }
+        }
+        updated.role = role;
+        events.push(realm_user_update(store, actor, json!({"user_id": user.id, "role": role.value()}))?);
+    }
+    if let Some(name) = full_name.filter(|n| *n != user.full_name) {
+        updated.full_name = name.clone();
+        events.push(realm_user_update(store, actor, json!({"user_id": user.id, "full_name": name}))?);
+    }
+    Ok(Outcome { changes: vec![Change::PutUser(updated)], events, ..Outcome::default() })
+}

@@ -1,0 +1,96 @@
+//! Administrators change accounts (spec 2.11; zulip-semantics §6.1): names and roles, with
+//! owners protected, roles moving users between system groups, and deactivated users leaving
+//! their groups.
+
+use confab_tests::{Creds, TestServer};
+use serde_json::{Value, json};
+
+fn user_id(server: &TestServer, who: &Creds) -> u64 {
+    server.api().get("/users/me", Some(who), &[]).ok()["user_id"].as_u64().expect("id")
+}
+
+fn group(server: &TestServer, who: &Creds, name: &str) -> Value {
+    let groups = server.api().get("/user_groups", Some(who), &[]).ok();
+    groups["user_groups"]
+        .as_array()
+        .expect("list")
+        .iter()
+        .find(|g| g["name"] == name)
+        .cloned()
+        .expect("group")
+}
+
+#[test]
+fn roles_change_under_owner_protection() {
+    let server = TestServer::start(env!("CARGO_BIN_EXE_confab-under-test"));
+    let owner = server.owner();
+    let api = server.api();
+    let ada = api.create_user(&owner, "ada@example.com", "Ada");
+    let bob = api.create_user(&owner, "bob@example.com", "Bob");
+    let (owner_id, ada_id, bob_id) =
+        (user_id(&server, &owner), user_id(&server, &ada), user_id(&server, &bob));
+    let queue = api.post("/register", Some(&bob), &[("event_types", r#"["realm_user"]"#)]).ok();
+
+    let refused = api
+        .patch(&format!("/users/{ada_id}"), Some(&bob), &[("role", "200")])
+        .error(400, "UNAUTHORIZED_PRINCIPAL");
+    assert_eq!(refused["msg"], "Must be an organization administrator");
+    api.patch(&format!("/users/{ada_id}"), Some(&owner), &[("role", "200")]).ok();
+    assert_eq!(api.get(&format!("/users/{ada_id}"), Some(&bob), &[]).ok()["user"]["role"], 200);
+    assert_eq!(group(&server, &bob, "role:administrators")["members"], json!([ada_id]));
+
+    // An administrator may not make or unmake owners; the only owner stays an owner.
+    let owner_only = api
+        .patch(&format!("/users/{bob_id}"), Some(&ada), &[("role", "100")])
+        .error(400, "UNAUTHORIZED_PRINCIPAL");
+    assert_eq!(owner_only["msg"], "Must be an organization owner");
+    let last =
+        api.patch(&format!("/users/{owner_id}"), Some(&owner), &[("role", "400")]).error(400, "BAD_REQUEST");
+    assert_eq!(last["msg"], "The owner permission cannot be removed from the only organization owner.");
+    assert_eq!(
+        api.patch(&format!("/users/{bob_id}"), Some(&ada), &[("role", "250")]).error(400, "BAD_REQUEST")["msg"],
+        "Invalid role"
+    );
+    api.patch("/users/999999", Some(&ada), &[("full_name", "Nobody")]).error(400, "BAD_REQUEST");
+
+    api.patch(&format!("/users/{bob_id}"), Some(&ada), &[("full_name", "Robert")]).ok();
+    let events = api
+        .get(
+            "/events",
+            Some(&bob),
+            &[("queue_id", queue["queue_id"].as_str().expect("q")), ("dont_block", "true")],
+        )
+        .ok();
+    let people: Vec<Value> =
+        events["events"].as_array().expect("events").iter().map(|e| e["person"].clone()).collect();
+    assert_eq!(
+        people,
+        vec![json!({"user_id": ada_id, "role": 200}), json!({"user_id": bob_id, "full_name": "Robert"})]
+    );
+}
+
+#[test]
+fn deactivated_users_leave_their_groups() {
+    let server = TestServer::start(env!("CARGO_BIN_EXE_confab-under-test"));
+    let owner = server.owner();
+    let api = server.api();
+    let ada = api.create_user(&owner, "ada@example.com", "Ada");
+    let ada_id = user_id(&server, &ada);
+    let members = json!([ada_id]).to_string();
+    api.post(
+        "/user_groups/create",
+        Some(&owner),
+        &[("name", "support"), ("description", ""), ("members", members.as_str())],
+    )
+    .ok();
+    api.delete(&format!("/users/{ada_id}"), Some(&owner), &[]).ok();
+    assert_eq!(group(&server, &owner, "support")["members"], json!([]));
+    api.post(&format!("/users/{ada_id}/reactivate"), Some(&owner), &[]).ok();
+    assert_eq!(
+        group(&server, &owner, "support")["members"],
+        json!([]),
+        "reactivation does not rejoin groups"
+    );
+    let members = group(&server, &owner, "role:members")["members"].clone();
+    assert!(members.as_array().expect("list").contains(&json!(ada_id)), "back in role:members: {members}");
+}
