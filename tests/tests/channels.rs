@@ -269,3 +269,21 @@ fn private_channels_are_invisible_to_outsiders() {
     api.get(&format!("/streams/{id}/members"), Some(&ada), &[]).error(400, "BAD_REQUEST");
     api.get("/streams/999999", Some(&ada), &[]).error(400, "BAD_REQUEST");
 }
+
+#[test]
+fn new_users_join_the_default_channels() {
+    let (server, owner, _, owner_id, _) = setup();
+    let me = json!([owner_id]).to_string();
+    create(
+        &server,
+        &owner,
+        &[("name", "welcome"), ("subscribers", me.as_str()), ("is_default_stream", "true")],
+    )
+    .ok();
+    create(&server, &owner, &[("name", "elsewhere"), ("subscribers", me.as_str())]).ok();
+    let bob = server.api().create_user(&owner, "bob@example.com", "Bob");
+    let subs = server.api().get("/users/me/subscriptions", Some(&bob), &[]).ok();
+    let names: Vec<&str> =
+        subs["subscriptions"].as_array().expect("list").iter().filter_map(|s| s["name"].as_str()).collect();
+    assert_eq!(names, vec!["welcome"]);
+}

@@ -12,7 +12,9 @@ use serde_json::{Value, json};
 use crate::command::{Actor, Event, Outcome, require_admin};
 use crate::error::{ApiError, ApiResult};
 use crate::ids::{IdKind, RecipientId, UserId};
-use crate::model::{BotType, Credentials, Realm, Recipient, RecipientKind, Role, User};
+use crate::model::{BotType, Credentials, Realm, Recipient, RecipientKind, Role, Subscription, User};
+
+use super::subscriptions::stream_color;
 use crate::store::{Change, IdAllocator, MessageIndex, Store};
 use crate::wire;
 
@@ -97,11 +99,20 @@ pub fn new_user_changes(
         avatar_version: 1,
         personal_recipient: recipient,
     };
-    let changes = vec![
+    let is_guest = user.is_guest();
+    let mut changes = vec![
         Change::PutRecipient(Recipient { id: recipient, kind: RecipientKind::Personal(id) }),
         Change::PutUser(user),
         Change::PutCredentials(id, Credentials { api_key: new.api_key, password_hash: new.password_hash }),
     ];
+    // New users join the organization's default channels (never guests, as in Zulip's
+    // invitations, which leave guests' channels to the inviter).
+    if !is_guest {
+        let defaults = store.realm_streams(realm.id)?.into_iter().filter(|s| s.is_default && !s.is_archived);
+        for (n, stream) in defaults.enumerate() {
+            changes.push(Change::PutSubscription(Subscription::new(id, stream.id, stream_color(n))));
+        }
+    }
     Ok((id, changes))
 }
 
