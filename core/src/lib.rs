@@ -26,6 +26,7 @@ pub mod permissions;
 pub mod rate_limit;
 pub mod search;
 pub mod store;
+pub mod subdomains;
 pub mod time;
 pub mod version;
 pub mod wire;

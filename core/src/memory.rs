@@ -27,6 +27,7 @@ pub struct MemoryStore {
     reactions: BTreeMap<MessageId, Vec<Reaction>>,
     linkifiers: BTreeMap<(RealmId, u64), Linkifier>,
     user_groups: BTreeMap<(RealmId, UserGroupId), UserGroup>,
+    user_settings: BTreeMap<UserId, serde_json::Map<String, serde_json::Value>>,
     presences: BTreeMap<UserId, Presence>,
     counters: BTreeMap<&'static str, u64>,
 }
@@ -99,6 +100,9 @@ impl MemoryStore {
                 self.bump(IdKind::Linkifier, linkifier.id);
                 self.linkifiers.insert((linkifier.realm_id, linkifier.id), linkifier.clone());
             }
+            Change::PutUserSettings(user, settings) => {
+                self.user_settings.insert(*user, settings.clone());
+            }
             Change::PutUserGroup(group) => {
                 self.bump(IdKind::UserGroup, group.id.0);
                 self.user_groups.insert((group.realm_id, group.id), UserGroup::clone(group));
@@ -159,6 +163,10 @@ impl Store for MemoryStore {
 
     fn realm_by_subdomain(&self, subdomain: &str) -> ApiResult<Option<RealmId>> {
         Ok(self.realms.values().find(|r| r.subdomain == subdomain).map(|r| r.id))
+    }
+
+    fn realms(&self) -> ApiResult<Vec<Realm>> {
+        Ok(self.realms.values().cloned().collect())
     }
 
     fn user(&self, id: UserId) -> ApiResult<Option<User>> {
@@ -243,6 +251,10 @@ impl Store for MemoryStore {
             self.linkifiers.values().filter(|l| l.realm_id == realm).cloned().collect();
         list.sort_by_key(|l| (l.order, l.id));
         Ok(list)
+    }
+
+    fn user_settings(&self, user: UserId) -> ApiResult<serde_json::Map<String, serde_json::Value>> {
+        Ok(self.user_settings.get(&user).cloned().unwrap_or_default())
     }
 
     fn user_groups(&self, realm: RealmId) -> ApiResult<Vec<UserGroup>> {

@@ -52,6 +52,8 @@ pub type MessageIdIter<'a> = Box<dyn Iterator<Item = ApiResult<MessageId>> + 'a>
 pub trait Store {
     fn realm(&self, id: RealmId) -> ApiResult<Option<Realm>>;
     fn realm_by_subdomain(&self, subdomain: &str) -> ApiResult<Option<RealmId>>;
+    /// Every organization on the server, by id.
+    fn realms(&self) -> ApiResult<Vec<Realm>>;
 
     fn user(&self, id: UserId) -> ApiResult<Option<User>>;
     /// Looks up an API email, compared case-insensitively.
@@ -84,6 +86,8 @@ pub trait Store {
     /// The organization's linkifiers, in order.
     fn linkifiers(&self, realm: RealmId) -> ApiResult<Vec<Linkifier>>;
     fn presence(&self, user: UserId) -> ApiResult<Option<Presence>>;
+    /// The settings a user changed from Zulip's defaults (see `model::settings`).
+    fn user_settings(&self, user: UserId) -> ApiResult<serde_json::Map<String, serde_json::Value>>;
     /// The organization's user groups (system groups included), by id.
     fn user_groups(&self, realm: RealmId) -> ApiResult<Vec<UserGroup>>;
     /// Walks an index between two bounds.
@@ -141,6 +145,8 @@ pub enum Change {
     },
     PutPresence(Presence),
     PutUserGroup(Box<UserGroup>),
+    /// Replaces the settings a user changed from the defaults.
+    PutUserSettings(UserId, serde_json::Map<String, serde_json::Value>),
 }
 
 /// Hands out ids of one kind within a command, starting at the store's next id.

@@ -1,5 +1,7 @@
-//! First start: an empty data directory gets an organization with an owner, whose credentials
-//! are printed once and written to `DIR/zuliprc` for the Zulip clients.
+//! First start: a data directory without organizations gets one on the root, with an owner
+//! whose credentials are printed once and written to `DIR/zuliprc` for the Zulip clients. A
+//! directory prepared with `confab create-realm` keeps just the organizations made there, so
+//! its root may stay empty.
 
 use std::io::Write;
 use std::path::Path;
@@ -22,9 +24,10 @@ pub struct OwnerCredentials {
     pub api_key: String,
 }
 
-/// Creates the root organization and its owner unless one exists. Returns the new owner.
-pub fn ensure_root_realm(store: &Store, owner_email: &str, now: i64) -> ApiResult<Option<OwnerCredentials>> {
-    if store.read(|t| t.realm_by_subdomain(""))?.is_some() {
+/// Creates the root organization and its owner when the server has no organization. Returns
+/// the new owner.
+pub fn ensure_first_realm(store: &Store, owner_email: &str, now: i64) -> ApiResult<Option<OwnerCredentials>> {
+    if !store.read(|t| t.realms())?.is_empty() {
         return Ok(None);
     }
     let password = secrets::random_alphanumeric(20).map_err(ApiError::internal)?;

@@ -1,19 +1,13 @@
 //! The `confab` command line.
 
 use std::net::SocketAddr;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
-use confab_core::api::users::{NewUser, new_user_changes};
-use confab_core::model::{BotType, Role};
-use confab_core::store::Store as _;
-use confab_core::{ApiError, Outcome};
 
-use crate::secrets;
+use crate::offline::{self, RealmRequest, UserRequest};
 use crate::server::{Config, Server, shutdown_signal};
-use crate::store::{OpenError, Store};
-use crate::writer::run_now;
 
 #[derive(Parser, Debug)]
 #[command(name = "confab", version, about = "A team chat server that speaks the Zulip API")]
@@ -38,12 +32,22 @@ enum Command {
         /// Seconds a client may take to send its request headers.
         #[arg(long, default_value_t = 30)]
         header_timeout_secs: u64,
+        /// The host clients reach the server at; SUB.HOST is the organization with subdomain
+        /// SUB. Defaults to the address the server listens on.
+        #[arg(long, value_name = "HOST")]
+        external_host: Option<String>,
+        /// The scheme of organization URLs: https when a proxy in front terminates TLS.
+        #[arg(long, default_value = "http", value_parser = ["http", "https"])]
+        external_scheme: String,
     },
-    /// Create a user in the root organization and print its API key. The server must not be
-    /// running on the same data directory (create users through the API then).
+    /// Create a user and print its API key. The server must not be running on the same data
+    /// directory (create users through the API then).
     CreateUser {
         #[arg(long)]
         data_dir: PathBuf,
+        /// The organization's subdomain; the root's by default.
+        #[arg(long, default_value = "")]
+        subdomain: String,
         #[arg(long)]
         email: String,
         #[arg(long)]
@@ -58,6 +62,25 @@ enum Command {
         #[arg(long)]
         bot: bool,
     },
+    /// Create an organization with its owner and print the owner's API key. The server must not
+    /// be running on the same data directory.
+    CreateRealm {
+        #[arg(long)]
+        data_dir: PathBuf,
+        /// Lowercase letters, digits and hyphens, 3 to 40 characters; the empty subdomain is the
+        /// root, free until an organization lives there.
+        #[arg(long)]
+        subdomain: String,
+        /// The organization's name.
+        #[arg(long)]
+        name: String,
+        #[arg(long)]
+        owner_email: String,
+        #[arg(long)]
+        owner_password: String,
+        #[arg(long, default_value = "Owner")]
+        owner_name: String,
+    },
 }
 
 pub fn main() -> ExitCode {
@@ -70,14 +93,29 @@ pub fn main() -> ExitCode {
         .init();
     let cli = Cli::parse();
     let result = match cli.command {
-        Command::Serve { data_dir, bind, owner_email, header_timeout_secs } => serve(Config {
+        Command::Serve {
+            data_dir,
+            bind,
+            owner_email,
+            header_timeout_secs,
+            external_host,
+            external_scheme,
+        } => serve(Config {
             data_dir,
             bind,
             owner_email,
             header_timeout: std::time::Duration::from_secs(header_timeout_secs),
+            external_host,
+            external_scheme,
         }),
-        Command::CreateUser { data_dir, email, full_name, password, role, bot } => {
-            create_user(&data_dir, email, full_name, password, &role, bot)
+        Command::CreateUser { data_dir, subdomain, email, full_name, password, role, bot } => {
+            offline::create_user(&data_dir, UserRequest { subdomain, email, full_name, password, role, bot })
+        }
+        Command::CreateRealm { data_dir, subdomain, name, owner_email, owner_password, owner_name } => {
+            offline::create_realm(
+                &data_dir,
+                RealmRequest { subdomain, name, owner_email, owner_password, owner_name },
+            )
         }
     };
     match result {
@@ -101,6 +139,7 @@ fn serve(config: Config) -> Result<(), String> {
         .build()
         .map_err(|e| e.to_string())?;
     runtime.block_on(async {
+        let shutdown = shutdown_signal();
         let server = Server::bind(&config).await.map_err(|e| e.to_string())?;
         if let Some(owner) = &server.new_owner {
             println!("Created the organization. Its owner (shown only this once):");
@@ -110,65 +149,8 @@ fn serve(config: Config) -> Result<(), String> {
             println!("Wrote {}", config.data_dir.join("zuliprc").display());
         }
         println!("Confab is listening on http://{}", server.local_addr);
-        server.run(shutdown_signal()).await;
+        println!("Organizations: {} and SUBDOMAIN.{}", server.site.root_url(), server.site.host());
+        server.run(shutdown).await;
         Ok(())
     })
-}
-
-fn create_user(
-    data_dir: &Path,
-    email: String,
-    full_name: String,
-    password: Option<String>,
-    role: &str,
-    bot: bool,
-) -> Result<(), String> {
-    let role = Role::from_name(role)
-        .ok_or_else(|| format!("unknown role '{role}' (owner, admin, moderator, member, guest)"))?;
-    let store = Store::open(data_dir).map_err(|e| match e {
-        OpenError::InUse => format!(
-            "a Confab server is running on {dir}, and only one process may open its database.\n\
-             Either stop the server and run this again, or create the user through the API as an \
-             administrator:\n  curl -u ADMIN_EMAIL:ADMIN_API_KEY -d email={email} -d full_name='{full_name}' \
-             -d password=PASSWORD http://HOST:PORT/api/v1/users\n(the owner's credentials are in {dir}/zuliprc)",
-            dir = data_dir.display()
-        ),
-        other => format!("cannot open {}: {other}", data_dir.display()),
-    })?;
-    let api_key = secrets::new_api_key().map_err(|e| e.to_string())?;
-    let password_hash = match &password {
-        Some(p) if !bot => Some(secrets::hash_password(p)?),
-        _ => None,
-    };
-    let key = api_key.clone();
-    let now = crate::http::now();
-    let result = run_now(
-        &store,
-        Box::new(move |tables| {
-            let realm_id = tables.realm_by_subdomain("")?.ok_or_else(|| {
-                ApiError::bad_request("no organization yet: run `confab serve` once on this data directory")
-            })?;
-            let realm = tables.realm(realm_id)?.ok_or_else(|| ApiError::internal("organization missing"))?;
-            let owner = if bot {
-                tables.realm_users(realm_id)?.into_iter().find(|u| u.role == Role::Owner).map(|u| u.id)
-            } else {
-                None
-            };
-            let new = NewUser {
-                email,
-                full_name,
-                role,
-                bot_type: bot.then_some(BotType::Generic),
-                bot_owner_id: owner,
-                api_key: key,
-                password_hash,
-            };
-            let (id, changes) = new_user_changes(tables, &realm, new, now)?;
-            Ok(Outcome { changes, ..Outcome::default() }.reply("user_id", id.0))
-        }),
-    )
-    .map_err(|e| e.msg)?;
-    println!("Created user {}.", result.reply.get("user_id").map(ToString::to_string).unwrap_or_default());
-    println!("API key: {api_key}");
-    Ok(())
 }

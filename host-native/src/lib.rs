@@ -8,6 +8,7 @@ pub mod bootstrap;
 pub mod cli;
 pub mod events;
 pub mod http;
+pub mod offline;
 pub mod secrets;
 pub mod server;
 pub mod store;

@@ -7,7 +7,9 @@ use std::sync::Arc;
 
 use tokio::net::TcpListener;
 
-use crate::bootstrap::{OwnerCredentials, ensure_root_realm, write_zuliprc};
+use confab_core::subdomains::Site;
+
+use crate::bootstrap::{OwnerCredentials, ensure_first_realm, write_zuliprc};
 use crate::events::EventHub;
 use crate::http::{self, AppState};
 use crate::store::Store;
@@ -24,11 +26,18 @@ pub struct Config {
     pub owner_email: String,
     /// How long a client may take to send its request headers before it is disconnected.
     pub header_timeout: std::time::Duration,
+    /// The host clients reach the server at (`--external-host`); its subdomains are the other
+    /// organizations. `None`: the bound address.
+    pub external_host: Option<String>,
+    /// `http`, or `https` behind a proxy that terminates TLS: the scheme of organization URLs.
+    pub external_scheme: String,
 }
 
 /// A server bound to its address, ready to serve.
 pub struct Server {
     pub local_addr: SocketAddr,
+    /// Where clients reach the server.
+    pub site: Site,
     /// Set when this start created the organization.
     pub new_owner: Option<OwnerCredentials>,
     listener: TcpListener,
@@ -47,8 +56,8 @@ impl std::fmt::Display for StartError {
 }
 
 impl Server {
-    /// Opens the data directory and binds. On a new data directory this creates the
-    /// organization and writes `DIR/zuliprc` pointing at the bound address.
+    /// Opens the data directory and binds. On a data directory without organizations this
+    /// creates one on the root and writes `DIR/zuliprc` pointing at the root's URL.
     pub async fn bind(config: &Config) -> Result<Server, StartError> {
         let store = Store::open(&config.data_dir)
             .map_err(|e| StartError(format!("cannot open {}: {e}", config.data_dir.display())))?;
@@ -57,17 +66,17 @@ impl Server {
             .await
             .map_err(|e| StartError(format!("cannot listen on {}: {e}", config.bind)))?;
         let local_addr = listener.local_addr().map_err(|e| StartError(e.to_string()))?;
-        let site = format!("http://{local_addr}");
-        let new_owner = ensure_root_realm(&store, &config.owner_email, http::now())
+        let site = site_of(config, local_addr)?;
+        let new_owner = ensure_first_realm(&store, &config.owner_email, http::now())
             .map_err(|e| StartError(format!("cannot create the organization: {e}")))?;
         if let Some(owner) = &new_owner {
             let path = config.data_dir.join("zuliprc");
-            write_zuliprc(&path, &owner.email, &owner.api_key, &site)
+            write_zuliprc(&path, &owner.email, &owner.api_key, &site.root_url())
                 .map_err(|e| StartError(format!("cannot write {}: {e}", path.display())))?;
         }
         let events = EventHub::load(config.data_dir.join(EVENT_QUEUES_FILE), http::now());
-        let state = AppState::new(store, &site, events);
-        Ok(Server { local_addr, new_owner, listener, state, header_timeout: config.header_timeout })
+        let state = AppState::new(store, site.clone(), events);
+        Ok(Server { local_addr, site, new_owner, listener, state, header_timeout: config.header_timeout })
     }
 
     /// Serves until `shutdown` completes, then drains connections (waiting polls answer at
@@ -87,30 +96,54 @@ impl Server {
     }
 }
 
-/// Completes on SIGTERM or SIGINT.
-pub async fn shutdown_signal() {
-    let interrupt = async {
+/// The site clients reach: `--external-host`, else the address actually bound (so `:0` becomes
+/// the chosen port).
+fn site_of(config: &Config, local_addr: SocketAddr) -> Result<Site, StartError> {
+    let host = match &config.external_host {
+        Some(host) => host.clone(),
+        None => {
+            if local_addr.ip().is_unspecified() {
+                // Clients cannot send this address as their Host, so no request would find an
+                // organization.
+                tracing::warn!(
+                    "listening on {local_addr} without --external-host: requests must name the host                      {local_addr}; set --external-host to the name clients use"
+                );
+            }
+            local_addr.to_string()
+        }
+    };
+    Site::new(&config.external_scheme, &host).map_err(|e| StartError(format!("--external-host: {e}")))
+}
+
+/// Completes on SIGTERM or SIGINT. The handlers are installed by this call, not when the
+/// future is first polled: a signal that arrives after the server says it is listening, but
+/// before it starts serving, still shuts it down gracefully instead of killing it.
+pub fn shutdown_signal() -> impl Future<Output = ()> {
+    #[cfg(unix)]
+    {
+        use tokio::signal::unix::{SignalKind, signal};
+        let terminate = signal(SignalKind::terminate());
+        let interrupt = signal(SignalKind::interrupt());
+        async move {
+            let (mut terminate, mut interrupt) = match (terminate, interrupt) {
+                (Ok(t), Ok(i)) => (t, i),
+                (Err(e), _) | (_, Err(e)) => {
+                    tracing::error!("cannot listen for SIGTERM and SIGINT: {e}");
+                    return std::future::pending().await;
+                }
+            };
+            tokio::select! {
+                _ = interrupt.recv() => tracing::info!("SIGINT: shutting down"),
+                _ = terminate.recv() => tracing::info!("SIGTERM: shutting down"),
+            }
+        }
+    }
+    #[cfg(not(unix))]
+    async {
         if let Err(e) = tokio::signal::ctrl_c().await {
-            tracing::error!("cannot listen for SIGINT: {e}");
+            tracing::error!("cannot listen for Ctrl-C: {e}");
             std::future::pending::<()>().await;
         }
-    };
-    #[cfg(unix)]
-    let terminate = async {
-        match tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate()) {
-            Ok(mut signal) => {
-                signal.recv().await;
-            }
-            Err(e) => {
-                tracing::error!("cannot listen for SIGTERM: {e}");
-                std::future::pending::<()>().await;
-            }
-        }
-    };
-    #[cfg(not(unix))]
-    let terminate = std::future::pending::<()>();
-    tokio::select! {
-        () = interrupt => tracing::info!("SIGINT: shutting down"),
-        () = terminate => tracing::info!("SIGTERM: shutting down"),
+        tracing::info!("Ctrl-C: shutting down");
     }
 }

@@ -26,6 +26,8 @@ pub struct TestServer {
     pub owner: Option<Creds>,
     pub owner_password: Option<String>,
     binary: PathBuf,
+    /// The extra `serve` arguments, used again by a restart.
+    extra: Vec<String>,
     child: Child,
     // Keeps the temporary directory alive for the server's lifetime.
     _dir: Option<tempfile::TempDir>,
@@ -88,6 +90,7 @@ impl TestServer {
             owner,
             owner_password: password,
             binary: binary.to_owned(),
+            extra: extra.iter().map(|a| (*a).to_owned()).collect(),
             child,
             _dir: None,
         }
@@ -122,13 +125,21 @@ impl TestServer {
         self.start_again()
     }
 
-    /// Starts the same binary again on the same data directory and address; the old process
-    /// must have exited.
+    /// Stops the server gracefully (SIGTERM) and starts it again on the same data directory.
+    pub fn start_again_after_terminate(mut self) -> TestServer {
+        self.terminate();
+        self.start_again()
+    }
+
+    /// Starts the same binary again on the same data directory, address and arguments; the old
+    /// process must have exited.
     pub fn start_again(mut self) -> TestServer {
         let bind = self.base_url.trim_start_matches("http://").to_owned();
-        let mut next = Self::spawn(&self.binary, &self.data_dir, &bind, &[]);
+        let extra: Vec<&str> = self.extra.iter().map(String::as_str).collect();
+        let mut next = Self::spawn(&self.binary, &self.data_dir, &bind, &extra);
         next._dir = self._dir.take();
         next.owner = self.owner.clone();
+        next.owner_password = self.owner_password.clone();
         next
     }
 
@@ -171,6 +182,8 @@ impl Reply {
 /// An HTTP client for `/api/v1` that sends parameters as the Python client does.
 pub struct Api {
     pub base_url: String,
+    /// The `Host` header to send instead of the URL's (to reach an organization by subdomain).
+    host: Option<String>,
     http: reqwest::blocking::Client,
 }
 
@@ -179,7 +192,13 @@ impl Api {
     /// No request timeout: long-polls wait as long as the server makes them.
     pub fn new(base_url: &str) -> Api {
         let http = reqwest::blocking::Client::builder().timeout(None).build().expect("an HTTP client");
-        Api { base_url: format!("{base_url}/api/v1"), http }
+        Api { base_url: format!("{base_url}/api/v1"), host: None, http }
+    }
+
+    /// The same client sending `Host: host`, as a client of the organization there would.
+    pub fn with_host(mut self, host: &str) -> Api {
+        self.host = Some(host.to_owned());
+        self
     }
 
     fn send(
@@ -191,6 +210,9 @@ impl Api {
     ) -> Reply {
         let url = format!("{}{}", self.base_url, path);
         let mut request = self.http.request(method.clone(), &url).header("User-Agent", "ConfabTests/1.0");
+        if let Some(host) = &self.host {
+            request = request.header("Host", host);
+        }
         if let Some(creds) = auth {
             request = request.basic_auth(&creds.email, Some(&creds.api_key));
         }

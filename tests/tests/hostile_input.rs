@@ -112,6 +112,11 @@ fn endpoints(message_id: u64, stream_id: u64) -> Vec<(&'static str, String, Vec<
             ],
         ),
         ("GET", m("/realm/presence"), vec!["x"]),
+        (
+            "PATCH",
+            m("/settings"),
+            vec!["full_name", "timezone", "emojiset", "color_scheme", "enter_sends", "web_font_size_px"],
+        ),
         ("GET", m("/users/x/presence"), vec!["x"]),
         ("POST", m("/typing"), vec!["type", "op", "to", "stream_id", "topic"]),
         (

@@ -12,6 +12,7 @@ pub mod presence;
 pub mod realm;
 pub mod register;
 pub mod server_settings;
+pub mod settings;
 pub mod streams;
 pub mod subscription_properties;
 pub mod subscriptions;

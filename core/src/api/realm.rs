@@ -1,5 +1,5 @@
 //! Creating an organization with its first owner (`confab serve` on an empty data directory,
-//! and later `confab create-realm`), and changing its settings.
+//! and `confab create-realm`), and changing its settings.
 //!
 //! PATCH /realm   update_realm
 
@@ -11,6 +11,7 @@ use crate::ids::{IdKind, RealmId, RecipientId, StreamId, UserId};
 use crate::model::{BotType, Realm, Recipient, RecipientKind, Role, User};
 use crate::params::Params;
 use crate::store::{Change, IdAllocator, Store};
+use crate::subdomains::check_subdomain_available;
 
 use super::users::{NewUser, new_user_changes};
 
@@ -29,11 +30,11 @@ pub struct NewRealm {
     pub owner: NewUser,
 }
 
-/// Creates an organization and its owner. The owner's role is forced to owner.
+/// Creates an organization and its owner. The owner's role is forced to owner. The subdomain
+/// must be free and follow Zulip's rules (`subdomains::check_subdomain_available`); the empty
+/// one puts the organization on the server's root.
 pub fn create_realm(store: &impl Store, new: NewRealm, now: i64) -> ApiResult<Outcome> {
-    if store.realm_by_subdomain(&new.subdomain)?.is_some() {
-        return Err(ApiError::bad_request(format!("Subdomain '{}' is already in use", new.subdomain)));
-    }
+    check_subdomain_available(store, &new.subdomain)?;
     let name = new.name.trim();
     if name.is_empty() || name.chars().count() > MAX_REALM_NAME_LENGTH {
         return Err(ApiError::bad_request("Invalid organization name"));

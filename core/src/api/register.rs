@@ -15,10 +15,10 @@ use crate::events::{
     NOTIFICATION_SETTINGS_LEGACY, QueueOptions, parse_client_capabilities, parse_event_narrow,
 };
 use crate::groups::Groups;
-use crate::model::settings::default_user_settings;
 use crate::model::{IndexedFlag, MessageKind, Stream, User};
 use crate::params::{Json, Params};
 use crate::store::{Direction, MessageIndex, Store};
+use crate::subdomains::Site;
 use crate::version::{FEATURE_LEVEL, MERGE_BASE, ZULIP_VERSION};
 use crate::wire;
 
@@ -126,9 +126,11 @@ impl Wanted {
 }
 
 /// The initial state (without `queue_id` and `last_event_id`, which the event system adds).
+/// `site` gives the organization its URL (`realm_url`).
 pub fn initial_state(
     store: &impl Store,
     actor: &Actor,
+    site: &Site,
     options: &RegisterOptions,
     now: i64,
 ) -> ApiResult<Map<String, Value>> {
@@ -166,7 +168,7 @@ pub fn initial_state(
         put("max_message_id", json!(newest.map_or(-1, |id| id.0 as i64)));
     }
     if wanted.any(&["realm"]) {
-        for (key, value) in realm_block(actor) {
+        for (key, value) in realm_block(actor, site) {
             put(&key, value);
         }
     }
@@ -231,7 +233,7 @@ pub fn initial_state(
         put("server_timestamp", json!(now as f64));
         put("presence_last_update_id", json!(-1));
     }
-    let settings = default_user_settings(&user.timezone);
+    let settings = super::settings::settings_of(store, user)?;
     if wanted.any(&["user_settings"]) {
         put("user_settings", Value::Object(settings.clone()));
     }
@@ -296,10 +298,14 @@ fn visible_metadata(store: &impl Store, user: &User, stream: &Stream) -> ApiResu
 }
 
 /// Organization settings and server limits (the `realm` block).
-fn realm_block(actor: &Actor) -> Map<String, Value> {
+fn realm_block(actor: &Actor, site: &Site) -> Map<String, Value> {
     let realm = &actor.realm;
     let settings = &realm.settings;
+    let realm_url = site.realm_url(&realm.subdomain);
     let value = json!({
+        "realm_url": realm_url,
+        // Zulip's name for it before feature level 257, still sent.
+        "realm_uri": realm_url,
         "realm_name": realm.name,
         "realm_description": crate::markdown::render_description(&realm.description),
         "realm_icon_url": "/static/images/logo/zulip-icon-128x128.png",

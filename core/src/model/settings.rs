@@ -78,3 +78,45 @@ pub fn default_user_settings(timezone: &str) -> Map<String, Value> {
         _ => Map::new(),
     }
 }
+
+/// A user's settings: the defaults with what they changed.
+pub fn user_settings(timezone: &str, changed: &Map<String, Value>) -> Map<String, Value> {
+    let mut settings = default_user_settings(timezone);
+    settings.extend(changed.iter().map(|(k, v)| (k.clone(), v.clone())));
+    settings
+}
+
+/// What a setting may be set to, beyond its type (Zulip's `UserBaseSettings` validators).
+pub enum Allowed {
+    Any,
+    Ints(&'static [i64]),
+    Range(i64, i64),
+    Strings(&'static [&'static str]),
+}
+
+/// The choices of the settings that have them.
+pub fn allowed_values(name: &str) -> Allowed {
+    match name {
+        "color_scheme" => Allowed::Ints(&[1, 2, 3]),
+        "web_mark_read_on_scroll_policy" | "demote_inactive_streams" | "user_list_style" => {
+            Allowed::Ints(&[1, 2, 3])
+        }
+        "web_stream_unreads_count_display_policy" | "desktop_icon_count_display" => Allowed::Ints(&[1, 2, 3]),
+        "realm_name_in_email_notifications_policy" => Allowed::Ints(&[1, 2, 3]),
+        "web_channel_default_view" | "automatically_follow_topics_policy" => Allowed::Ints(&[1, 2, 3, 4]),
+        "automatically_unmute_topics_in_muted_streams_policy" => Allowed::Ints(&[1, 2, 3, 4]),
+        "email_address_visibility" => Allowed::Ints(&[1, 2, 3, 4, 5]),
+        "email_notifications_batching_period_seconds" => Allowed::Range(120, 7 * 24 * 60 * 60),
+        "web_font_size_px" => Allowed::Range(12, 20),
+        "web_line_height_percent" => Allowed::Range(122, 158),
+        "emojiset" => Allowed::Strings(&["google", "twitter", "text", "google-blob"]),
+        "web_home_view" => Allowed::Strings(&["recent_topics", "inbox", "all_messages"]),
+        "web_animate_image_previews" => Allowed::Strings(&["always", "on_hover", "never"]),
+        "notification_sound" => Allowed::Strings(&["zulip", "none"]),
+        "default_language" => Allowed::Strings(&["en"]),
+        _ => Allowed::Any,
+    }
+}
+
+/// Settings that are shown but not set through `PATCH /settings`.
+pub const READ_ONLY_SETTINGS: &[&str] = &["available_notification_sounds", "emojiset_choices"];

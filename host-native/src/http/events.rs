@@ -13,7 +13,7 @@ use confab_core::params::Params;
 use confab_core::{Actor, ApiError, ApiResult, Outcome};
 use serde_json::{Map, Value};
 
-use super::auth::authenticate;
+use super::auth::{authenticate, host_organization};
 use super::request::ApiRequest;
 use super::{AppState, now, respond};
 use crate::events::{Answer, Fetch};
@@ -52,8 +52,9 @@ async fn register_and_fetch_state(
     let user = actor.user.id;
     let registration = state.events.register(owner(&actor), options.queue_options())?;
     let store = state.store.clone();
+    let site = state.site.clone();
     let joined = tokio::task::spawn_blocking(move || {
-        store.read(|tables| initial_state(tables, &actor, &options, now()))
+        store.read(|tables| initial_state(tables, &actor, &site, &options, now()))
     })
     .await
     .map_err(ApiError::internal)
@@ -73,10 +74,15 @@ async fn register_and_fetch_state(
 }
 
 /// Register's answer to a request without credentials (spec §5.5): its parameters are checked
-/// as for a spectator, but spectators need the organization's `enable_spectator_access`, which
-/// no organization has yet, so the answer is Zulip's for an organization without it.
-fn spectator_register(params: &Params) -> ApiResult<Outcome> {
-    parse_register_params(params, false)?;
+/// as for a spectator, then the host must name an organization (Zulip's `Invalid subdomain`
+/// otherwise); spectators need the organization's `enable_spectator_access`, which no
+/// organization has yet, so the answer is Zulip's for an organization without it.
+async fn spectator_register(state: &AppState, request: ApiRequest) -> ApiResult<Outcome> {
+    parse_register_params(&request.params, false)?;
+    let store = state.store.clone();
+    tokio::task::spawn_blocking(move || store.read(|t| host_organization(t, &request)?.valid()))
+        .await
+        .map_err(ApiError::internal)??;
     Err(ApiError::not_logged_in())
 }
 
@@ -84,7 +90,7 @@ fn spectator_register(params: &Params) -> ApiResult<Outcome> {
 pub async fn register_queue(State(state): State<AppState>, request: ApiRequest) -> Response {
     let (actor, request) = match actor_of(&state, request).await {
         Ok((Some(actor), request)) => (actor, request),
-        Ok((None, request)) => return respond::outcome(spectator_register(&request.params)),
+        Ok((None, request)) => return respond::outcome(spectator_register(&state, request).await),
         Err(e) => return respond::error(&e),
     };
     let options = match parse_register_params(&request.params, true) {

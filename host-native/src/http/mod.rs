@@ -11,6 +11,7 @@ use std::sync::{Arc, Mutex};
 
 use axum::Router;
 use confab_core::rate_limit::SlidingWindow;
+use confab_core::subdomains::Site;
 
 use crate::events::EventHub;
 use crate::store::Store;
@@ -23,8 +24,8 @@ pub use request::MAX_BODY_BYTES;
 pub struct AppState {
     pub store: Arc<Store>,
     pub writer: Writer,
-    /// The URL clients reach the server at, without a trailing slash (`http://host:port`).
-    pub base_url: Arc<str>,
+    /// Where clients reach the server: the external host, whose subdomains are organizations.
+    pub site: Arc<Site>,
     /// Failed password logins per username (Zulip's `authenticate_by_username` rule).
     pub login_failures: Arc<Mutex<SlidingWindow>>,
     /// The event queues.
@@ -32,7 +33,7 @@ pub struct AppState {
 }
 
 impl AppState {
-    pub fn new(store: Arc<Store>, base_url: &str, events: EventHub) -> AppState {
+    pub fn new(store: Arc<Store>, site: Site, events: EventHub) -> AppState {
         let sink = events.clone();
         let writer = Writer::start(
             store.clone(),
@@ -42,7 +43,7 @@ impl AppState {
             store,
             writer,
             events,
-            base_url: base_url.trim_end_matches('/').into(),
+            site: Arc::new(site),
             login_failures: Arc::new(Mutex::new(SlidingWindow::failed_logins())),
         }
     }

@@ -1,6 +1,6 @@
 //! Extracting what core needs from an HTTP request: parameters from the query string and from
 //! form-urlencoded or multipart bodies (on every method, DELETE included), the Basic
-//! credentials, the User-Agent and the Host.
+//! credentials, the User-Agent, and the subdomain the Host names.
 
 use axum::extract::{FromRequest, Multipart, Request};
 use axum::http::{Method, header};
@@ -9,7 +9,7 @@ use base64::Engine;
 use confab_core::params::Params;
 use confab_core::{ApiError, ErrorCode};
 
-use super::respond;
+use super::{AppState, respond};
 
 /// The largest request body outside uploads. Zulip's `DATA_UPLOAD_MAX_MEMORY_SIZE` is 25 MiB.
 pub const MAX_BODY_BYTES: usize = 25 * 1024 * 1024;
@@ -22,7 +22,9 @@ pub struct ApiRequest {
     /// Whether an Authorization header was sent at all.
     pub has_authorization: bool,
     pub user_agent: Option<String>,
-    pub host: Option<String>,
+    /// The subdomain the `Host` header names (`Some("")`: the root), or `None` for a host that
+    /// is neither the server's external host nor under it (`Site::subdomain_of`).
+    pub subdomain: Option<String>,
 }
 
 fn too_large() -> Response {
@@ -37,17 +39,19 @@ fn parse_basic(value: &str) -> Option<(String, String)> {
     Some((user.to_owned(), key.trim().to_owned()))
 }
 
-impl<S: Send + Sync> FromRequest<S> for ApiRequest {
+impl FromRequest<AppState> for ApiRequest {
     type Rejection = Response;
 
-    async fn from_request(req: Request, state: &S) -> Result<Self, Self::Rejection> {
+    async fn from_request(req: Request, state: &AppState) -> Result<Self, Self::Rejection> {
         let headers = req.headers();
         let header_str =
             |name| headers.get(name).and_then(|v: &header::HeaderValue| v.to_str().ok()).map(str::to_owned);
         let authorization = header_str(header::AUTHORIZATION);
         let basic = authorization.as_deref().and_then(parse_basic);
         let user_agent = header_str(header::USER_AGENT);
-        let host = header_str(header::HOST);
+        // HTTP/1.1 requires `Host`; a request in absolute form may carry it in the URI instead.
+        let host = header_str(header::HOST).or_else(|| req.uri().authority().map(ToString::to_string));
+        let subdomain = state.site.subdomain_of(host.as_deref());
         let content_type = header_str(header::CONTENT_TYPE).unwrap_or_default().to_ascii_lowercase();
         let mut params = Params::parse_urlencoded(req.uri().query().unwrap_or("").as_bytes());
         let method = req.method().clone();
@@ -96,7 +100,7 @@ impl<S: Send + Sync> FromRequest<S> for ApiRequest {
                 }
             }
         }
-        Ok(ApiRequest { params, basic, has_authorization: authorization.is_some(), user_agent, host })
+        Ok(ApiRequest { params, basic, has_authorization: authorization.is_some(), user_agent, subdomain })
     }
 }
 

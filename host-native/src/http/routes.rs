@@ -12,7 +12,7 @@ use confab_core::model::Role;
 use confab_core::params::Params;
 use confab_core::{Actor, ApiError, ApiResult, Outcome};
 
-use super::auth::{authenticate, realm_for_host, refresh};
+use super::auth::{authenticate, host_organization, refresh};
 use super::request::ApiRequest;
 use super::{AppState, now, respond};
 use crate::secrets;
@@ -57,6 +57,7 @@ pub fn router() -> Router<AppState> {
         .route("/realm/filters", axum::routing::post(add_linkifier))
         .route("/realm/filters/{filter_id}", axum::routing::patch(update_linkifier).delete(remove_linkifier))
         .route("/users/me/presence", axum::routing::post(update_presence))
+        .route("/settings", axum::routing::patch(update_settings))
         .route("/realm/presence", get(get_presence))
         .route("/users/{user}/presence", get(get_user_presence))
         .route("/typing", axum::routing::post(set_typing_status))
@@ -133,17 +134,11 @@ where
 
 async fn server_settings(State(state): State<AppState>, request: ApiRequest) -> Response {
     let store = state.store.clone();
-    let base_url = state.base_url.clone();
+    let site = state.site.clone();
     let joined = tokio::task::spawn_blocking(move || {
+        // Clients send their own parameters here; Zulip ignores them silently.
         store.read(|tables| {
-            let realm = realm_for_host(tables, request.host.as_deref())?;
-            let body = api::server_settings::get_server_settings(realm.as_ref(), &base_url);
-            let mut outcome = Outcome::default();
-            if let serde_json::Value::Object(map) = body {
-                outcome.reply = map;
-            }
-            // Clients send their own parameters here; Zulip ignores them silently.
-            Ok(outcome)
+            api::server_settings::get_server_settings(tables, &site, request.subdomain.as_deref())
         })
     })
     .await;
@@ -157,8 +152,7 @@ async fn fetch_api_key(State(state): State<AppState>, request: ApiRequest) -> Re
         store.read(|tables| {
             let username: String = request.params.required("username")?;
             let password: String = request.params.required("password")?;
-            let realm = realm_for_host(tables, request.host.as_deref())?
-                .ok_or_else(|| ApiError::bad_request("There is no organization on this host"))?;
+            let realm = host_organization(tables, &request)?.valid()?;
             let mut limiter = limiter.lock().map_err(|_| ApiError::internal("login limiter poisoned"))?;
             let mut outcome = api::fetch_api_key::fetch_api_key(
                 tables,
@@ -550,6 +544,10 @@ async fn update_user(
         api::user_updates::update_user(t, actor, target, params)
     })
     .await
+}
+
+async fn update_settings(State(state): State<AppState>, request: ApiRequest) -> Response {
+    command(state, request, |t, actor, params, _| api::settings::update_settings(t, actor, params)).await
 }
 
 async fn create_channel(State(state): State<AppState>, request: ApiRequest) -> Response {

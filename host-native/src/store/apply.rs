@@ -124,6 +124,10 @@ impl WriteTables<'_> {
                 self.linkifiers.insert(key, encode(linkifier)?.as_slice()).map_err(storage)?;
                 self.bump(IdKind::Linkifier, linkifier.id)
             }
+            Change::PutUserSettings(user, settings) => {
+                self.user_settings.insert(user.0, encode(settings)?.as_slice()).map_err(storage)?;
+                Ok(())
+            }
             Change::PutUserGroup(group) => {
                 let key = (group.realm_id.0, group.id.0);
                 self.user_groups.insert(key, encode(group)?.as_slice()).map_err(storage)?;

@@ -57,6 +57,15 @@ macro_rules! impl_store {
                 Ok(self.subdomains.get(subdomain).map_err(storage)?.map(|v| RealmId(v.value())))
             }
 
+            fn realms(&self) -> ApiResult<Vec<Realm>> {
+                let mut realms = Vec::new();
+                for row in self.realms.iter().map_err(storage)? {
+                    let (_, value) = row.map_err(storage)?;
+                    realms.extend(record(Some(value))?);
+                }
+                Ok(realms)
+            }
+
             fn user(&self, id: UserId) -> ApiResult<Option<User>> {
                 record(self.users.get(id.0).map_err(storage)?)
             }
@@ -168,6 +177,10 @@ macro_rules! impl_store {
                 }
                 linkifiers.sort_by_key(|l| (l.order, l.id));
                 Ok(linkifiers)
+            }
+
+            fn user_settings(&self, user: UserId) -> ApiResult<serde_json::Map<String, serde_json::Value>> {
+                Ok(record(self.user_settings.get(user.0).map_err(storage)?)?.unwrap_or_default())
             }
 
             fn user_groups(&self, realm: RealmId) -> ApiResult<Vec<UserGroup>> {
