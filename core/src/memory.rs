@@ -28,6 +28,7 @@ pub struct MemoryStore {
     linkifiers: BTreeMap<(RealmId, u64), Linkifier>,
     user_groups: BTreeMap<(RealmId, UserGroupId), UserGroup>,
     user_settings: BTreeMap<UserId, serde_json::Map<String, serde_json::Value>>,
+    alert_words: BTreeMap<UserId, Vec<String>>,
     presences: BTreeMap<UserId, Presence>,
     counters: BTreeMap<&'static str, u64>,
 }
@@ -99,6 +100,9 @@ impl MemoryStore {
             Change::PutLinkifier(linkifier) => {
                 self.bump(IdKind::Linkifier, linkifier.id);
                 self.linkifiers.insert((linkifier.realm_id, linkifier.id), linkifier.clone());
+            }
+            Change::PutAlertWords(user, words) => {
+                self.alert_words.insert(*user, words.clone());
             }
             Change::PutUserSettings(user, settings) => {
                 self.user_settings.insert(*user, settings.clone());
@@ -251,6 +255,10 @@ impl Store for MemoryStore {
             self.linkifiers.values().filter(|l| l.realm_id == realm).cloned().collect();
         list.sort_by_key(|l| (l.order, l.id));
         Ok(list)
+    }
+
+    fn alert_words(&self, user: UserId) -> ApiResult<Vec<String>> {
+        Ok(self.alert_words.get(&user).cloned().unwrap_or_default())
     }
 
     fn user_settings(&self, user: UserId) -> ApiResult<serde_json::Map<String, serde_json::Value>> {

@@ -88,6 +88,8 @@ pub trait Store {
     fn presence(&self, user: UserId) -> ApiResult<Option<Presence>>;
     /// The settings a user changed from Zulip's defaults (see `model::settings`).
     fn user_settings(&self, user: UserId) -> ApiResult<serde_json::Map<String, serde_json::Value>>;
+    /// A user's alert words, as they added them.
+    fn alert_words(&self, user: UserId) -> ApiResult<Vec<String>>;
     /// The organization's user groups (system groups included), by id.
     fn user_groups(&self, realm: RealmId) -> ApiResult<Vec<UserGroup>>;
     /// Walks an index between two bounds.
@@ -145,6 +147,8 @@ pub enum Change {
     },
     PutPresence(Presence),
     PutUserGroup(Box<UserGroup>),
+    /// Replaces a user's alert words.
+    PutAlertWords(UserId, Vec<String>),
     /// Replaces the settings a user changed from the defaults.
     PutUserSettings(UserId, serde_json::Map<String, serde_json::Value>),
 }

@@ -112,6 +112,8 @@ fn endpoints(message_id: u64, stream_id: u64) -> Vec<(&'static str, String, Vec<
             ],
         ),
         ("GET", m("/realm/presence"), vec!["x"]),
+        ("POST", m("/users/me/alert_words"), vec!["alert_words"]),
+        ("DELETE", m("/users/me/alert_words"), vec!["alert_words"]),
         (
             "PATCH",
             m("/settings"),

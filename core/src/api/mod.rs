@@ -1,6 +1,7 @@
 //! The operations of the API, one module per endpoint group, one function per operation named
 //! after Zulip's `operationId`. Each file opens with the routes it serves.
 
+pub mod alert_words;
 pub mod channel_admin;
 pub mod channels;
 pub mod fetch_api_key;

@@ -258,7 +258,7 @@ pub fn initial_state(
         (&["muted_topics"][..], "muted_topics", json!([])),
         (&["user_topic"][..], "user_topics", json!([])),
         (&["muted_users"][..], "muted_users", json!([])),
-        (&["alert_words"][..], "alert_words", json!([])),
+        (&["alert_words"][..], "alert_words", json!(store.alert_words(user.id)?)),
         (&["user_status"][..], "user_status", json!({})),
         (&["drafts"][..], "drafts", json!([])),
         (&["saved_snippets"][..], "saved_snippets", json!([])),

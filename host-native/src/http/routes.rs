@@ -58,6 +58,7 @@ pub fn router() -> Router<AppState> {
         .route("/realm/filters/{filter_id}", axum::routing::patch(update_linkifier).delete(remove_linkifier))
         .route("/users/me/presence", axum::routing::post(update_presence))
         .route("/settings", axum::routing::patch(update_settings))
+        .route("/users/me/alert_words", get(get_alert_words).post(add_alert_words).delete(remove_alert_words))
         .route("/realm/presence", get(get_presence))
         .route("/users/{user}/presence", get(get_user_presence))
         .route("/typing", axum::routing::post(set_typing_status))
@@ -544,6 +545,19 @@ async fn update_user(
         api::user_updates::update_user(t, actor, target, params)
     })
     .await
+}
+
+async fn get_alert_words(State(state): State<AppState>, request: ApiRequest) -> Response {
+    query(state, request, |t, actor, _| api::alert_words::get_alert_words(t, actor)).await
+}
+
+async fn add_alert_words(State(state): State<AppState>, request: ApiRequest) -> Response {
+    command(state, request, |t, actor, params, _| api::alert_words::add_alert_words(t, actor, params)).await
+}
+
+async fn remove_alert_words(State(state): State<AppState>, request: ApiRequest) -> Response {
+    command(state, request, |t, actor, params, _| api::alert_words::remove_alert_words(t, actor, params))
+        .await
 }
 
 async fn update_settings(State(state): State<AppState>, request: ApiRequest) -> Response {

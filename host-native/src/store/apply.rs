@@ -124,6 +124,10 @@ impl WriteTables<'_> {
                 self.linkifiers.insert(key, encode(linkifier)?.as_slice()).map_err(storage)?;
                 self.bump(IdKind::Linkifier, linkifier.id)
             }
+            Change::PutAlertWords(user, words) => {
+                self.alert_words.insert(user.0, encode(words)?.as_slice()).map_err(storage)?;
+                Ok(())
+            }
             Change::PutUserSettings(user, settings) => {
                 self.user_settings.insert(user.0, encode(settings)?.as_slice()).map_err(storage)?;
                 Ok(())

@@ -179,6 +179,10 @@ macro_rules! impl_store {
                 Ok(linkifiers)
             }
 
+            fn alert_words(&self, user: UserId) -> ApiResult<Vec<String>> {
+                Ok(record(self.alert_words.get(user.0).map_err(storage)?)?.unwrap_or_default())
+            }
+
             fn user_settings(&self, user: UserId) -> ApiResult<serde_json::Map<String, serde_json::Value>> {
                 Ok(record(self.user_settings.get(user.0).map_err(storage)?)?.unwrap_or_default())
             }

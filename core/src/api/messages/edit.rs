@@ -472,8 +472,8 @@ fn recomputed_content_flags(
     rendering: &Rendering,
     outcome: &mut Outcome,
 ) -> ApiResult<BTreeMap<UserId, MessageFlags>> {
-    let mentions = Mentions::of(store, rendering, edited)?;
     let holders = store.message_users(edited.id)?;
+    let mentions = Mentions::of(store, rendering, edited, &holders)?;
     mentions.check_allowed(&actor.user, edited, holders.len())?;
     let mut after = BTreeMap::new();
     for user in holders {

@@ -9,7 +9,9 @@ use std::ops::Bound;
 use crate::error::{ApiError, ApiResult, ErrorCode};
 use crate::groups::Groups;
 use crate::ids::{RealmId, UserId};
-use crate::markdown::{self, MarkdownContext, MentionGroup, MentionStream, MentionUser, Rendering};
+use crate::markdown::{
+    self, MarkdownContext, MentionGroup, MentionStream, MentionUser, Rendering, alert_word_hits,
+};
 use crate::model::{Message, MessageFlags, MessageKind, Realm, Stream, User};
 use crate::store::{Direction, MessageIndex, Store};
 
@@ -54,21 +56,38 @@ pub struct Mentions {
     topic_participants: Option<BTreeSet<UserId>>,
     /// A group the message mentions that its sender may not mention (`can_mention_group`).
     unmentionable_group: Option<String>,
+    /// Recipients one of whose alert words the message contains.
+    alerted: BTreeSet<UserId>,
 }
 
 impl Mentions {
-    /// The mentions of `rendering` for `message` (already addressed, with its sender).
-    pub fn of(store: &impl Store, rendering: &Rendering, message: &Message) -> ApiResult<Mentions> {
+    /// The mentions of `rendering` for `message` (already addressed, with its sender), and the
+    /// alert words it holds for `recipients`.
+    pub fn of(
+        store: &impl Store,
+        rendering: &Rendering,
+        message: &Message,
+        recipients: &[UserId],
+    ) -> ApiResult<Mentions> {
         let mentioned =
             rendering.mentioned_user_ids.union(&rendering.mentioned_group_member_ids).copied().collect();
         let topic_participants =
             if rendering.topic_wildcard { Some(topic_participants(store, message)?) } else { None };
         let unmentionable_group = unmentionable_group(store, rendering, message)?;
+        let mut words_by_user = Vec::new();
+        for user in recipients {
+            let words = store.alert_words(*user)?;
+            if !words.is_empty() {
+                words_by_user.push((user.0, words));
+            }
+        }
+        let alerted = alert_word_hits(rendering, &words_by_user).into_iter().map(UserId).collect();
         Ok(Mentions {
             mentioned,
             stream_wildcard: rendering.stream_wildcard,
             topic_participants,
             unmentionable_group,
+            alerted,
         })
     }
 
@@ -83,6 +102,9 @@ impl Mentions {
         }
         if self.topic_participants.as_ref().is_some_and(|p| p.contains(&user)) {
             flags = flags.with(MessageFlags::TOPIC_WILDCARD_MENTIONED);
+        }
+        if self.alerted.contains(&user) {
+            flags = flags.with(MessageFlags::HAS_ALERT_WORD);
         }
         flags
     }

@@ -350,7 +350,7 @@ pub(super) fn compose(
         last_moved_timestamp: None,
         edit_history: Vec::new(),
     };
-    let mentions = Mentions::of(store, &rendering, &message)?;
+    let mentions = Mentions::of(store, &rendering, &message, &addressed.receivers)?;
     mentions.check_allowed(sender, &message, addressed.receivers.len())?;
     let base = if message.is_direct() { MessageFlags::IS_PRIVATE } else { MessageFlags::empty() };
     let receivers: Vec<(UserId, MessageFlags)> = addressed
