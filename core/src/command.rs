@@ -69,6 +69,11 @@ pub fn active_user_in_realm(store: &impl Store, actor: &Actor, id: UserId) -> Ap
     Ok(store.user(id)?.filter(|u| u.realm_id == actor.realm.id && u.is_active))
 }
 
+/// Every active user of an organization: who organization-wide events go to.
+pub fn active_user_ids(store: &impl Store, realm: crate::ids::RealmId) -> ApiResult<Vec<UserId>> {
+    Ok(store.realm_users(realm)?.iter().filter(|u| u.is_active).map(|u| u.id).collect())
+}
+
 /// Requires the actor to be an organization administrator.
 pub fn require_admin(actor: &Actor) -> ApiResult<()> {
     if actor.user.is_admin() { Ok(()) } else { Err(ApiError::administrator_required()) }

@@ -8,7 +8,7 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use serde_json::{Value, json};
 
-use crate::error::{ApiError, ApiResult};
+use crate::error::{ApiError, ApiResult, ErrorCode};
 use crate::ids::{IdKind, RealmId, UserGroupId, UserId};
 use crate::model::{GroupSetting, Role, Stream, SystemGroup, User, UserGroup};
 use crate::store::{Change, IdAllocator, Store};
@@ -203,6 +203,32 @@ impl Groups {
         };
         Ok(setting)
     }
+}
+
+/// Reads a setting change as clients send it, `{"new": value, "old": value}`: `old`, if given,
+/// must be the current value (`EXPECTATION_MISMATCH` otherwise). Returns `new`, which the
+/// caller checks as it checks any value of that setting.
+pub fn setting_change<'v>(
+    groups: &Groups,
+    name: &str,
+    current: &GroupSetting,
+    change: &'v Value,
+) -> ApiResult<&'v Value> {
+    let Value::Object(fields) = change else {
+        return Err(ApiError::bad_request(format!("{name} is not a dict")));
+    };
+    let new = fields
+        .get("new")
+        .ok_or_else(|| ApiError::bad_request(format!("{name}[\"new\"] key is missing from {name}")))?;
+    if let Some(old) = fields.get("old")
+        && groups.parse_setting(name, old)? != *current
+    {
+        return Err(ApiError::new(
+            ErrorCode::ExpectationMismatch,
+            "'old' value does not match the expected value.",
+        ));
+    }
+    Ok(new)
 }
 
 /// A channel's group setting, its default if unset (zulip-semantics §6.3): administering

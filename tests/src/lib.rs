@@ -139,7 +139,6 @@ impl TestServer {
         let mut next = Self::spawn(&self.binary, &self.data_dir, &bind, &extra);
         next._dir = self._dir.take();
         next.owner = self.owner.clone();
-        next.owner_password = self.owner_password.clone();
         next
     }
 

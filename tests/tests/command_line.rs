@@ -102,3 +102,133 @@ fn a_client_that_never_finishes_its_headers_is_disconnected() {
     // The server is still serving others.
     server.api().get("/server_settings", None, &[]).ok();
 }
+
+fn create_realm(data_dir: &std::path::Path, subdomain: &str, args: &[&str]) -> std::process::Output {
+    Command::new(BINARY)
+        .arg("create-realm")
+        .arg("--data-dir")
+        .arg(data_dir)
+        // `--subdomain=-x` keeps a leading hyphen from reading as a flag.
+        .arg(format!("--subdomain={subdomain}"))
+        .args(args)
+        .output()
+        .expect("confab runs")
+}
+
+const LEAR_OWNER: &[&str] =
+    &["--name", "Lear", "--owner-email", "king@lear.example", "--owner-password", "crown-and-sceptre"];
+
+#[test]
+fn create_realm_makes_an_organization_whose_owner_logs_in_on_its_subdomain() {
+    let mut server = TestServer::start_with(BINARY, &["--external-host", "confab.test"]);
+    let busy = create_realm(&server.data_dir, "lear", LEAR_OWNER);
+    assert!(!busy.status.success());
+    let advice = String::from_utf8_lossy(&busy.stderr);
+    assert!(advice.contains("a Confab server is running"), "{advice}");
+    assert!(advice.contains("Stop the server"), "{advice}");
+
+    assert!(server.terminate().success());
+    let made = create_realm(&server.data_dir, "lear", LEAR_OWNER);
+    assert!(made.status.success(), "{}", String::from_utf8_lossy(&made.stderr));
+    let printed = String::from_utf8_lossy(&made.stdout);
+    assert!(printed.contains("Created organization 'Lear'"), "{printed}");
+    assert!(printed.contains("http(s)://lear.HOST"), "{printed}");
+    let key =
+        printed.lines().find_map(|l| l.strip_prefix("API key: ")).expect("the key is printed").to_owned();
+    // Users are created offline in an organization named by its subdomain.
+    let fool = create_user(
+        &server.data_dir,
+        &[
+            "--subdomain",
+            "lear",
+            "--email",
+            "fool@lear.example",
+            "--full-name",
+            "Fool",
+            "--password",
+            "motley",
+        ],
+    );
+    assert!(fool.status.success(), "{}", String::from_utf8_lossy(&fool.stderr));
+    let nowhere = create_user(
+        &server.data_dir,
+        &["--subdomain", "hamlet", "--email", "x@example.com", "--full-name", "X"],
+    );
+    assert!(!nowhere.status.success());
+    assert!(String::from_utf8_lossy(&nowhere.stderr).contains("no organization with subdomain 'hamlet'"));
+
+    let server = server.start_again();
+    let lear = server.api().with_host("lear.confab.test");
+    let king = Creds { email: "king@lear.example".into(), api_key: key.clone() };
+    let me = lear.get("/users/me", Some(&king), &[]).ok();
+    assert_eq!(me["role"], 100);
+    assert_eq!(me["full_name"], "Owner");
+    let fetched = lear
+        .post("/fetch_api_key", None, &[("username", "king@lear.example"), ("password", "crown-and-sceptre")])
+        .ok();
+    assert_eq!(fetched["api_key"], key.as_str());
+    lear.post("/fetch_api_key", None, &[("username", "fool@lear.example"), ("password", "motley")]).ok();
+    let settings = lear.get("/server_settings", None, &[]).ok();
+    assert_eq!(settings["realm_name"], "Lear");
+}
+
+#[test]
+fn create_realm_refuses_what_zulip_refuses_and_writes_nothing() {
+    let mut server = TestServer::start_with(BINARY, &["--external-host", "confab.test"]);
+    assert!(server.terminate().success());
+    let dir = server.data_dir.clone();
+    assert!(create_realm(&dir, "lear", LEAR_OWNER).status.success());
+    let long = "a".repeat(41);
+    let owner = |email: &'static str, password: &'static str| -> Vec<&'static str> {
+        vec!["--name", "Elsinore", "--owner-email", email, "--owner-password", password]
+    };
+    let ok = owner("prince@hamlet.example", "to-be-or-not");
+    let cases: Vec<(&str, Vec<&str>, &str)> = vec![
+        ("Hamlet", ok.clone(), "Subdomain can only have lowercase letters, numbers, and '-'s."),
+        ("ham_let", ok.clone(), "Subdomain can only have lowercase letters, numbers, and '-'s."),
+        ("-hamlet", ok.clone(), "Subdomain cannot start or end with a '-'."),
+        ("ha", ok.clone(), "Subdomain needs to have length 3 or greater."),
+        (&long, ok.clone(), "Ensure this value has at most 40 characters (it has 41)."),
+        ("www", ok.clone(), "Subdomain reserved. Please choose a different one."),
+        ("zulips", ok.clone(), "Subdomain reserved. Please choose a different one."),
+        ("lear", ok.clone(), "Subdomain already in use. Please choose a different one."),
+        ("", ok.clone(), "Subdomain already in use. Please choose a different one."),
+        ("hamlet", owner("not-an-email", "to-be-or-not"), "Invalid email"),
+        ("hamlet", owner("prince@hamlet.example", ""), "password must not be empty"),
+        (
+            "hamlet",
+            vec!["--name", "", "--owner-email", "prince@hamlet.example", "--owner-password", "x"],
+            "Invalid organization name",
+        ),
+    ];
+    for (subdomain, args, expected) in &cases {
+        let refused = create_realm(&dir, subdomain, args);
+        assert!(!refused.status.success(), "{subdomain:?} was accepted");
+        let said = String::from_utf8_lossy(&refused.stderr);
+        assert!(said.contains(expected), "{subdomain:?}: {said}");
+    }
+
+    // Nothing was written: the server still knows only the root and lear.
+    let server = server.start_again();
+    for (host, status) in [("confab.test", 200), ("lear.confab.test", 200), ("hamlet.confab.test", 400)] {
+        let reply = server.api().with_host(host).get("/server_settings", None, &[]);
+        assert_eq!(reply.status, status, "{host}: {}", reply.body);
+    }
+}
+
+#[test]
+fn serve_refuses_an_external_host_that_is_not_a_bare_host() {
+    let dir = tempfile::tempdir().expect("temporary directory");
+    for host in ["https://chat.example.com", "chat.example.com/zulip", "chat.example.com:http"] {
+        let refused = Command::new(BINARY)
+            .arg("serve")
+            .arg("--data-dir")
+            .arg(dir.path())
+            .args(["--bind", "127.0.0.1:0", "--external-host", host])
+            .output()
+            .expect("confab runs");
+        assert!(!refused.status.success(), "{host} was accepted");
+        let said = String::from_utf8_lossy(&refused.stderr);
+        assert!(said.contains("--external-host"), "{host}: {said}");
+    }
+}

@@ -9,8 +9,8 @@
 use serde_json::{Map, Value, json};
 
 use crate::command::{Actor, Event, Outcome};
-use crate::error::{ApiError, ApiResult, ErrorCode};
-use crate::groups::{Groups, channel_setting};
+use crate::error::{ApiError, ApiResult};
+use crate::groups::{Groups, channel_setting, setting_change};
 use crate::ids::{StreamId, UserId};
 use crate::markdown::render_description;
 use crate::model::{ChannelPermissions, Role, Stream};
@@ -18,10 +18,8 @@ use crate::params::{Json, Params};
 use crate::store::{Change, Store};
 use crate::wire;
 
-use super::channels::TOPICS_POLICIES;
-use super::streams::{
-    MAX_STREAM_DESCRIPTION_LENGTH, check_stream_name, has_content_access, stream_by_name, stream_in_realm,
-};
+use super::channels::{TOPICS_POLICIES, check_description};
+use super::streams::{check_stream_name, has_content_access, stream_by_name, stream_in_realm};
 
 fn invalid_channel() -> ApiError {
     ApiError::bad_request("Invalid channel ID")
@@ -101,12 +99,7 @@ pub fn update_stream(store: &impl Store, actor: &Actor, id: StreamId, params: &P
         }
     }
     if let Some(description) = params.optional::<String>("description")? {
-        let description = description.trim().replace(['\r', '\n'], " ");
-        if description.chars().count() > MAX_STREAM_DESCRIPTION_LENGTH {
-            return Err(ApiError::bad_request(format!(
-                "Channel description too long (limit: {MAX_STREAM_DESCRIPTION_LENGTH} characters)."
-            )));
-        }
+        let description = check_description(&description)?;
         stream.rendered_description = render_description(&description);
         stream.description = description.clone();
         let extra =
@@ -151,18 +144,8 @@ pub fn update_stream(store: &impl Store, actor: &Actor, id: StreamId, params: &P
     }
     for (setting, _) in ChannelPermissions::default().fields() {
         let Some(Json(change)) = params.optional::<Json<Value>>(setting)? else { continue };
-        let new = change.get("new").ok_or_else(|| {
-            ApiError::bad_request(format!("{setting}[\"new\"] key is missing from {setting}"))
-        })?;
         let current = channel_setting(&groups, &stream, setting)?;
-        if let Some(old_value) = change.get("old")
-            && groups.parse_setting(setting, old_value)? != current
-        {
-            return Err(ApiError::new(
-                ErrorCode::ExpectationMismatch,
-                "'old' value does not match the expected value.",
-            ));
-        }
+        let new = setting_change(&groups, setting, &current, &change)?;
         let new = groups.parse_setting(setting, new)?;
         changed.push((setting.into(), Groups::setting_json(&new), Map::new()));
         if let Some(slot) = stream.permissions.slot(setting) {

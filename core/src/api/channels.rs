@@ -37,7 +37,7 @@ pub(crate) fn retention_days(value: &str) -> ApiResult<Option<i64>> {
     }
 }
 
-fn check_description(description: &str) -> ApiResult<String> {
+pub(crate) fn check_description(description: &str) -> ApiResult<String> {
     let description = description.trim();
     if description.chars().count() > MAX_STREAM_DESCRIPTION_LENGTH {
         return Err(ApiError::bad_request(format!(

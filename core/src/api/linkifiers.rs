@@ -19,7 +19,7 @@ use crate::wire;
 
 /// The `realm_linkifiers` event with the organization's list after a change.
 fn changed_event(store: &impl Store, actor: &Actor, after: &[Linkifier]) -> ApiResult<Event> {
-    let users = store.realm_users(actor.realm.id)?.iter().filter(|u| u.is_active).map(|u| u.id).collect();
+    let users = crate::command::active_user_ids(store, actor.realm.id)?;
     Ok(Event::Other {
         users,
         body: json!({"type": "realm_linkifiers", "linkifiers": wire::linkifiers(after)}),

@@ -77,7 +77,7 @@ pub fn realm_presences(
 /// the receiving client's `simplified_presence_events` capability; both are sent here and the
 /// event system gives each queue the one it asked for.
 fn presence_event(store: &impl Store, actor: &Actor, presence: &Presence, now: i64) -> ApiResult<Event> {
-    let users = store.realm_users(actor.realm.id)?.iter().filter(|u| u.is_active).map(|u| u.id).collect();
+    let users = crate::command::active_user_ids(store, actor.realm.id)?;
     Ok(Event::Other {
         users,
         body: json!({

@@ -17,7 +17,7 @@ use crate::version::{FEATURE_LEVEL, MERGE_BASE, ZULIP_VERSION};
 /// A host with no organization is Zulip's `Invalid subdomain`.
 pub fn get_server_settings(store: &impl Store, site: &Site, subdomain: Option<&str>) -> ApiResult<Outcome> {
     let realm = match organization(store, subdomain)? {
-        HostOrganization::Found(realm) => Some(realm),
+        HostOrganization::Found(realm) => Some(*realm),
         HostOrganization::EmptyRoot => None,
         HostOrganization::Unknown => return Err(invalid_subdomain_for_settings()),
     };

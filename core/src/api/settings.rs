@@ -81,8 +81,7 @@ pub fn update_settings(store: &impl Store, actor: &Actor, params: &Params) -> Ap
     if let Some(name) = params.optional::<String>("full_name")? {
         let name = validate_full_name(&name)?;
         if name != user.full_name {
-            let everyone =
-                store.realm_users(actor.realm.id)?.iter().filter(|u| u.is_active).map(|u| u.id).collect();
+            let everyone = crate::command::active_user_ids(store, actor.realm.id)?;
             outcome.events.push(Event::Other {
                 users: everyone,
                 body: json!({"type": "realm_user", "op": "update", "person": {"user_id": user.id, "full_name": name}}),

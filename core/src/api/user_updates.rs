@@ -16,7 +16,7 @@ use crate::store::{Change, Store};
 use super::users::validate_full_name;
 
 fn realm_user_update(store: &impl Store, actor: &Actor, person: serde_json::Value) -> ApiResult<Event> {
-    let users = store.realm_users(actor.realm.id)?.iter().filter(|u| u.is_active).map(|u| u.id).collect();
+    let users = crate::command::active_user_ids(store, actor.realm.id)?;
     Ok(Event::Other { users, body: json!({"type": "realm_user", "op": "update", "person": person}) })
 }
 

@@ -120,8 +120,7 @@ pub fn new_user_changes(
 pub fn create_user(store: &impl Store, actor: &Actor, new: NewUser, now: i64) -> ApiResult<Outcome> {
     require_admin(actor)?;
     let (id, changes) = new_user_changes(store, &actor.realm, new, now)?;
-    let everyone: Vec<UserId> =
-        store.realm_users(actor.realm.id)?.iter().filter(|u| u.is_active).map(|u| u.id).collect();
+    let everyone: Vec<UserId> = crate::command::active_user_ids(store, actor.realm.id)?;
     let created = changes.iter().find_map(|c| match c {
         Change::PutUser(u) => Some(wire::user(u)),
         _ => None,

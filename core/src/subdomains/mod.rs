@@ -27,7 +27,7 @@ const INVALID_SUBDOMAIN: &str = "Invalid subdomain";
 #[derive(Clone, Debug, PartialEq)]
 pub enum HostOrganization {
     /// The organization on that subdomain (possibly deactivated; callers decide).
-    Found(Realm),
+    Found(Box<Realm>),
     /// The server's root host, where no organization lives: the server's other organizations
     /// are all on subdomains.
     EmptyRoot,
@@ -41,7 +41,7 @@ impl HostOrganization {
     /// credentials (`POST /fetch_api_key`, `POST /register` without credentials).
     pub fn valid(self) -> ApiResult<Realm> {
         match self {
-            HostOrganization::Found(realm) => Ok(realm),
+            HostOrganization::Found(realm) => Ok(*realm),
             HostOrganization::EmptyRoot | HostOrganization::Unknown => Err(invalid_subdomain()),
         }
     }
@@ -61,7 +61,9 @@ impl HostOrganization {
 pub fn organization(store: &impl Store, subdomain: Option<&str>) -> ApiResult<HostOrganization> {
     let Some(subdomain) = subdomain else { return Ok(HostOrganization::Unknown) };
     match store.realm_by_subdomain(subdomain)? {
-        Some(id) => Ok(store.realm(id)?.map_or(HostOrganization::Unknown, HostOrganization::Found)),
+        Some(id) => {
+            Ok(store.realm(id)?.map_or(HostOrganization::Unknown, |r| HostOrganization::Found(Box::new(r))))
+        }
         None if subdomain.is_empty() => Ok(HostOrganization::EmptyRoot),
         None => Ok(HostOrganization::Unknown),
     }

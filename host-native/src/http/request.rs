@@ -50,7 +50,11 @@ impl FromRequest<AppState> for ApiRequest {
         let basic = authorization.as_deref().and_then(parse_basic);
         let user_agent = header_str(header::USER_AGENT);
         // HTTP/1.1 requires `Host`; a request in absolute form may carry it in the URI instead.
-        let host = header_str(header::HOST).or_else(|| req.uri().authority().map(ToString::to_string));
+        // A Host that is not text still names some host (none of ours), not the root.
+        let host = headers
+            .get(header::HOST)
+            .map(|v| String::from_utf8_lossy(v.as_bytes()).into_owned())
+            .or_else(|| req.uri().authority().map(ToString::to_string));
         let subdomain = state.site.subdomain_of(host.as_deref());
         let content_type = header_str(header::CONTENT_TYPE).unwrap_or_default().to_ascii_lowercase();
         let mut params = Params::parse_urlencoded(req.uri().query().unwrap_or("").as_bytes());

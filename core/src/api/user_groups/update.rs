@@ -3,8 +3,8 @@
 use serde_json::{Map, Value, json};
 
 use crate::command::{Actor, Outcome};
-use crate::error::{ApiError, ApiResult, ErrorCode};
-use crate::groups::Groups;
+use crate::error::{ApiError, ApiResult};
+use crate::groups::{Groups, setting_change};
 use crate::ids::UserGroupId;
 use crate::model::{GroupSetting, UserGroup};
 use crate::params::{Json, Params};
@@ -14,31 +14,6 @@ use super::{
     SETTINGS, can_manage, check_description, check_name, checked_setting, group_by_id, group_event,
     insufficient_permission, setting_slot,
 };
-
-/// A setting change as sent: `{"new": value, "old": value}`, where `old`, if given, must be the
-/// current value (Zulip's `EXPECTATION_MISMATCH` otherwise).
-fn setting_change(
-    groups: &Groups,
-    name: &str,
-    current: &GroupSetting,
-    value: &Value,
-) -> ApiResult<GroupSetting> {
-    let Value::Object(fields) = value else {
-        return Err(ApiError::bad_request(format!("{name} is not a dict")));
-    };
-    let new = fields
-        .get("new")
-        .ok_or_else(|| ApiError::bad_request(format!("{name}[\"new\"] key is missing from {name}")))?;
-    if let Some(old) = fields.get("old")
-        && groups.parse_setting(name, old)? != *current
-    {
-        return Err(ApiError::new(
-            ErrorCode::ExpectationMismatch,
-            "'old' value does not match the expected value.",
-        ));
-    }
-    checked_setting(groups, name, new)
-}
 
 pub fn update_user_group(
     store: &impl Store,
@@ -65,7 +40,7 @@ pub fn update_user_group(
         if let Some(Json(value)) = params.optional::<Json<Value>>(setting)? {
             let current =
                 setting_slot(&mut updated, setting).map(|s| s.clone()).unwrap_or(GroupSetting::Named(id));
-            let new = setting_change(&groups, setting, &current, &value)?;
+            let new = checked_setting(&groups, setting, setting_change(&groups, setting, &current, &value)?)?;
             data.insert(setting.into(), Groups::setting_json(&new));
             if let Some(slot) = setting_slot(&mut updated, setting) {
                 *slot = new;
