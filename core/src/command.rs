@@ -18,6 +18,9 @@ pub struct Actor {
     pub realm: Realm,
     /// The client name Zulip records on messages (from the User-Agent, as Zulip does).
     pub client: String,
+    /// The organization's URL (`http://chat.example.com`), as the host serves it: Markdown
+    /// makes links to it relative.
+    pub realm_url: String,
 }
 
 /// Something that happened, for the event system to deliver once it is durable.

@@ -100,3 +100,16 @@ fn render_previews_and_matches_narrow_highlights() {
         .ok();
     assert_eq!(none["messages"], json!({}));
 }
+
+#[test]
+fn links_to_the_organization_itself_are_relative() {
+    let (server, owner, _, _) = setup();
+    let content = format!("see {}/#narrow/channel/1-general", server.base_url);
+    let rendered = server.api().post("/messages/render", Some(&owner), &[("content", content.as_str())]).ok();
+    // As in Zulip: the text stays as typed; the link stays inside the web app.
+    let expected = format!(
+        "<p>see <a href=\"#narrow/channel/1-general\">{}/#narrow/channel/1-general</a></p>",
+        server.base_url
+    );
+    assert_eq!(rendered["rendered"], expected);
+}

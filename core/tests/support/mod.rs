@@ -54,6 +54,7 @@ impl World {
             user: self.store.user(id).ok().flatten().expect("user"),
             realm: self.store.realm(self.realm).ok().flatten().expect("realm"),
             client: "website".into(),
+            realm_url: "http://chat.example.com".into(),
         }
     }
 

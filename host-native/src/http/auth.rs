@@ -44,7 +44,8 @@ pub fn authenticate(tables: &ReadTables, request: &ApiRequest) -> ApiResult<Acto
         return Err(account_not_in_subdomain());
     }
     let client = client_name(&request.params, request.user_agent.as_deref());
-    Ok(Actor { user, realm, client })
+    // The organization's URL is the host's to know; the routes fill it in.
+    Ok(Actor { user, realm, client, realm_url: String::new() })
 }
 
 /// The account these credentials open: in the host's organization first, else in any other.
@@ -85,5 +86,5 @@ fn account_in(tables: &ReadTables, realm: &Realm, email: &str, key: &str) -> Api
 pub fn refresh(store: &impl confab_core::store::Store, actor: &Actor) -> ApiResult<Actor> {
     let user = store.user(actor.user.id)?.filter(|u| u.is_active).ok_or_else(ApiError::user_deactivated)?;
     let realm = store.realm(actor.realm.id)?.ok_or_else(ApiError::invalid_api_key)?;
-    Ok(Actor { user, realm, client: actor.client.clone() })
+    Ok(Actor { user, realm, client: actor.client.clone(), realm_url: actor.realm_url.clone() })
 }

@@ -89,9 +89,10 @@ where
     F: FnOnce(&ReadTables, &Actor, &Params) -> ApiResult<Outcome> + Send + 'static,
 {
     let store = state.store.clone();
+    let site = state.site.clone();
     let joined = tokio::task::spawn_blocking(move || {
         store.read(|tables| {
-            let actor = authenticate(tables, &request)?;
+            let actor = authenticate(tables, &request).map(|a| with_realm_url(&site, a))?;
             let mut outcome = f(tables, &actor, &request.params)?;
             respond::note_ignored(&mut outcome, request.params.ignored());
             Ok(outcome)
@@ -101,14 +102,21 @@ where
     respond::outcome(joined.unwrap_or_else(|e| Err(ApiError::internal(e))))
 }
 
+/// The actor with its organization's URL, as this server is reached.
+pub(super) fn with_realm_url(site: &confab_core::subdomains::Site, actor: Actor) -> Actor {
+    let realm_url = site.realm_url(&actor.realm.subdomain);
+    Actor { realm_url, ..actor }
+}
+
 /// Runs an authenticated command through the writer; answers once it is durable.
 async fn command<F>(state: AppState, request: ApiRequest, f: F) -> Response
 where
     F: FnOnce(&WriteTables<'_>, &Actor, &Params, i64) -> ApiResult<Outcome> + Send + 'static,
 {
     let store = state.store.clone();
+    let site = state.site.clone();
     let authenticated = tokio::task::spawn_blocking(move || {
-        let actor = store.read(|tables| authenticate(tables, &request));
+        let actor = store.read(|tables| authenticate(tables, &request)).map(|a| with_realm_url(&site, a));
         (actor, request)
     })
     .await;

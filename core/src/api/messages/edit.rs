@@ -299,7 +299,7 @@ pub fn update_message(
     let new_stream = request.stream.clone().or_else(|| old_stream.clone());
     let new_topic = request.topic.clone().unwrap_or_else(|| message.topic().to_owned());
     let rendered = match &request.content {
-        Some(content) => Some(render_message(store, &actor.realm, &actor.user, content)?),
+        Some(content) => Some(render_message(store, actor, &actor.user, content)?),
         None => None,
     };
     let counts_as_move = request.stream.is_some() || topic_change == TopicChange::Rename;
@@ -380,21 +380,13 @@ pub fn update_message(
                     "{} has marked this topic as {verb}.",
                     silent_mention(&actor.user.full_name, actor.user.id)
                 );
-                composed.extend(notify(
-                    store,
-                    &actor.realm,
-                    new.clone(),
-                    new_topic.clone(),
-                    text,
-                    now,
-                    &mut ids,
-                )?);
+                composed.extend(notify(store, actor, new.clone(), new_topic.clone(), text, now, &mut ids)?);
             }
             _ => {
                 if request.notify_old {
                     composed.extend(notify(
                         store,
-                        &actor.realm,
+                        actor,
                         old.clone(),
                         message.topic().to_owned(),
                         notices.old_thread(request.propagate_mode),
@@ -405,7 +397,7 @@ pub fn update_message(
                 if request.notify_new && counts_as_move {
                     composed.extend(notify(
                         store,
-                        &actor.realm,
+                        actor,
                         new.clone(),
                         new_topic.clone(),
                         notices.new_thread(request.propagate_mode),

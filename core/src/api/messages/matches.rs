@@ -57,6 +57,6 @@ pub fn check_messages_match_narrow(store: &impl Store, actor: &Actor, params: &P
 /// `POST /messages/render`: the HTML a message with this content would have.
 pub fn render(store: &impl Store, actor: &Actor, params: &Params) -> ApiResult<Outcome> {
     let content: String = params.required("content")?;
-    let rendered = render_message(store, &actor.realm, &actor.user, &content)?;
+    let rendered = render_message(store, actor, &actor.user, &content)?;
     Ok(Outcome::default().reply("rendered", rendered.html))
 }

@@ -6,6 +6,7 @@ use std::cell::{OnceCell, RefCell};
 use std::collections::BTreeSet;
 use std::ops::Bound;
 
+use crate::command::Actor;
 use crate::error::{ApiError, ApiResult, ErrorCode};
 use crate::groups::Groups;
 use crate::ids::{RealmId, UserId};
@@ -30,11 +31,11 @@ pub const WILDCARD_MENTION_THRESHOLD: usize = 15;
 /// Renders message content as `sender` would have it shown to the organization.
 pub fn render_message(
     store: &impl Store,
-    realm: &Realm,
+    actor: &Actor,
     sender: &User,
     content: &str,
 ) -> ApiResult<Rendering> {
-    let context = StoreContext::new(store, realm, sender)?;
+    let context = StoreContext::new(store, &actor.realm, &actor.realm_url, sender)?;
     let rendering = markdown::render(content, &context);
     match context.failure.into_inner() {
         Some(error) => Err(error),
@@ -180,6 +181,7 @@ fn topic_participants(store: &impl Store, message: &Message) -> ApiResult<BTreeS
 struct StoreContext<'a, S: Store> {
     store: &'a S,
     realm: RealmId,
+    realm_url: &'a str,
     sender: &'a User,
     linkifiers: Vec<markdown::Linkifier>,
     users: OnceCell<Vec<User>>,
@@ -188,10 +190,11 @@ struct StoreContext<'a, S: Store> {
 }
 
 impl<'a, S: Store> StoreContext<'a, S> {
-    fn new(store: &'a S, realm: &Realm, sender: &'a User) -> ApiResult<Self> {
+    fn new(store: &'a S, realm: &Realm, realm_url: &'a str, sender: &'a User) -> ApiResult<Self> {
         Ok(StoreContext {
             store,
             realm: realm.id,
+            realm_url,
             sender,
             linkifiers: markdown_linkifiers(store, realm.id)?,
             users: OnceCell::new(),
@@ -266,9 +269,8 @@ impl<S: Store> MarkdownContext for StoreContext<'_, S> {
         &self.linkifiers
     }
 
-    /// Links stay absolute until the server knows its external URL (organizations issue).
     fn realm_url(&self) -> &str {
-        ""
+        self.realm_url
     }
 }
 

@@ -102,7 +102,7 @@ pub fn report_message(
     let topic = super::send::check_topic(&topic)?;
     let mut ids = IdAllocator::new(store, IdKind::Message)?;
     let mut outcome = Outcome::default();
-    if let Some(notice) = notify(store, &actor.realm, channel, topic, content, now, &mut ids)? {
+    if let Some(notice) = notify(store, actor, channel, topic, content, now, &mut ids)? {
         outcome.changes = notice.changes;
         outcome.events.push(notice.event);
     }

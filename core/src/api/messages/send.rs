@@ -9,7 +9,7 @@ use crate::error::{ApiError, ApiResult};
 use crate::groups::{Groups, channel_setting};
 use crate::ids::{IdKind, MessageId, RecipientId, StreamId, UserId};
 use crate::model::{
-    Message, MessageFlags, MessageKind, Realm, Recipient, RecipientKind, Stream, User, direct_group_key,
+    Message, MessageFlags, MessageKind, Recipient, RecipientKind, Stream, User, direct_group_key,
 };
 use crate::params::Params;
 use crate::store::{Change, Direction, IdAllocator, MessageIndex, Store};
@@ -294,17 +294,8 @@ pub fn send_message(store: &impl Store, actor: &Actor, params: &Params, now: i64
 
     let sender_reads = read_by_sender.unwrap_or_else(|| interactive_client(&actor.client));
     let mut ids = IdAllocator::new(store, IdKind::Message)?;
-    let composed = compose(
-        store,
-        &actor.realm,
-        &actor.user,
-        &actor.client,
-        addressed,
-        content,
-        sender_reads,
-        now,
-        &mut ids,
-    )?;
+    let composed =
+        compose(store, actor, &actor.user, &actor.client, addressed, content, sender_reads, now, &mut ids)?;
     Ok(Outcome { changes: composed.changes, events: vec![composed.event], ..Outcome::default() }
         .reply("id", composed.id.0))
 }
@@ -321,7 +312,7 @@ pub(super) struct Composed {
 #[allow(clippy::too_many_arguments)]
 pub(super) fn compose(
     store: &impl Store,
-    realm: &Realm,
+    actor: &Actor,
     sender: &User,
     client: &str,
     mut addressed: Addressed,
@@ -331,7 +322,8 @@ pub(super) fn compose(
     ids: &mut IdAllocator,
 ) -> ApiResult<Composed> {
     let id = MessageId(ids.take());
-    let rendering = render_message(store, realm, sender, &content)?;
+    let realm = &actor.realm;
+    let rendering = render_message(store, actor, sender, &content)?;
     let message = Message {
         id,
         realm_id: realm.id,
@@ -375,18 +367,18 @@ pub(super) fn compose(
 /// topics, reports). Nothing is sent if the organization has no notification bot.
 pub(super) fn notify(
     store: &impl Store,
-    realm: &Realm,
+    actor: &Actor,
     stream: Stream,
     topic: String,
     content: String,
     now: i64,
     ids: &mut IdAllocator,
 ) -> ApiResult<Option<Composed>> {
-    let Some(bot) = realm.notification_bot.map(|id| store.user(id)).transpose()?.flatten() else {
+    let Some(bot) = actor.realm.notification_bot.map(|id| store.user(id)).transpose()?.flatten() else {
         return Ok(None);
     };
     let addressed = address_stream_topic(store, stream, topic)?;
-    compose(store, realm, &bot, "Internal", addressed, content, true, now, ids).map(Some)
+    compose(store, actor, &bot, "Internal", addressed, content, true, now, ids).map(Some)
 }
 
 #[cfg(test)]
