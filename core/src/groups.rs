@@ -10,7 +10,7 @@ use serde_json::{Value, json};
 
 use crate::error::{ApiError, ApiResult, ErrorCode};
 use crate::ids::{IdKind, RealmId, UserGroupId, UserId};
-use crate::model::{GroupSetting, Role, Stream, SystemGroup, User, UserGroup};
+use crate::model::{GroupSetting, Realm, Role, Stream, SystemGroup, User, UserGroup};
 use crate::store::{Change, IdAllocator, Store};
 
 /// One organization's user groups and users.
@@ -229,6 +229,45 @@ pub fn setting_change<'v>(
         ));
     }
     Ok(new)
+}
+
+/// The organization's group settings: name, default group, and whether guests may hold it
+/// (Zulip's `allow_everyone_group`), per zulip-semantics §6.2.
+pub const REALM_GROUP_SETTINGS: [(&str, SystemGroup, bool); 16] = [
+    ("can_add_subscribers_group", SystemGroup::Members, false),
+    ("can_create_bots_group", SystemGroup::Members, false),
+    ("can_create_groups", SystemGroup::Members, false),
+    ("can_create_private_channel_group", SystemGroup::Members, false),
+    ("can_create_public_channel_group", SystemGroup::Members, false),
+    ("can_create_write_only_bots_group", SystemGroup::Members, false),
+    ("can_delete_any_message_group", SystemGroup::Administrators, false),
+    ("can_delete_own_message_group", SystemGroup::Everyone, true),
+    ("can_invite_users_group", SystemGroup::Members, false),
+    ("can_manage_all_groups", SystemGroup::Owners, false),
+    ("can_mention_many_users_group", SystemGroup::Administrators, true),
+    ("can_move_messages_between_channels_group", SystemGroup::Members, false),
+    ("can_move_messages_between_topics_group", SystemGroup::Everyone, true),
+    ("can_resolve_topics_group", SystemGroup::Everyone, true),
+    ("direct_message_initiator_group", SystemGroup::Everyone, true),
+    ("direct_message_permission_group", SystemGroup::Everyone, true),
+];
+
+/// One of the organization's group settings, its default if unset.
+pub fn realm_setting(groups: &Groups, realm: &Realm, name: &str) -> ApiResult<GroupSetting> {
+    if let Some(setting) = realm.settings.groups.get(name) {
+        return Ok(setting.clone());
+    }
+    let (_, default, _) = REALM_GROUP_SETTINGS
+        .iter()
+        .find(|(n, _, _)| *n == name)
+        .ok_or_else(|| ApiError::internal(format!("unknown organization setting {name}")))?;
+    Ok(GroupSetting::Named(groups.system_id(*default)?))
+}
+
+/// Whether a user holds one of the organization's group-setting permissions.
+pub fn realm_permission(groups: &Groups, realm: &Realm, user: &User, name: &str) -> ApiResult<bool> {
+    let allow_guests = REALM_GROUP_SETTINGS.iter().find(|(n, _, _)| *n == name).is_some_and(|(_, _, g)| *g);
+    Ok(groups.has_permission(user, &realm_setting(groups, realm, name)?, allow_guests))
 }
 
 /// A channel's group setting, its default if unset (zulip-semantics §6.3): administering

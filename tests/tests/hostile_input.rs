@@ -97,7 +97,14 @@ fn endpoints(message_id: u64, stream_id: u64) -> Vec<(&'static str, String, Vec<
         (
             "PATCH",
             m("/realm"),
-            vec!["name", "message_content_edit_limit_seconds", "moderation_request_channel_id"],
+            vec![
+                "name",
+                "message_content_edit_limit_seconds",
+                "moderation_request_channel_id",
+                "topics_policy",
+                "can_create_groups",
+                "can_manage_all_groups",
+            ],
         ),
         (
             "POST",

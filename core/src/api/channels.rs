@@ -8,12 +8,10 @@ use serde_json::{Value, json};
 
 use crate::command::{Actor, Event, Outcome};
 use crate::error::{ApiError, ApiResult};
-use crate::groups::Groups;
+use crate::groups::{Groups, realm_permission};
 use crate::ids::{IdKind, RecipientId, StreamId, UserId};
 use crate::markdown::render_description;
-use crate::model::{
-    ChannelPermissions, GroupSetting, Recipient, RecipientKind, Role, Stream, Subscription, SystemGroup,
-};
+use crate::model::{ChannelPermissions, Recipient, RecipientKind, Role, Stream, Subscription};
 use crate::params::{Json, Params};
 use crate::store::{Change, IdAllocator, Store};
 use crate::wire;
@@ -64,9 +62,9 @@ pub fn create_channel(store: &impl Store, actor: &Actor, params: &Params, now: i
     let topics_policy = params.optional::<String>("topics_policy")?.unwrap_or_else(|| "inherit".to_owned());
     let retention = params.optional::<String>("message_retention_days")?;
 
-    // The organization's channel-creation groups: members (never guests) by default.
-    let creators = GroupSetting::Named(groups.system_id(SystemGroup::Members)?);
-    if !groups.has_permission(&actor.user, &creators, false) {
+    let creators =
+        if invite_only { "can_create_private_channel_group" } else { "can_create_public_channel_group" };
+    if !realm_permission(&groups, &actor.realm, &actor.user, creators)? {
         return Err(ApiError::insufficient_permission());
     }
     if is_web_public {
@@ -109,12 +107,10 @@ pub fn create_channel(store: &impl Store, actor: &Actor, params: &Params, now: i
     }
     subscribers.sort_unstable();
     subscribers.dedup();
-    if subscribers.iter().any(|id| *id != actor.user.id) {
-        // The organization's `can_add_subscribers_group`: members.
-        let adders = GroupSetting::Named(groups.system_id(SystemGroup::Members)?);
-        if !groups.has_permission(&actor.user, &adders, false) {
-            return Err(ApiError::insufficient_permission());
-        }
+    if subscribers.iter().any(|id| *id != actor.user.id)
+        && !realm_permission(&groups, &actor.realm, &actor.user, "can_add_subscribers_group")?
+    {
+        return Err(ApiError::insufficient_permission());
     }
     let mut permissions = ChannelPermissions::default();
     for (setting, _) in ChannelPermissions::default().fields() {

@@ -7,9 +7,10 @@ use serde_json::{Map, Value, json};
 
 use crate::command::{Actor, Event, Outcome, require_admin};
 use crate::error::{ApiError, ApiResult};
+use crate::groups::{Groups, REALM_GROUP_SETTINGS, realm_setting, setting_change};
 use crate::ids::{IdKind, RealmId, RecipientId, StreamId, UserId};
 use crate::model::{BotType, Realm, Recipient, RecipientKind, Role, User};
-use crate::params::Params;
+use crate::params::{Json, Params};
 use crate::store::{Change, IdAllocator, Store};
 use crate::subdomains::check_subdomain_available;
 
@@ -155,6 +156,24 @@ pub fn update_realm(store: &impl Store, actor: &Actor, params: &Params) -> ApiRe
         }
         data.insert("message_edit_history_visibility_policy".into(), policy.clone().into());
         realm.settings.message_edit_history_visibility_policy = policy;
+    }
+    if let Some(policy) = params.optional::<String>("topics_policy")? {
+        if !["allow_empty_topic", "disable_empty_topic"].contains(&policy.as_str()) {
+            return Err(ApiError::bad_request("Invalid topics_policy"));
+        }
+        data.insert("topics_policy".into(), policy.clone().into());
+        realm.settings.topics_policy = policy;
+    }
+    let groups = Groups::load(store, realm.id)?;
+    for (name, _, _) in REALM_GROUP_SETTINGS {
+        let Some(Json(change)) = params.optional::<Json<Value>>(name)? else { continue };
+        let current = realm_setting(&groups, &realm, name)?;
+        let new = groups.parse_setting(name, setting_change(&groups, name, &current, &change)?)?;
+        if name == "can_manage_all_groups" && actor.user.role != Role::Owner {
+            return Err(ApiError::owner_required());
+        }
+        data.insert(name.into(), Groups::setting_json(&new));
+        realm.settings.groups.insert(name.to_owned(), new);
     }
     if data.is_empty() {
         return Ok(Outcome::default());

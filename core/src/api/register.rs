@@ -14,7 +14,7 @@ use crate::events::{
     ClientCapabilities, DISPLAY_SETTINGS_LEGACY, EVENT_QUEUE_LONGPOLL_TIMEOUT_SECONDS,
     NOTIFICATION_SETTINGS_LEGACY, QueueOptions, parse_client_capabilities, parse_event_narrow,
 };
-use crate::groups::Groups;
+use crate::groups::{Groups, REALM_GROUP_SETTINGS, realm_setting};
 use crate::model::{IndexedFlag, MessageKind, Stream, User};
 use crate::params::{Json, Params};
 use crate::store::{Direction, MessageIndex, Store};
@@ -171,6 +171,10 @@ pub fn initial_state(
         for (key, value) in realm_block(actor, site) {
             put(&key, value);
         }
+        let groups = Groups::load(store, actor.realm.id)?;
+        for (name, _, _) in REALM_GROUP_SETTINGS {
+            put(&format!("realm_{name}"), Groups::setting_json(&realm_setting(&groups, &actor.realm, name)?));
+        }
     }
     if wanted.any(&["realm_user"]) {
         for (key, value) in realm_user_block(store, actor, options)? {
@@ -324,8 +328,8 @@ fn realm_block(actor: &Actor, site: &Site) -> Map<String, Value> {
         "realm_message_edit_history_visibility_policy": settings.message_edit_history_visibility_policy,
         "realm_moderation_request_channel_id": settings.moderation_request_channel_id.map_or(-1, |c| c.0 as i64),
         "realm_empty_topic_display_name": wire::EMPTY_TOPIC_DISPLAY_NAME,
-        "realm_topics_policy": "allow_empty_topic",
-        "realm_mandatory_topics": false,
+        "realm_topics_policy": settings.topics_policy,
+        "realm_mandatory_topics": settings.topics_policy == "disable_empty_topic",
         "realm_presence_disabled": false,
         "realm_waiting_period_threshold": 0,
         "realm_wildcard_mention_policy": 5,

@@ -1,4 +1,8 @@
+use std::collections::BTreeMap;
+
 use serde::{Deserialize, Serialize};
+
+use crate::model::GroupSetting;
 
 use crate::ids::{RealmId, StreamId, UserId};
 
@@ -34,6 +38,12 @@ pub struct RealmSettings {
     pub moderation_request_channel_id: Option<StreamId>,
     /// `all`, `moves` or `none` (Zulip's `message_edit_history_visibility_policy`).
     pub message_edit_history_visibility_policy: String,
+    /// `allow_empty_topic` or `disable_empty_topic`: whether the empty topic ("general chat")
+    /// is allowed in channels that inherit the policy.
+    pub topics_policy: String,
+    /// The organization's group settings that were set; the others have Zulip's defaults
+    /// (see `crate::groups::realm_setting`).
+    pub groups: BTreeMap<String, GroupSetting>,
 }
 
 impl Default for RealmSettings {
@@ -46,6 +56,8 @@ impl Default for RealmSettings {
             move_messages_between_streams_limit_seconds: Some(604_800),
             moderation_request_channel_id: None,
             message_edit_history_visibility_policy: "all".to_owned(),
+            topics_policy: "allow_empty_topic".to_owned(),
+            groups: BTreeMap::new(),
         }
     }
 }

@@ -340,7 +340,7 @@ pub fn update_message(
     }
     let edited = affected.iter().find(|m| m.id == message.id).unwrap_or(&message);
     let content_flags = match &rendered {
-        Some(rendering) => recomputed_content_flags(store, actor, edited, rendering, &mut outcome)?,
+        Some(rendering) => recomputed_content_flags(store, edited, rendering, &mut outcome)?,
         None => BTreeMap::new(),
     };
     outcome.events.extend(update_events(
@@ -459,14 +459,13 @@ fn move_access(
 /// edited message, as Zulip does on a content edit; returns each holder's flags after.
 fn recomputed_content_flags(
     store: &impl Store,
-    actor: &Actor,
     edited: &Message,
     rendering: &Rendering,
     outcome: &mut Outcome,
 ) -> ApiResult<BTreeMap<UserId, MessageFlags>> {
     let holders = store.message_users(edited.id)?;
     let mentions = Mentions::of(store, rendering, edited, &holders)?;
-    mentions.check_allowed(&actor.user, edited, holders.len())?;
+    mentions.check_allowed(edited, holders.len())?;
     let mut after = BTreeMap::new();
     for user in holders {
         let Some(before) = store.message_flags(user, edited.id)? else { continue };

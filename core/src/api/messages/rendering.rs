@@ -8,7 +8,7 @@ use std::ops::Bound;
 
 use crate::command::Actor;
 use crate::error::{ApiError, ApiResult, ErrorCode};
-use crate::groups::Groups;
+use crate::groups::{Groups, realm_permission};
 use crate::ids::{RealmId, UserId};
 use crate::markdown::{
     self, MarkdownContext, MentionGroup, MentionStream, MentionUser, Rendering, alert_word_hits,
@@ -59,6 +59,8 @@ pub struct Mentions {
     unmentionable_group: Option<String>,
     /// Recipients one of whose alert words the message contains.
     alerted: BTreeSet<UserId>,
+    /// Whether the sender is in the organization's `can_mention_many_users_group`.
+    may_mention_many: bool,
 }
 
 impl Mentions {
@@ -75,6 +77,18 @@ impl Mentions {
         let topic_participants =
             if rendering.topic_wildcard { Some(topic_participants(store, message)?) } else { None };
         let unmentionable_group = unmentionable_group(store, rendering, message)?;
+        let may_mention_many = if rendering.stream_wildcard || rendering.topic_wildcard {
+            let groups = Groups::load(store, message.realm_id)?;
+            let realm = store
+                .realm(message.realm_id)?
+                .ok_or_else(|| ApiError::internal("message without organization"))?;
+            match groups.user(message.sender_id) {
+                Some(sender) => realm_permission(&groups, &realm, sender, "can_mention_many_users_group")?,
+                None => false,
+            }
+        } else {
+            true
+        };
         let mut words_by_user = Vec::new();
         for user in recipients {
             let words = store.alert_words(*user)?;
@@ -89,6 +103,7 @@ impl Mentions {
             topic_participants,
             unmentionable_group,
             alerted,
+            may_mention_many,
         })
     }
 
@@ -113,13 +128,13 @@ impl Mentions {
     /// Refuses wildcard mentions that would reach more than [`WILDCARD_MENTION_THRESHOLD`]
     /// users from a sender outside `can_mention_many_users_group`, as Zulip does for channel
     /// messages.
-    pub fn check_allowed(&self, sender: &User, message: &Message, recipients: usize) -> ApiResult<()> {
+    pub fn check_allowed(&self, message: &Message, recipients: usize) -> ApiResult<()> {
         if let Some(name) = &self.unmentionable_group {
             return Err(ApiError::bad_request(format!(
                 "You are not allowed to mention user group '{name}'."
             )));
         }
-        if message.is_direct() || sender.is_admin() {
+        if message.is_direct() || self.may_mention_many {
             return Ok(());
         }
         if self.stream_wildcard && recipients > WILDCARD_MENTION_THRESHOLD {

@@ -184,9 +184,10 @@ fn check_channel_permissions(
     if !groups.has_permission(&actor.user, &senders, true) {
         return Err(ApiError::bad_request("You do not have permission to post in this channel."));
     }
-    // The organization's `realm_topics_policy` is `allow_empty_topic` until it can be changed.
-    let policy =
-        if stream.topics_policy == "inherit" { "allow_empty_topic" } else { stream.topics_policy.as_str() };
+    let policy = match stream.topics_policy.as_str() {
+        "inherit" => actor.realm.settings.topics_policy.as_str(),
+        own => own,
+    };
     match policy {
         "disable_empty_topic" if topic.is_empty() => {
             return Err(ApiError::bad_request(
@@ -343,7 +344,7 @@ pub(super) fn compose(
         edit_history: Vec::new(),
     };
     let mentions = Mentions::of(store, &rendering, &message, &addressed.receivers)?;
-    mentions.check_allowed(sender, &message, addressed.receivers.len())?;
+    mentions.check_allowed(&message, addressed.receivers.len())?;
     let base = if message.is_direct() { MessageFlags::IS_PRIVATE } else { MessageFlags::empty() };
     let receivers: Vec<(UserId, MessageFlags)> = addressed
         .receivers

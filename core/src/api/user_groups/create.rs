@@ -4,7 +4,7 @@ use serde_json::{Value, json};
 
 use crate::command::{Actor, Outcome};
 use crate::error::{ApiError, ApiResult};
-use crate::groups::Groups;
+use crate::groups::{Groups, realm_permission};
 use crate::ids::{IdKind, UserGroupId, UserId};
 use crate::model::{GroupSetting, SystemGroup, UserGroup};
 use crate::params::{Json, Params};
@@ -45,9 +45,7 @@ pub(super) fn subgroup_ids(groups: &Groups, ids: &[u64]) -> ApiResult<Vec<UserGr
 
 pub fn create_user_group(store: &impl Store, actor: &Actor, params: &Params, now: i64) -> ApiResult<Outcome> {
     let groups = Groups::load(store, actor.realm.id)?;
-    // The organization's `can_create_groups`: members, never guests.
-    let may_create = GroupSetting::Named(groups.system_id(SystemGroup::Members)?);
-    if !groups.has_permission(&actor.user, &may_create, false) {
+    if !realm_permission(&groups, &actor.realm, &actor.user, "can_create_groups")? {
         return Err(insufficient_permission());
     }
     let name = check_name(&groups, &params.required::<String>("name")?, None)?;

@@ -28,7 +28,7 @@ use serde_json::{Value, json};
 
 use crate::command::{Actor, Event};
 use crate::error::{ApiError, ApiResult};
-use crate::groups::Groups;
+use crate::groups::{Groups, realm_permission};
 use crate::ids::{UserGroupId, UserId};
 use crate::model::{GroupSetting, SystemGroup, UserGroup};
 
@@ -121,8 +121,7 @@ fn can_manage(groups: &Groups, actor: &Actor, group: &UserGroup) -> ApiResult<bo
     if group.system.is_some() {
         return Ok(false);
     }
-    let all_groups = GroupSetting::Named(groups.system_id(SystemGroup::Owners)?);
-    Ok(groups.has_permission(&actor.user, &all_groups, false)
+    Ok(realm_permission(groups, &actor.realm, &actor.user, "can_manage_all_groups")?
         || groups.has_permission(&actor.user, &group.can_manage_group, false))
 }
 
