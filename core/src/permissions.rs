@@ -1,32 +1,78 @@
-//! Who may do what with messages. Zulip expresses these as group settings; until user groups
-//! exist (the organizations issue) each rule is its Zulip default group, written as the roles
-//! that group holds.
+//! Who may move, resolve and delete messages (zulip-semantics §6.2–6.3). Each is a group
+//! setting of the organization, widened per channel by the channel's own group settings
+//! (which add to the organization's, never remove).
 
-use crate::model::{Role, User};
+use crate::command::Actor;
+use crate::error::ApiResult;
+use crate::groups::{Groups, channel_setting, realm_permission};
+use crate::model::{Role, Stream, User};
+use crate::store::Store;
 
-/// `can_move_messages_between_topics_group`, default `role:everyone`.
-pub fn can_move_between_topics(user: &User) -> bool {
-    user.role <= Role::Guest
+/// The organization's groups, loaded once per command, answering for the actor.
+pub struct Permissions<'a> {
+    actor: &'a Actor,
+    groups: Groups,
 }
 
-/// `can_resolve_topics_group`, default `role:everyone`.
-pub fn can_resolve_topics(user: &User) -> bool {
-    user.role <= Role::Guest
-}
+impl<'a> Permissions<'a> {
+    pub fn load(store: &impl Store, actor: &'a Actor) -> ApiResult<Permissions<'a>> {
+        Ok(Permissions { actor, groups: Groups::load(store, actor.realm.id)? })
+    }
 
-/// `can_move_messages_between_channels_group`, default `role:members` (guests excluded).
-pub fn can_move_between_channels(user: &User) -> bool {
-    user.role <= Role::Member
-}
+    fn realm(&self, name: &str) -> ApiResult<bool> {
+        realm_permission(&self.groups, &self.actor.realm, &self.actor.user, name)
+    }
 
-/// `can_delete_any_message_group`, default `role:administrators`.
-pub fn can_delete_any_message(user: &User) -> bool {
-    user.role <= Role::Administrator
-}
+    /// Whether a channel's own setting (or administering the channel) grants it. Guests hold
+    /// channel settings only as named members, like any other user.
+    fn channel(&self, stream: Option<&Stream>, names: &[&str]) -> ApiResult<bool> {
+        let Some(stream) = stream else { return Ok(false) };
+        for name in names {
+            let setting = channel_setting(&self.groups, stream, name)?;
+            if self.groups.has_permission(&self.actor.user, &setting, true) {
+                return Ok(true);
+            }
+        }
+        Ok(false)
+    }
 
-/// `can_delete_own_message_group`, default `role:everyone`.
-pub fn can_delete_own_message(user: &User) -> bool {
-    user.role <= Role::Guest
+    /// Renaming topics: `can_move_messages_between_topics_group` (everyone), or the channel's
+    /// `can_move_messages_within_channel_group`, or administering the channel.
+    pub fn can_move_between_topics(&self, stream: Option<&Stream>) -> ApiResult<bool> {
+        Ok(self.realm("can_move_messages_between_topics_group")?
+            || self.channel(
+                stream,
+                &["can_move_messages_within_channel_group", "can_administer_channel_group"],
+            )?)
+    }
+
+    /// Resolving topics: `can_resolve_topics_group` (everyone), or the channel's own.
+    pub fn can_resolve_topics(&self, stream: Option<&Stream>) -> ApiResult<bool> {
+        Ok(self.realm("can_resolve_topics_group")? || self.channel(stream, &["can_resolve_topics_group"])?)
+    }
+
+    /// Moving to another channel: `can_move_messages_between_channels_group` (members), or the
+    /// source channel's `can_move_messages_out_of_channel_group`, or administering it.
+    pub fn can_move_between_channels(&self, stream: Option<&Stream>) -> ApiResult<bool> {
+        Ok(self.realm("can_move_messages_between_channels_group")?
+            || self.channel(
+                stream,
+                &["can_move_messages_out_of_channel_group", "can_administer_channel_group"],
+            )?)
+    }
+
+    /// Deleting anyone's message: `can_delete_any_message_group` (administrators), or the
+    /// channel's own.
+    pub fn can_delete_any_message(&self, stream: Option<&Stream>) -> ApiResult<bool> {
+        Ok(self.realm("can_delete_any_message_group")?
+            || self.channel(stream, &["can_delete_any_message_group"])?)
+    }
+
+    /// Deleting one's own message: `can_delete_own_message_group` (everyone), or the channel's.
+    pub fn can_delete_own_message(&self, stream: Option<&Stream>) -> ApiResult<bool> {
+        Ok(self.realm("can_delete_own_message_group")?
+            || self.channel(stream, &["can_delete_own_message_group"])?)
+    }
 }
 
 /// Moderators and above are exempt from the time limits on moving messages.

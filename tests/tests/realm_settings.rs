@@ -73,3 +73,29 @@ fn the_topics_policy_applies_to_channels_that_inherit_it() {
     assert_eq!(state["realm_mandatory_topics"], true);
     api.patch("/realm", Some(&owner), &[("topics_policy", "sometimes")]).error(400, "BAD_REQUEST");
 }
+
+#[test]
+fn message_permissions_follow_the_group_settings() {
+    let server = TestServer::start(env!("CARGO_BIN_EXE_confab-under-test"));
+    let owner = server.owner();
+    let api = server.api();
+    let ada = api.create_user(&owner, "ada@example.com", "Ada");
+    api.subscribe(&owner, &["general"], &["owner@confab.localhost", "ada@example.com"]);
+    let send = |who: &Creds, topic: &str| {
+        let params = [("type", "stream"), ("to", "general"), ("topic", topic), ("content", "hi")];
+        api.post("/messages", Some(who), &params).ok()["id"].as_u64().expect("id")
+    };
+    let theirs = send(&owner, "plans");
+    api.delete(&format!("/messages/{theirs}"), Some(&ada), &[]).error(400, "BAD_REQUEST");
+    let members = json!({"new": group_id(&server, &owner, "role:members")}).to_string();
+    api.patch("/realm", Some(&owner), &[("can_delete_any_message_group", members.as_str())]).ok();
+    api.delete(&format!("/messages/{theirs}"), Some(&ada), &[]).ok();
+
+    let admins = json!({"new": group_id(&server, &owner, "role:administrators")}).to_string();
+    api.patch("/realm", Some(&owner), &[("can_resolve_topics_group", admins.as_str())]).ok();
+    let mine = send(&ada, "question");
+    let resolve = [("topic", "✔ question"), ("propagate_mode", "change_all")];
+    let refused = api.patch(&format!("/messages/{mine}"), Some(&ada), &resolve).error(400, "BAD_REQUEST");
+    assert_eq!(refused["msg"], "You don't have permission to resolve topics");
+    api.patch(&format!("/messages/{mine}"), Some(&owner), &resolve).ok();
+}

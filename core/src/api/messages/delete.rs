@@ -67,11 +67,13 @@ pub fn delete_message(store: &impl Store, actor: &Actor, id: MessageId, now: i64
     if visible_flags(store, &actor.user, &message)?.is_none() {
         return Err(ApiError::invalid_message());
     }
-    if !permissions::can_delete_any_message(&actor.user) {
+    let allowed = permissions::Permissions::load(store, actor)?;
+    let stream = message.stream_id().map(|id| store.stream(id)).transpose()?.flatten();
+    if !allowed.can_delete_any_message(stream.as_ref())? {
         let sender = store.user(message.sender_id)?;
         let own = message.sender_id == actor.user.id
             || sender.is_some_and(|s| s.bot_owner_id == Some(actor.user.id));
-        if !own || !permissions::can_delete_own_message(&actor.user) {
+        if !own || !allowed.can_delete_own_message(stream.as_ref())? {
             return Err(ApiError::bad_request("You don't have permission to delete this message"));
         }
         if let Some(limit) = actor.realm.settings.message_content_delete_limit_seconds

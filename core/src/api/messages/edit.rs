@@ -225,14 +225,16 @@ pub fn update_message(
         None => TopicChange::None,
     };
     let moderator = permissions::is_moderator(&actor.user);
+    let allowed = permissions::Permissions::load(store, actor)?;
+    let source = old_stream.as_ref();
     match topic_change {
         TopicChange::Resolve | TopicChange::Unresolve => {
-            if !permissions::can_resolve_topics(&actor.user) {
+            if !allowed.can_resolve_topics(source)? {
                 return Err(ApiError::bad_request("You don't have permission to resolve topics"));
             }
         }
         TopicChange::Rename => {
-            if !permissions::can_move_between_topics(&actor.user) {
+            if !allowed.can_move_between_topics(source)? {
                 return Err(ApiError::bad_request("You don't have permission to edit this message"));
             }
             if !moderator
@@ -246,7 +248,7 @@ pub fn update_message(
         TopicChange::None => {}
     }
     if let Some(target) = &request.stream {
-        if !permissions::can_move_between_channels(&actor.user) {
+        if !allowed.can_move_between_channels(source)? {
             return Err(ApiError::bad_request("You don't have permission to move this message"));
         }
         if target.is_archived || !has_content_access(store, &actor.user, target)? {
