@@ -189,7 +189,7 @@ pub fn initial_state(
         );
     }
     if wanted.any(&["subscription"]) {
-        let (subscribed, unsubscribed, never) = subscription_blocks(store, user, options)?;
+        let (subscribed, unsubscribed, never) = subscription_blocks(store, user, options, now)?;
         put("subscriptions", subscribed);
         put("unsubscribed", unsubscribed);
         put("never_subscribed", never);
@@ -459,11 +459,43 @@ fn realm_user_block(
 }
 
 /// Subscriptions, channels left, and channels never joined that the user can see.
+/// With `include_subscribers=partial`, channels this big get `partial_subscribers` instead of
+/// `subscribers` (spec 2.5).
+pub const PARTIAL_SUBSCRIBERS_THRESHOLD: usize = 250;
+
+/// Zulip's window for "recently active" in `partial_subscribers`.
+const PARTIAL_SUBSCRIBERS_ACTIVE_DAYS: i64 = 14;
+
+/// For a big channel under `include_subscribers=partial`: replaces `subscribers` with
+/// `partial_subscribers`, the bots and the users active in the last 14 days.
+fn make_partial(store: &impl Store, shown: &mut Value, now: i64) -> ApiResult<()> {
+    let Some(Value::Array(ids)) = shown.get("subscribers").cloned() else { return Ok(()) };
+    if ids.len() < PARTIAL_SUBSCRIBERS_THRESHOLD {
+        return Ok(());
+    }
+    let since = now - PARTIAL_SUBSCRIBERS_ACTIVE_DAYS * 24 * 60 * 60;
+    let mut partial = Vec::new();
+    for id in ids.iter().filter_map(Value::as_u64).map(crate::ids::UserId) {
+        let bot = store.user(id)?.is_some_and(|u| u.is_bot());
+        let recent = store.presence(id)?.is_some_and(|p| p.last_active_time >= since);
+        if bot || recent {
+            partial.push(id);
+        }
+    }
+    if let Value::Object(fields) = shown {
+        fields.remove("subscribers");
+        fields.insert("partial_subscribers".into(), json!(partial));
+    }
+    Ok(())
+}
+
 fn subscription_blocks(
     store: &impl Store,
     user: &User,
     options: &RegisterOptions,
+    now: i64,
 ) -> ApiResult<(Value, Value, Value)> {
+    let partial = options.include_subscribers == IncludeSubscribers::Partial;
     let with_subscribers = options.include_subscribers != IncludeSubscribers::No;
     let mut subscribed = Vec::new();
     let mut unsubscribed = Vec::new();
@@ -494,11 +526,18 @@ fn subscription_blocks(
                         shown["wildcard_mentions_notify"] = true.into();
                     }
                 }
+                if partial {
+                    make_partial(store, &mut shown, now)?;
+                }
                 subscribed.push(shown);
             }
             Some(sub) => {
                 if has_content_access(store, user, &stream)? || user.is_admin() {
-                    unsubscribed.push(wire::subscription(&groups, &stream, sub, subscribers.as_deref()));
+                    let mut shown = wire::subscription(&groups, &stream, sub, subscribers.as_deref());
+                    if partial {
+                        make_partial(store, &mut shown, now)?;
+                    }
+                    unsubscribed.push(shown);
                 }
             }
             None => {
@@ -506,6 +545,9 @@ fn subscription_blocks(
                     let mut shown = wire::stream(&groups, &stream);
                     if let Some(ids) = &subscribers {
                         shown["subscribers"] = json!(ids);
+                    }
+                    if partial {
+                        make_partial(store, &mut shown, now)?;
                     }
                     never.push(shown);
                 }
