@@ -167,5 +167,8 @@ pub fn create_channel(store: &impl Store, actor: &Actor, params: &Params, now: i
             body: json!({"type": "subscription", "op": "add", "subscriptions": [wire::subscription(&groups, &stream, &sub, Some(&subscribers))]}),
         });
     }
+    if let Some(event) = super::subscriptions::peer_event(store, &stream, &subscribers, "peer_add")? {
+        outcome.events.push(event);
+    }
     Ok(outcome.reply("id", stream.id.0))
 }

@@ -27,6 +27,35 @@ const STREAM_COLORS: &[&str] = &[
     "#c2c2c2", "#4f8de4", "#c6a8ad", "#e7cc4d", "#c8bebf", "#a47462",
 ];
 
+/// `peer_add` or `peer_remove` for a channel whose subscribers changed, to the users who see
+/// its subscribers (everyone but guests for a public channel; subscribers and administrators
+/// for a private one), except those whose own subscription changed: they get `add`/`remove`.
+pub fn peer_event(
+    store: &impl Store,
+    stream: &Stream,
+    changed: &[UserId],
+    op: &str,
+) -> ApiResult<Option<Event>> {
+    if changed.is_empty() {
+        return Ok(None);
+    }
+    let subscribers = store.stream_subscribers(stream.id)?;
+    let users: Vec<UserId> = store
+        .realm_users(stream.realm_id)?
+        .iter()
+        .filter(|u| u.is_active && !changed.contains(&u.id))
+        .filter(|u| {
+            let subscribed = subscribers.contains(&u.id);
+            if stream.is_public() { !u.is_guest() || subscribed } else { subscribed || u.is_admin() }
+        })
+        .map(|u| u.id)
+        .collect();
+    Ok(Some(Event::Other {
+        users,
+        body: json!({"type": "subscription", "op": op, "stream_ids": [stream.id], "user_ids": changed}),
+    }))
+}
+
 /// The color a user's `n`-th subscription gets.
 pub fn stream_color(n: usize) -> String {
     STREAM_COLORS[n % STREAM_COLORS.len()].to_owned()
@@ -208,6 +237,8 @@ pub fn subscribe(store: &impl Store, actor: &Actor, params: &Params, now: i64) -
 
     let mut subscribed: BTreeMap<String, Vec<String>> = BTreeMap::new();
     let mut already: BTreeMap<String, Vec<String>> = BTreeMap::new();
+    let mut joined: BTreeMap<StreamId, Vec<UserId>> = BTreeMap::new();
+    let mut added: Vec<(UserId, &Stream, Subscription)> = Vec::new();
     for user in &users {
         let mut count = store.user_subscriptions(user.id)?.iter().filter(|s| s.active).count();
         for stream in &targets {
@@ -221,12 +252,28 @@ pub fn subscribe(store: &impl Store, actor: &Actor, params: &Params, now: i64) -
                 None => Subscription::new(user.id, stream.id, stream_color(count)),
             };
             count += 1;
+            joined.entry(stream.id).or_default().push(user.id);
             outcome.changes.push(Change::PutSubscription(sub.clone()));
             subscribed.entry(user.email.clone()).or_default().push(stream.name.clone());
-            outcome.events.push(Event::Other {
-                users: vec![user.id],
-                body: json!({"type": "subscription", "op": "add", "subscriptions": [wire::subscription(&groups, stream, &sub, None)]}),
-            });
+            added.push((user.id, stream, sub));
+        }
+    }
+    // Each new subscriber's `add` lists the channel's subscribers after the change.
+    for (user, stream, sub) in &added {
+        let mut subscribers = store.stream_subscribers(stream.id)?;
+        subscribers.extend(joined.get(&stream.id).into_iter().flatten());
+        subscribers.sort_unstable();
+        subscribers.dedup();
+        outcome.events.push(Event::Other {
+            users: vec![*user],
+            body: json!({"type": "subscription", "op": "add", "subscriptions": [wire::subscription(&groups, stream, sub, Some(&subscribers))]}),
+        });
+    }
+    for stream in &targets {
+        if let Some(event) =
+            peer_event(store, stream, joined.get(&stream.id).map_or(&[][..], Vec::as_slice), "peer_add")?
+        {
+            outcome.events.push(event);
         }
     }
     let to_map = |m: BTreeMap<String, Vec<String>>| -> Map<String, Value> {
@@ -258,10 +305,12 @@ pub fn unsubscribe(store: &impl Store, actor: &Actor, params: &Params) -> ApiRes
     let mut outcome = Outcome::default();
     let mut removed = Vec::new();
     let mut not_removed = Vec::new();
+    let mut left: BTreeMap<StreamId, Vec<UserId>> = BTreeMap::new();
     for user in &users {
         for stream in &streams {
             match store.subscription(user.id, stream.id)? {
                 Some(sub) if sub.active => {
+                    left.entry(stream.id).or_default().push(user.id);
                     outcome.changes.push(Change::PutSubscription(Subscription { active: false, ..sub }));
                     removed.push(stream.name.clone());
                     outcome.events.push(Event::Other {
@@ -272,6 +321,13 @@ pub fn unsubscribe(store: &impl Store, actor: &Actor, params: &Params) -> ApiRes
                 }
                 _ => not_removed.push(stream.name.clone()),
             }
+        }
+    }
+    for stream in &streams {
+        if let Some(event) =
+            peer_event(store, stream, left.get(&stream.id).map_or(&[][..], Vec::as_slice), "peer_remove")?
+        {
+            outcome.events.push(event);
         }
     }
     Ok(outcome.reply("removed", removed).reply("not_removed", not_removed))

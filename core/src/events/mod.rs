@@ -50,6 +50,7 @@ mod pending;
 mod persist;
 mod queue;
 mod registry;
+mod state_sync;
 mod transform;
 
 pub use legacy_settings::{DISPLAY_SETTINGS_LEGACY, NOTIFICATION_SETTINGS_LEGACY};
@@ -57,6 +58,7 @@ pub use notification::{MessageVariants, Notification};
 pub use options::{ClientCapabilities, QueueOptions, parse_client_capabilities, parse_event_narrow};
 pub use pending::PendingEvents;
 pub use registry::{Poll, PollTicket, QueueOwner, Registration, Registry};
+pub use state_sync::apply_event;
 
 /// Zulip's `DEFAULT_EVENT_QUEUE_TIMEOUT_SECS`: a queue idle this long, with no poll waiting, is
 /// discarded.

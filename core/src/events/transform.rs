@@ -91,6 +91,9 @@ pub(crate) fn expand(body: &Value, shape: &Shape<'_>) -> Vec<Value> {
     {
         return Vec::new();
     }
+    if !shape.caps.notification_settings_null && event_type(&body) == "subscription" {
+        resolve_null_notification_settings(&mut body);
+    }
     if shape.slim_presence && event_type(&body) == "presence" {
         drop_presence_email(&mut body);
     }
@@ -143,6 +146,26 @@ fn name_empty_topic_fields(fields: &mut Map<String, Value>, names: &[&str]) {
 pub(crate) fn name_empty_message_topic(message: &mut Value) {
     if let Value::Object(fields) = message {
         name_empty_topic_fields(fields, &["subject"]);
+    }
+}
+
+/// For clients without `notification_settings_null`: a subscription's unset notification
+/// settings read as the user defaults (off for channel notifications, on for wildcard
+/// mentions), as register shows them to such clients.
+fn resolve_null_notification_settings(body: &mut Value) {
+    let Some(Value::Array(subs)) = body.get_mut("subscriptions") else { return };
+    for sub in subs.iter_mut().filter_map(Value::as_object_mut) {
+        for (key, default) in [
+            ("desktop_notifications", false),
+            ("audible_notifications", false),
+            ("push_notifications", false),
+            ("email_notifications", false),
+            ("wildcard_mentions_notify", true),
+        ] {
+            if sub.get(key).is_some_and(Value::is_null) {
+                sub.insert(key.into(), default.into());
+            }
+        }
     }
 }
 

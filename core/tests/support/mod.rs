@@ -70,6 +70,17 @@ impl World {
         Ok(Value::Object(outcome.reply))
     }
 
+    /// Runs a command, applies its changes and returns the events it caused.
+    pub fn run_events(
+        &mut self,
+        f: impl FnOnce(&MemoryStore, i64) -> ApiResult<Outcome>,
+    ) -> ApiResult<Vec<confab_core::Event>> {
+        self.now += 1;
+        let outcome = f(&self.store, self.now)?;
+        self.store.apply_all(&outcome.changes);
+        Ok(outcome.events)
+    }
+
     pub fn add_user(&mut self, email: &str, name: &str, role: Role) {
         let owner = self.actor("owner@example.com");
         let new = NewUser {

@@ -1,0 +1,242 @@
+//! Every mutation's events keep a client's state right, as Zulip's `test_events` checks: the
+//! state from register, with the mutation's events applied by `events::apply_event`, equals the
+//! state register gives after the mutation. Events travel the real path: the command's events,
+//! `api::notifications`, a registry queue with the client's options, a fetch.
+
+mod support;
+
+use confab_core::api::notifications::notifications;
+use confab_core::api::register::{initial_state, parse_register_params};
+use confab_core::events::{Poll, QueueOwner, Registry, apply_event};
+use confab_core::memory::MemoryStore;
+use confab_core::model::Role;
+use confab_core::store::Store as _;
+use confab_core::subdomains::Site;
+use confab_core::{ApiResult, Outcome, api};
+use serde_json::{Map, Value};
+use support::{World, params};
+
+/// The organization every case starts from: the owner, Ada and Bob in `#general`, where Ada
+/// has written once (so the channel's first message exists before any case).
+fn world() -> World {
+    let mut world = World::new();
+    world.add_user("ada@example.com", "Ada Lovelace", Role::Member);
+    world.add_user("bob@example.com", "Bob Builder", Role::Member);
+    let everyone = r#"["owner@example.com", "ada@example.com", "bob@example.com"]"#;
+    world.subscribe("owner@example.com", r#"[{"name": "general"}]"#, &[("principals", everyone)]);
+    world.stream("ada@example.com", "general", "hello", "first");
+    world
+}
+
+fn state(world: &World, viewer: &str, register: &[(&str, &str)]) -> Map<String, Value> {
+    let actor = world.actor(viewer);
+    let options = parse_register_params(&params(register), true).expect("options");
+    let site = Site::new("http", "chat.example.com").expect("site");
+    initial_state(&world.store, &actor, &site, &options, world.now).expect("state")
+}
+
+/// Sorts what register returns in an order of its own choosing, so states compare by content.
+fn normalized(mut state: Map<String, Value>) -> Map<String, Value> {
+    state.remove("server_timestamp");
+    fn sort(value: &mut Value) {
+        match value {
+            Value::Array(items) => {
+                items.iter_mut().for_each(sort);
+                items.sort_by_key(|item| item.to_string());
+            }
+            Value::Object(fields) => fields.values_mut().for_each(sort),
+            _ => {}
+        }
+    }
+    for value in state.values_mut() {
+        sort(value);
+    }
+    state
+}
+
+/// Registers `viewer` with `register` options, runs `mutation`, delivers its events to the
+/// queue, applies them to the first state and compares with a fresh one.
+fn check(
+    world: &mut World,
+    viewer: &str,
+    register: &[(&str, &str)],
+    mutation: impl FnOnce(&MemoryStore, i64) -> ApiResult<Outcome>,
+) -> Vec<Value> {
+    let actor = world.actor(viewer);
+    let options = parse_register_params(&params(register), true).expect("options");
+    let mut registry = Registry::new();
+    let owner = QueueOwner {
+        user: actor.user.id,
+        realm: actor.realm.id,
+        email: actor.user.email.clone(),
+        is_guest: actor.user.is_guest(),
+    };
+    registry.register("q".into(), owner, options.queue_options(), world.now).expect("queue");
+    let mut applied = state(world, viewer, register);
+
+    let events = world.run_events(mutation).expect("the mutation succeeds");
+    for notification in notifications(&world.store, &events).expect("notifications") {
+        registry.push(&notification, world.now);
+    }
+    let Ok(Poll::Ready(delivered)) = registry.get_events("q", actor.user.id, None, true, world.now) else {
+        panic!("a fetch with dont_block answers");
+    };
+    for event in &delivered {
+        apply_event(&mut applied, event, actor.user.id.0);
+    }
+    let fresh = state(world, viewer, register);
+    assert_eq!(normalized(applied), normalized(fresh), "events: {delivered:#?}");
+    delivered
+}
+
+fn run(
+    f: impl FnOnce(&MemoryStore, &confab_core::Actor, &confab_core::params::Params, i64) -> ApiResult<Outcome>,
+    actor: confab_core::Actor,
+    pairs: &[(&str, &str)],
+) -> impl FnOnce(&MemoryStore, i64) -> ApiResult<Outcome> {
+    let p = params(pairs);
+    move |store, now| f(store, &actor, &p, now)
+}
+
+const MESSAGES: &[(&str, &str)] =
+    &[("event_types", r#"["message", "update_message_flags", "delete_message"]"#)];
+
+#[test]
+fn sending_channel_and_direct_messages() {
+    let mut w = world();
+    let owner = w.actor("owner@example.com");
+    for pairs in [
+        vec![
+            ("type", "stream"),
+            ("to", "general"),
+            ("topic", "plans"),
+            ("content", "@**Ada Lovelace** lunch?"),
+        ],
+        vec![("type", "private"), ("to", r#"["ada@example.com"]"#), ("content", "psst")],
+        vec![
+            ("type", "private"),
+            ("to", r#"["ada@example.com", "bob@example.com"]"#),
+            ("content", "all three"),
+        ],
+    ] {
+        let events = check(
+            &mut w,
+            "ada@example.com",
+            MESSAGES,
+            run(api::messages::send_message, owner.clone(), &pairs),
+        );
+        assert_eq!(events.len(), 1);
+    }
+}
+
+#[test]
+fn reading_starring_and_deleting() {
+    let mut w = world();
+    let id = w.stream("owner@example.com", "general", "plans", "lunch?").to_string();
+    // Deleting the newest message would lower `max_message_id`, which no client can follow.
+    w.stream("owner@example.com", "general", "plans", "anyone?");
+    let ids = format!("[{id}]");
+    let ada = w.actor("ada@example.com");
+    let register =
+        &[("event_types", r#"["message", "update_message_flags", "delete_message", "starred_messages"]"#)];
+    for (op, flag) in [("add", "starred"), ("add", "read"), ("remove", "read"), ("remove", "starred")] {
+        let pairs = [("messages", ids.as_str()), ("op", op), ("flag", flag)];
+        check(
+            &mut w,
+            "ada@example.com",
+            register,
+            run(|s, a, p, _| api::messages::update_message_flags(s, a, p), ada.clone(), &pairs),
+        );
+    }
+    let owner = w.actor("owner@example.com");
+    let message = confab_core::ids::MessageId(id.parse().expect("id"));
+    check(&mut w, "ada@example.com", register, move |s, now| {
+        api::messages::delete_message(s, &owner, message, now)
+    });
+}
+
+#[test]
+fn subscriptions_and_channels() {
+    let mut w = world();
+    let register = &[("event_types", r#"["subscription", "stream"]"#), ("include_subscribers", "true")];
+    let ada = w.actor("ada@example.com");
+    let join = [("subscriptions", r#"[{"name": "design"}]"#)];
+    check(&mut w, "ada@example.com", register, run(api::subscriptions::subscribe, ada.clone(), &join));
+    let mute = r#"[{"stream_id": 1, "property": "is_muted", "value": true}]"#.to_owned();
+    let general = w.store.stream_by_name(w.realm, "general").ok().flatten().expect("general");
+    let mute = mute.replace("\"stream_id\": 1", &format!("\"stream_id\": {general}"));
+    check(
+        &mut w,
+        "ada@example.com",
+        register,
+        run(
+            |s, a, p, _| api::subscription_properties::update_subscription_settings(s, a, p),
+            ada.clone(),
+            &[("subscription_data", mute.as_str())],
+        ),
+    );
+    let owner = w.actor("owner@example.com");
+    let subscribers = format!("[{}]", w.user_id("owner@example.com"));
+    let create = [("name", "announcements"), ("subscribers", subscribers.as_str())];
+    check(&mut w, "ada@example.com", register, run(api::channels::create_channel, owner.clone(), &create));
+    let describe = [("description", "All the news")];
+    check(
+        &mut w,
+        "ada@example.com",
+        register,
+        run(move |s, a, p, _| api::channel_admin::update_stream(s, a, general, p), owner, &describe),
+    );
+}
+
+#[test]
+fn organization_users_groups_and_settings() {
+    let mut w = world();
+    let owner = w.actor("owner@example.com");
+    let realm = [(
+        "event_types",
+        r#"["realm", "realm_user", "user_group", "realm_linkifiers", "alert_words", "user_settings"]"#,
+    )];
+    check(
+        &mut w,
+        "ada@example.com",
+        &realm,
+        run(|s, a, p, _| api::realm::update_realm(s, a, p), owner.clone(), &[("name", "Renamed")]),
+    );
+    let ada_id = w.user_id("ada@example.com");
+    let rename = [("full_name", "Augusta Ada")];
+    check(
+        &mut w,
+        "ada@example.com",
+        &realm,
+        run(move |s, a, p, _| api::user_updates::update_user(s, a, ada_id, p), owner.clone(), &rename),
+    );
+    let members = format!("[{ada_id}]");
+    let group = [("name", "support"), ("description", "Helpers"), ("members", members.as_str())];
+    check(&mut w, "ada@example.com", &realm, run(api::user_groups::create_user_group, owner.clone(), &group));
+    let linkifier = [("pattern", "#(?P<id>[0-9]+)"), ("url_template", "https://tracker.example/{id}")];
+    check(
+        &mut w,
+        "ada@example.com",
+        &realm,
+        run(|s, a, p, _| api::linkifiers::add_linkifier(s, a, p), owner.clone(), &linkifier),
+    );
+    let ada = w.actor("ada@example.com");
+    check(
+        &mut w,
+        "ada@example.com",
+        &realm,
+        run(
+            |s, a, p, _| api::alert_words::add_alert_words(s, a, p),
+            ada.clone(),
+            &[("alert_words", r#"["lunch"]"#)],
+        ),
+    );
+    check(
+        &mut w,
+        "ada@example.com",
+        &realm,
+        run(|s, a, p, _| api::settings::update_settings(s, a, p), ada, &[("emojiset", "twitter")]),
+    );
+    let bob_id = w.user_id("bob@example.com");
+    check(&mut w, "ada@example.com", &realm, move |s, _| api::users::deactivate_user(s, &owner, bob_id));
+}
