@@ -39,3 +39,14 @@ pub fn check_narrow(narrow_json: &str) -> Option<String> {
     };
     confab_core::api::narrow::parse_terms(&value).err().map(|e| e.msg)
 }
+
+/// Applies one event (JSON) to a register state (JSON) for user `user_id`, as the server's
+/// consistency tests check; returns the new state as JSON. A browser cache stays in step with
+/// the server by applying each fetched event.
+#[wasm_bindgen(js_name = applyEvent)]
+pub fn apply_event(state_json: &str, event_json: &str, user_id: u64) -> Result<String, JsError> {
+    let mut state: serde_json::Map<String, serde_json::Value> = serde_json::from_str(state_json)?;
+    let event: serde_json::Value = serde_json::from_str(event_json)?;
+    confab_core::events::apply_event(&mut state, &event, user_id);
+    Ok(serde_json::to_string(&state)?)
+}
