@@ -46,6 +46,40 @@ pub(crate) fn check_description(description: &str) -> ApiResult<String> {
     Ok(description.replace(['\r', '\n'], " "))
 }
 
+/// A new channel made by `actor`, with Zulip's defaults for everything not given.
+#[allow(clippy::too_many_arguments)]
+pub(crate) fn new_stream(
+    actor: &Actor,
+    id: StreamId,
+    recipient_id: RecipientId,
+    name: String,
+    description: String,
+    invite_only: bool,
+    history_public: Option<bool>,
+    now: i64,
+) -> Stream {
+    Stream {
+        id,
+        realm_id: actor.realm.id,
+        rendered_description: render_description(&description),
+        name,
+        description,
+        date_created: now,
+        creator_id: Some(actor.user.id),
+        invite_only,
+        is_web_public: false,
+        // Public channels always share their history; private ones by choice.
+        history_public_to_subscribers: !invite_only || history_public.unwrap_or(false),
+        message_retention_days: None,
+        is_archived: false,
+        recipient_id,
+        first_message_id: None,
+        topics_policy: "inherit".to_owned(),
+        is_default: false,
+        permissions: Box::default(),
+    }
+}
+
 /// `POST /channels/create` (spec 4.4). Answers with the new channel's `id`.
 pub fn create_channel(store: &impl Store, actor: &Actor, params: &Params, now: i64) -> ApiResult<Outcome> {
     let groups = Groups::load(store, actor.realm.id)?;
@@ -122,25 +156,14 @@ pub fn create_channel(store: &impl Store, actor: &Actor, params: &Params, now: i
         }
     }
 
+    let id = StreamId(IdAllocator::new(store, IdKind::Stream)?.take());
+    let recipient = RecipientId(IdAllocator::new(store, IdKind::Recipient)?.take());
     let stream = Stream {
-        id: StreamId(IdAllocator::new(store, IdKind::Stream)?.take()),
-        realm_id: actor.realm.id,
-        rendered_description: render_description(&description),
-        name,
-        description,
-        date_created: now,
-        creator_id: Some(actor.user.id),
-        invite_only,
-        is_web_public: false,
-        // Public channels always share their history; private ones by choice.
-        history_public_to_subscribers: !invite_only || history_public.unwrap_or(false),
         message_retention_days,
-        is_archived: false,
-        recipient_id: RecipientId(IdAllocator::new(store, IdKind::Recipient)?.take()),
-        first_message_id: None,
         topics_policy,
         is_default,
         permissions: Box::new(permissions),
+        ..new_stream(actor, id, recipient, name, description, invite_only, history_public, now)
     };
     let mut outcome = Outcome::default();
     outcome.changes.push(Change::PutRecipient(Recipient {

@@ -6,11 +6,11 @@ use std::collections::BTreeMap;
 
 use serde_json::{Map, Value, json};
 
+use super::channels::new_stream;
 use crate::command::{Actor, Event, Outcome, active_user_in_realm};
 use crate::error::{ApiError, ApiResult};
 use crate::groups::Groups;
 use crate::ids::{IdKind, RecipientId, StreamId, UserId};
-use crate::markdown::render_description;
 use crate::model::{Recipient, RecipientKind, Stream, Subscription, User};
 use crate::params::{Json, Params};
 use crate::store::{Change, IdAllocator, Store};
@@ -191,26 +191,16 @@ pub fn subscribe(store: &impl Store, actor: &Actor, params: &Params, now: i64) -
                 if actor.user.is_guest() {
                     return Err(ApiError::insufficient_permission());
                 }
-                let stream = Stream {
-                    id: StreamId(stream_ids.take()),
-                    realm_id: actor.realm.id,
-                    rendered_description: render_description(&description),
+                let stream = new_stream(
+                    actor,
+                    StreamId(stream_ids.take()),
+                    RecipientId(recipient_ids.take()),
                     name,
                     description,
-                    date_created: now,
-                    creator_id: Some(actor.user.id),
                     invite_only,
-                    is_web_public: false,
-                    // Zulip: public channels always share history; private ones by choice.
-                    history_public_to_subscribers: !invite_only || history_public.unwrap_or(false),
-                    message_retention_days: None,
-                    is_archived: false,
-                    recipient_id: RecipientId(recipient_ids.take()),
-                    first_message_id: None,
-                    topics_policy: "inherit".to_owned(),
-                    is_default: false,
-                    permissions: Default::default(),
-                };
+                    history_public,
+                    now,
+                );
                 outcome.changes.push(Change::PutRecipient(Recipient {
                     id: stream.recipient_id,
                     kind: RecipientKind::Stream(stream.id),

@@ -13,7 +13,7 @@ use crate::model::{Role, User};
 use crate::params::Params;
 use crate::store::{Change, Store};
 
-use super::users::validate_full_name;
+use super::users::{active_owners, validate_full_name};
 
 fn realm_user_update(store: &impl Store, actor: &Actor, person: serde_json::Value) -> ApiResult<Event> {
     let users = crate::command::active_user_ids(store, actor.realm.id)?;
@@ -42,17 +42,10 @@ pub fn update_user(store: &impl Store, actor: &Actor, target: UserId, params: &P
         if (role == Role::Owner || user.role == Role::Owner) && actor.user.role != Role::Owner {
             return Err(ApiError::owner_required());
         }
-        if user.role == Role::Owner {
-            let owners = store
-                .realm_users(actor.realm.id)?
-                .iter()
-                .filter(|u| u.is_active && u.role == Role::Owner)
-                .count();
-            if owners <= 1 {
-                return Err(ApiError::bad_request(
-                    "The owner permission cannot be removed from the only organization owner.",
-                ));
-            }
+        if user.role == Role::Owner && active_owners(store, actor)? <= 1 {
+            return Err(ApiError::bad_request(
+                "The owner permission cannot be removed from the only organization owner.",
+            ));
         }
         updated.role = role;
         events.push(realm_user_update(store, actor, json!({"user_id": user.id, "role": role.value()}))?);

@@ -240,24 +240,22 @@ pub fn deactivate_own_user(store: &impl Store, actor: &Actor) -> ApiResult<Outco
     deactivate(store, actor, actor.user.clone())
 }
 
+/// How many active owners the actor's organization has: it must always keep one.
+pub fn active_owners(store: &impl Store, actor: &Actor) -> ApiResult<usize> {
+    Ok(store.realm_users(actor.realm.id)?.iter().filter(|u| u.is_active && u.role == Role::Owner).count())
+}
+
 fn deactivate(store: &impl Store, actor: &Actor, user: User) -> ApiResult<Outcome> {
     if !user.is_active {
         return Err(ApiError::bad_request("User is already deactivated"));
     }
-    if user.role == Role::Owner {
-        let owners = store
-            .realm_users(actor.realm.id)?
-            .iter()
-            .filter(|u| u.is_active && u.role == Role::Owner)
-            .count();
-        if owners <= 1 {
-            return Err(ApiError::new(
-                crate::error::ErrorCode::CannotDeactivateLastUser,
-                "Cannot deactivate the only organization owner.",
-            )
-            .with("is_last_owner", true)
-            .with("entity", "organization owner"));
-        }
+    if user.role == Role::Owner && active_owners(store, actor)? <= 1 {
+        return Err(ApiError::new(
+            crate::error::ErrorCode::CannotDeactivateLastUser,
+            "Cannot deactivate the only organization owner.",
+        )
+        .with("is_last_owner", true)
+        .with("entity", "organization owner"));
     }
     let user = User { is_active: false, ..user };
     let mut outcome = Outcome { changes: vec![Change::PutUser(user.clone())], ..Outcome::default() };
