@@ -239,6 +239,13 @@ impl Api {
         self.send(reqwest::Method::PATCH, path, auth, params)
     }
 
+    /// What a queue holds now (a fetch with `dont_block`), given register's answer. The whole
+    /// body, with `events` and `queue_id`.
+    pub fn queued(&self, who: &Creds, registered: &Value) -> Value {
+        let queue_id = registered["queue_id"].as_str().expect("register answered a queue_id");
+        self.get("/events", Some(who), &[("queue_id", queue_id), ("dont_block", "true")]).ok()
+    }
+
     /// Subscribes users (by email) to channels (by name, created if new), as `admin`.
     pub fn subscribe(&self, admin: &Creds, channels: &[&str], emails: &[&str]) {
         let channels: Vec<Value> = channels.iter().map(|name| serde_json::json!({"name": name})).collect();

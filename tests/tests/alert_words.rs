@@ -29,13 +29,7 @@ fn alert_words_flag_the_messages_that_contain_them() {
         .post("/users/me/alert_words", Some(&ada), &[("alert_words", long.as_str())])
         .error(400, "BAD_REQUEST");
     assert_eq!(refused["msg"], "alert_words[0] is too long (limit: 100 characters)");
-    let events = api
-        .get(
-            "/events",
-            Some(&ada),
-            &[("queue_id", queue["queue_id"].as_str().expect("q")), ("dont_block", "true")],
-        )
-        .ok();
+    let events = api.queued(&ada, &queue);
     assert_eq!(events["events"][0]["alert_words"], json!(["Lunch", "deploy"]));
 
     let send = |content: &str| {

@@ -72,13 +72,7 @@ fn a_new_channel_has_its_subscribers_and_zulips_default_settings() {
 
     let subs = api.get("/users/me/subscriptions", Some(&ada), &[]).ok();
     assert!(subs["subscriptions"].as_array().expect("list").iter().any(|s| s["stream_id"] == id));
-    let events = api
-        .get(
-            "/events",
-            Some(&ada),
-            &[("queue_id", queue["queue_id"].as_str().expect("q")), ("dont_block", "true")],
-        )
-        .ok();
+    let events = api.queued(&ada, &queue);
     let kinds: Vec<(Value, Value)> = events["events"]
         .as_array()
         .expect("events")
@@ -217,13 +211,7 @@ fn channel_administrators_change_and_archive_channels() {
     assert_eq!(refused["msg"], "Not authorized to send to channel 'Design team'");
 
     let ops = |queue: &Value| -> Vec<(Value, Value)> {
-        let got = api
-            .get(
-                "/events",
-                Some(&owner),
-                &[("queue_id", queue["queue_id"].as_str().expect("q")), ("dont_block", "true")],
-            )
-            .ok();
+        let got = api.queued(&owner, queue);
         got["events"]
             .as_array()
             .expect("events")

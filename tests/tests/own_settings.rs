@@ -44,13 +44,7 @@ fn settings_are_checked_saved_and_announced() {
     assert_eq!(state["twenty_four_hour_time"], true, "legacy clients read it at top level");
 
     let events = |queue: &Value| -> Vec<Value> {
-        let got = api
-            .get(
-                "/events",
-                Some(&owner),
-                &[("queue_id", queue["queue_id"].as_str().expect("q")), ("dont_block", "true")],
-            )
-            .ok();
+        let got = api.queued(&owner, queue);
         got["events"]
             .as_array()
             .expect("events")

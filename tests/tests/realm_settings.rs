@@ -47,13 +47,7 @@ fn group_settings_decide_who_may_create() {
     let state = api.post("/register", Some(&ada), &[("fetch_event_types", r#"["realm"]"#)]).ok();
     assert_eq!(state["realm_can_create_groups"], admins);
     assert_eq!(state["realm_can_create_private_channel_group"], members);
-    let events = api
-        .get(
-            "/events",
-            Some(&ada),
-            &[("queue_id", queue["queue_id"].as_str().expect("q")), ("dont_block", "true")],
-        )
-        .ok();
+    let events = api.queued(&ada, &queue);
     assert_eq!(events["events"][0]["data"], json!({"can_create_groups": admins}));
     assert_eq!(events["events"][0]["op"], "update_dict");
 }

@@ -54,13 +54,7 @@ fn roles_change_under_owner_protection() {
     api.patch("/users/999999", Some(&ada), &[("full_name", "Nobody")]).error(400, "BAD_REQUEST");
 
     api.patch(&format!("/users/{bob_id}"), Some(&ada), &[("full_name", "Robert")]).ok();
-    let events = api
-        .get(
-            "/events",
-            Some(&bob),
-            &[("queue_id", queue["queue_id"].as_str().expect("q")), ("dont_block", "true")],
-        )
-        .ok();
+    let events = api.queued(&bob, &queue);
     let people: Vec<Value> =
         events["events"].as_array().expect("events").iter().map(|e| e["person"].clone()).collect();
     assert_eq!(
