@@ -5,6 +5,7 @@
 //! date is refused: dateutil would fill it in from today's date, and the core reads no clock.
 
 use super::{Elem, Found, Stashed};
+use crate::time::{civil_from_days, days_from_civil};
 
 /// `<time:…>`, the text ending at the first `>`.
 pub(super) fn timestamp(data: &str) -> Option<Found> {
@@ -69,29 +70,6 @@ fn parse(text: &str) -> Option<String> {
         micros -= 1_000_000;
     }
     Moment { seconds: whole, micros: micros as u32 }.iso()
-}
-
-/// Days from 1970-01-01 to a proleptic Gregorian date (Howard Hinnant's algorithm).
-fn days_from_civil(year: i64, month: u32, day: u32) -> i64 {
-    let y = if month <= 2 { year - 1 } else { year };
-    let era = y.div_euclid(400);
-    let yoe = y.rem_euclid(400);
-    let m = i64::from(month);
-    let doy = (153 * (if m > 2 { m - 3 } else { m + 9 }) + 2) / 5 + i64::from(day) - 1;
-    let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
-    era * 146_097 + doe - 719_468
-}
-
-fn civil_from_days(days: i64) -> (i64, u32, u32) {
-    let z = days + 719_468;
-    let era = z.div_euclid(146_097);
-    let doe = z.rem_euclid(146_097);
-    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
-    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-    let mp = (5 * doy + 2) / 153;
-    let day = (doy - (153 * mp + 2) / 5 + 1) as u32;
-    let month = if mp < 10 { mp + 3 } else { mp - 9 } as u32;
-    (yoe + era * 400 + i64::from(month <= 2), month, day)
 }
 
 fn days_in_month(year: i64, month: u32) -> u32 {
