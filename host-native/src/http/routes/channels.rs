@@ -1,0 +1,113 @@
+//! Channel routes: subscriptions, channels and their topics.
+
+use super::*;
+
+pub(super) async fn get_subscriptions(State(state): State<AppState>, request: ApiRequest) -> Response {
+    query(state, request, api::subscriptions::get_subscriptions).await
+}
+
+pub(super) async fn subscribe(State(state): State<AppState>, request: ApiRequest) -> Response {
+    command(state, request, |t, actor, params, now| api::subscriptions::subscribe(t, actor, params, now))
+        .await
+}
+
+pub(super) async fn unsubscribe(State(state): State<AppState>, request: ApiRequest) -> Response {
+    command(state, request, |t, actor, params, _| api::subscriptions::unsubscribe(t, actor, params)).await
+}
+
+pub(super) async fn get_streams(State(state): State<AppState>, request: ApiRequest) -> Response {
+    query(state, request, api::streams::get_streams).await
+}
+
+pub(super) async fn get_stream_id(State(state): State<AppState>, request: ApiRequest) -> Response {
+    query(state, request, api::streams::get_stream_id).await
+}
+
+/// A numeric channel id from a path segment.
+pub(super) fn stream_id_segment(segment: &str) -> ApiResult<confab_core::ids::StreamId> {
+    segment
+        .parse::<u64>()
+        .map(confab_core::ids::StreamId)
+        .map_err(|_| ApiError::bad_request("Invalid channel ID"))
+}
+
+pub(super) async fn get_stream_topics(
+    State(state): State<AppState>,
+    Path(id): Path<String>,
+    request: ApiRequest,
+) -> Response {
+    query(state, request, move |t, actor, params| {
+        api::messages::get_stream_topics(t, actor, stream_id_segment(&id)?, params)
+    })
+    .await
+}
+
+pub(super) async fn delete_topic(
+    State(state): State<AppState>,
+    Path(id): Path<String>,
+    request: ApiRequest,
+) -> Response {
+    command(state, request, move |t, actor, params, _| {
+        api::messages::delete_topic(t, actor, stream_id_segment(&id)?, params)
+    })
+    .await
+}
+
+pub(super) async fn update_subscription_settings(
+    State(state): State<AppState>,
+    request: ApiRequest,
+) -> Response {
+    command(state, request, |t, actor, params, _| {
+        api::subscription_properties::update_subscription_settings(t, actor, params)
+    })
+    .await
+}
+
+pub(super) async fn get_stream_by_id(
+    State(state): State<AppState>,
+    Path(id): Path<String>,
+    request: ApiRequest,
+) -> Response {
+    query(state, request, move |t, actor, _| {
+        api::channel_admin::get_stream_by_id(t, actor, stream_id_segment(&id)?)
+    })
+    .await
+}
+
+pub(super) async fn get_subscribers(
+    State(state): State<AppState>,
+    Path(id): Path<String>,
+    request: ApiRequest,
+) -> Response {
+    query(state, request, move |t, actor, _| {
+        api::channel_admin::get_subscribers(t, actor, stream_id_segment(&id)?)
+    })
+    .await
+}
+
+pub(super) async fn update_stream(
+    State(state): State<AppState>,
+    Path(id): Path<String>,
+    request: ApiRequest,
+) -> Response {
+    command(state, request, move |t, actor, params, _| {
+        api::channel_admin::update_stream(t, actor, stream_id_segment(&id)?, params)
+    })
+    .await
+}
+
+pub(super) async fn archive_stream(
+    State(state): State<AppState>,
+    Path(id): Path<String>,
+    request: ApiRequest,
+) -> Response {
+    command(state, request, move |t, actor, _, _| {
+        api::channel_admin::archive_stream(t, actor, stream_id_segment(&id)?)
+    })
+    .await
+}
+
+pub(super) async fn create_channel(State(state): State<AppState>, request: ApiRequest) -> Response {
+    command(state, request, |t, actor, params, now| api::channels::create_channel(t, actor, params, now))
+        .await
+}

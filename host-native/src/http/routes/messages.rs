@@ -1,0 +1,130 @@
+//! Message routes: sending, reading, flags, edits, reactions and previews.
+
+use super::*;
+
+pub(super) async fn send_message(State(state): State<AppState>, request: ApiRequest) -> Response {
+    command(state, request, |t, actor, params, now| api::messages::send_message(t, actor, params, now)).await
+}
+
+pub(super) async fn get_messages(State(state): State<AppState>, request: ApiRequest) -> Response {
+    query(state, request, api::messages::get_messages).await
+}
+
+pub(super) async fn get_message(
+    State(state): State<AppState>,
+    Path(id): Path<String>,
+    request: ApiRequest,
+) -> Response {
+    query(state, request, move |t, actor, params| {
+        api::messages::get_message(t, actor, message_id_segment(&id)?, params)
+    })
+    .await
+}
+
+pub(super) async fn update_message_flags(State(state): State<AppState>, request: ApiRequest) -> Response {
+    command(state, request, |t, actor, params, _| api::messages::update_message_flags(t, actor, params)).await
+}
+
+pub(super) async fn update_message_flags_for_narrow(
+    State(state): State<AppState>,
+    request: ApiRequest,
+) -> Response {
+    command(state, request, |t, actor, params, _| {
+        api::messages::update_message_flags_for_narrow(t, actor, params)
+    })
+    .await
+}
+
+pub(super) async fn mark_all_as_read(State(state): State<AppState>, request: ApiRequest) -> Response {
+    command(state, request, |t, actor, _, _| api::messages::mark_all_as_read(t, actor)).await
+}
+
+pub(super) async fn mark_stream_as_read(State(state): State<AppState>, request: ApiRequest) -> Response {
+    command(state, request, |t, actor, params, _| api::messages::mark_stream_as_read(t, actor, params)).await
+}
+
+pub(super) async fn mark_topic_as_read(State(state): State<AppState>, request: ApiRequest) -> Response {
+    command(state, request, |t, actor, params, _| api::messages::mark_topic_as_read(t, actor, params)).await
+}
+
+/// A numeric id from a path segment; anything else answers as a missing message.
+pub(super) fn message_id_segment(segment: &str) -> ApiResult<MessageId> {
+    segment.parse::<u64>().map(MessageId).map_err(|_| ApiError::invalid_message())
+}
+
+pub(super) async fn update_message(
+    State(state): State<AppState>,
+    Path(id): Path<String>,
+    request: ApiRequest,
+) -> Response {
+    command(state, request, move |t, actor, params, now| {
+        api::messages::update_message(t, actor, message_id_segment(&id)?, params, now)
+    })
+    .await
+}
+
+pub(super) async fn delete_message(
+    State(state): State<AppState>,
+    Path(id): Path<String>,
+    request: ApiRequest,
+) -> Response {
+    command(state, request, move |t, actor, _, now| {
+        api::messages::delete_message(t, actor, message_id_segment(&id)?, now)
+    })
+    .await
+}
+
+pub(super) async fn get_message_history(
+    State(state): State<AppState>,
+    Path(id): Path<String>,
+    request: ApiRequest,
+) -> Response {
+    query(state, request, move |t, actor, params| {
+        api::messages::get_message_history(t, actor, message_id_segment(&id)?, params)
+    })
+    .await
+}
+
+pub(super) async fn report_message(
+    State(state): State<AppState>,
+    Path(id): Path<String>,
+    request: ApiRequest,
+) -> Response {
+    command(state, request, move |t, actor, params, now| {
+        api::messages::report_message(t, actor, message_id_segment(&id)?, params, now)
+    })
+    .await
+}
+
+pub(super) async fn add_reaction(
+    State(state): State<AppState>,
+    Path(id): Path<String>,
+    request: ApiRequest,
+) -> Response {
+    command(state, request, move |t, actor, params, _| {
+        api::messages::add_reaction(t, actor, message_id_segment(&id)?, params)
+    })
+    .await
+}
+
+pub(super) async fn remove_reaction(
+    State(state): State<AppState>,
+    Path(id): Path<String>,
+    request: ApiRequest,
+) -> Response {
+    command(state, request, move |t, actor, params, _| {
+        api::messages::remove_reaction(t, actor, message_id_segment(&id)?, params)
+    })
+    .await
+}
+
+pub(super) async fn render_message(State(state): State<AppState>, request: ApiRequest) -> Response {
+    query(state, request, api::messages::render).await
+}
+
+pub(super) async fn check_messages_match_narrow(
+    State(state): State<AppState>,
+    request: ApiRequest,
+) -> Response {
+    query(state, request, api::messages::check_messages_match_narrow).await
+}

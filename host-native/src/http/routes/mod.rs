@@ -1,0 +1,154 @@
+//! The route table and the two ways a handler runs: a query on a read snapshot, or a command
+//! through the writer. Handlers only translate; the rules are in `confab_core::api`.
+
+use axum::Router;
+use axum::extract::{Path, State};
+use axum::http::StatusCode;
+use axum::response::Response;
+use axum::routing::get;
+use confab_core::api::{self, users::NewUser};
+use confab_core::ids::MessageId;
+use confab_core::model::Role;
+use confab_core::params::Params;
+use confab_core::{Actor, ApiError, ApiResult, Outcome};
+
+use super::auth::{authenticate, host_organization, refresh};
+use super::request::ApiRequest;
+use super::{AppState, now, respond};
+use crate::secrets;
+use crate::store::{ReadTables, WriteTables};
+
+mod channels;
+mod groups;
+mod messages;
+mod organization;
+mod users;
+
+use channels::*;
+use groups::*;
+use messages::*;
+use organization::*;
+use users::*;
+
+pub fn router() -> Router<AppState> {
+    let v1 = Router::new()
+        .route("/server_settings", get(server_settings).post(server_settings))
+        .route("/fetch_api_key", axum::routing::post(fetch_api_key))
+        .route("/register", axum::routing::post(super::events::register_queue))
+        .route("/events", get(super::events::get_events).delete(super::events::delete_queue))
+        .route("/users/me", get(get_own_user).delete(deactivate_own_user))
+        .route("/users", get(get_users).post(create_user))
+        .route("/users/{user}", get(get_user).patch(update_user).delete(deactivate_user))
+        .route("/users/{user}/reactivate", axum::routing::post(reactivate_user))
+        .route("/users/me/subscriptions", get(get_subscriptions).post(subscribe).delete(unsubscribe))
+        .route("/users/me/subscriptions/properties", axum::routing::post(update_subscription_settings))
+        .route("/streams", get(get_streams))
+        .route("/channels/create", axum::routing::post(create_channel))
+        .route("/streams/{stream_id}", get(get_stream_by_id).patch(update_stream).delete(archive_stream))
+        .route("/streams/{stream_id}/members", get(get_subscribers))
+        .route("/get_stream_id", get(get_stream_id))
+        .route("/messages", get(get_messages).post(send_message))
+        .route("/messages/{message_id}", get(get_message).patch(update_message).delete(delete_message))
+        .route("/messages/{message_id}/history", get(get_message_history))
+        .route("/messages/{message_id}/report", axum::routing::post(report_message))
+        .route("/messages/{message_id}/reactions", axum::routing::post(add_reaction).delete(remove_reaction))
+        .route("/messages/render", axum::routing::post(render_message))
+        .route("/messages/matches_narrow", get(check_messages_match_narrow))
+        .route("/realm", axum::routing::patch(update_realm))
+        .route("/user_groups", get(get_user_groups))
+        .route("/user_groups/create", axum::routing::post(create_user_group))
+        .route("/user_groups/{group}", axum::routing::patch(update_user_group))
+        .route("/user_groups/{group}/deactivate", axum::routing::post(deactivate_user_group))
+        .route("/user_groups/{group}/members", get(get_user_group_members).post(update_user_group_members))
+        .route("/user_groups/{group}/members/{user}", get(get_is_user_group_member))
+        .route(
+            "/user_groups/{group}/subgroups",
+            get(get_user_group_subgroups).post(update_user_group_subgroups),
+        )
+        .route("/realm/linkifiers", get(get_linkifiers).patch(reorder_linkifiers))
+        .route("/realm/filters", axum::routing::post(add_linkifier))
+        .route("/realm/filters/{filter_id}", axum::routing::patch(update_linkifier).delete(remove_linkifier))
+        .route("/users/me/presence", axum::routing::post(update_presence))
+        .route("/settings", axum::routing::patch(update_settings))
+        .route("/users/me/alert_words", get(get_alert_words).post(add_alert_words).delete(remove_alert_words))
+        .route("/realm/presence", get(get_presence))
+        .route("/users/{user}/presence", get(get_user_presence))
+        .route("/typing", axum::routing::post(set_typing_status))
+        .route("/users/me/{stream_id}/topics", get(get_stream_topics))
+        .route("/streams/{stream_id}/delete_topic", axum::routing::post(delete_topic))
+        .route("/messages/flags", axum::routing::post(update_message_flags))
+        .route("/messages/flags/narrow", axum::routing::post(update_message_flags_for_narrow))
+        .route("/mark_all_as_read", axum::routing::post(mark_all_as_read))
+        .route("/mark_stream_as_read", axum::routing::post(mark_stream_as_read))
+        .route("/mark_topic_as_read", axum::routing::post(mark_topic_as_read))
+        .fallback(unknown_endpoint)
+        .method_not_allowed_fallback(method_not_allowed);
+    Router::new().nest("/api/v1", v1).fallback(unknown_endpoint)
+}
+
+async fn method_not_allowed(method: axum::http::Method, uri: axum::http::Uri) -> Response {
+    let msg = format!("Method Not Allowed ({method}): {}", uri.path());
+    respond::error(&ApiError::bad_request(msg).with_status(StatusCode::METHOD_NOT_ALLOWED.as_u16()))
+}
+
+async fn unknown_endpoint() -> Response {
+    respond::error(&ApiError::bad_request("Invalid API endpoint").with_status(StatusCode::NOT_FOUND.as_u16()))
+}
+
+/// Runs an authenticated read on a snapshot, off the async threads.
+async fn query<F>(state: AppState, request: ApiRequest, f: F) -> Response
+where
+    F: FnOnce(&ReadTables, &Actor, &Params) -> ApiResult<Outcome> + Send + 'static,
+{
+    let store = state.store.clone();
+    let site = state.site.clone();
+    let joined = tokio::task::spawn_blocking(move || {
+        store.read(|tables| {
+            let actor = authenticate(tables, &request).map(|a| with_realm_url(&site, a))?;
+            let mut outcome = f(tables, &actor, &request.params)?;
+            respond::note_ignored(&mut outcome, request.params.ignored());
+            Ok(outcome)
+        })
+    })
+    .await;
+    respond::outcome(joined.unwrap_or_else(|e| Err(ApiError::internal(e))))
+}
+
+/// The actor with its organization's URL, as this server is reached.
+pub(super) fn with_realm_url(site: &confab_core::subdomains::Site, actor: Actor) -> Actor {
+    let realm_url = site.realm_url(&actor.realm.subdomain);
+    Actor { realm_url, ..actor }
+}
+
+/// Runs an authenticated command through the writer; answers once it is durable.
+async fn command<F>(state: AppState, request: ApiRequest, f: F) -> Response
+where
+    F: FnOnce(&WriteTables<'_>, &Actor, &Params, i64) -> ApiResult<Outcome> + Send + 'static,
+{
+    let store = state.store.clone();
+    let site = state.site.clone();
+    let authenticated = tokio::task::spawn_blocking(move || {
+        let actor = store.read(|tables| authenticate(tables, &request)).map(|a| with_realm_url(&site, a));
+        (actor, request)
+    })
+    .await;
+    let (actor, request) = match authenticated {
+        Ok((Ok(actor), request)) => (actor, request),
+        Ok((Err(err), _)) => return respond::error(&err),
+        Err(join) => return respond::error(&ApiError::internal(join)),
+    };
+    let params = request.params;
+    let now = now();
+    let result = state
+        .writer
+        .submit(Box::new(move |tables| {
+            let actor = refresh(tables, &actor)?;
+            let mut outcome = f(tables, &actor, &params, now)?;
+            respond::note_ignored(&mut outcome, params.ignored());
+            Ok(outcome)
+        }))
+        .await;
+    // Events are delivered by the event system (the real-time issue); until then they are
+    // computed and dropped here, after the commit.
+    respond::outcome(result)
+}

@@ -1,0 +1,84 @@
+//! Organization routes: server settings, API keys, linkifiers and settings.
+
+use super::*;
+
+pub(super) async fn server_settings(State(state): State<AppState>, request: ApiRequest) -> Response {
+    let store = state.store.clone();
+    let site = state.site.clone();
+    let joined = tokio::task::spawn_blocking(move || {
+        // Clients send their own parameters here; Zulip ignores them silently.
+        store.read(|tables| {
+            api::server_settings::get_server_settings(tables, &site, request.subdomain.as_deref())
+        })
+    })
+    .await;
+    respond::outcome(joined.unwrap_or_else(|e| Err(ApiError::internal(e))))
+}
+
+pub(super) async fn fetch_api_key(State(state): State<AppState>, request: ApiRequest) -> Response {
+    let store = state.store.clone();
+    let limiter = state.login_failures.clone();
+    let joined = tokio::task::spawn_blocking(move || {
+        store.read(|tables| {
+            let username: String = request.params.required("username")?;
+            let password: String = request.params.required("password")?;
+            let realm = host_organization(tables, &request)?.valid()?;
+            let mut limiter = limiter.lock().map_err(|_| ApiError::internal("login limiter poisoned"))?;
+            let mut outcome = api::fetch_api_key::fetch_api_key(
+                tables,
+                &realm,
+                &username,
+                |hash| secrets::verify_password(&password, hash),
+                &mut limiter,
+                now(),
+            )?;
+            respond::note_ignored(&mut outcome, request.params.ignored());
+            Ok(outcome)
+        })
+    })
+    .await;
+    respond::outcome(joined.unwrap_or_else(|e| Err(ApiError::internal(e))))
+}
+
+pub(super) async fn get_linkifiers(State(state): State<AppState>, request: ApiRequest) -> Response {
+    query(state, request, |t, actor, _| api::linkifiers::get_linkifiers(t, actor)).await
+}
+
+pub(super) async fn add_linkifier(State(state): State<AppState>, request: ApiRequest) -> Response {
+    command(state, request, |t, actor, params, _| api::linkifiers::add_linkifier(t, actor, params)).await
+}
+
+pub(super) async fn reorder_linkifiers(State(state): State<AppState>, request: ApiRequest) -> Response {
+    command(state, request, |t, actor, params, _| api::linkifiers::reorder_linkifiers(t, actor, params)).await
+}
+
+/// A linkifier id from a path segment; anything else answers as a missing linkifier.
+pub(super) fn linkifier_id_segment(segment: &str) -> ApiResult<u64> {
+    segment.parse::<u64>().map_err(|_| ApiError::bad_request("Linkifier not found."))
+}
+
+pub(super) async fn update_linkifier(
+    State(state): State<AppState>,
+    Path(id): Path<String>,
+    request: ApiRequest,
+) -> Response {
+    command(state, request, move |t, actor, params, _| {
+        api::linkifiers::update_linkifier(t, actor, linkifier_id_segment(&id)?, params)
+    })
+    .await
+}
+
+pub(super) async fn remove_linkifier(
+    State(state): State<AppState>,
+    Path(id): Path<String>,
+    request: ApiRequest,
+) -> Response {
+    command(state, request, move |t, actor, _, _| {
+        api::linkifiers::remove_linkifier(t, actor, linkifier_id_segment(&id)?)
+    })
+    .await
+}
+
+pub(super) async fn update_realm(State(state): State<AppState>, request: ApiRequest) -> Response {
+    command(state, request, |t, actor, params, _| api::realm::update_realm(t, actor, params)).await
+}

@@ -1,0 +1,135 @@
+//! User routes: accounts, own settings, alert words, presence and typing.
+
+use super::*;
+
+pub(super) async fn get_own_user(State(state): State<AppState>, request: ApiRequest) -> Response {
+    query(state, request, |t, actor, _| api::users::get_own_user(t, actor)).await
+}
+
+pub(super) async fn get_users(State(state): State<AppState>, request: ApiRequest) -> Response {
+    query(state, request, |t, actor, _| api::users::get_users(t, actor)).await
+}
+
+pub(super) async fn get_user(
+    State(state): State<AppState>,
+    Path(user): Path<String>,
+    request: ApiRequest,
+) -> Response {
+    query(state, request, move |t, actor, _| {
+        api::users::get_user(t, actor, api::users::UserRef::parse(&user))
+    })
+    .await
+}
+
+pub(super) async fn create_user(State(state): State<AppState>, request: ApiRequest) -> Response {
+    // Hashing is slow by design, so it happens before the command reaches the writer.
+    let prepared = tokio::task::spawn_blocking(move || {
+        let prepare = || -> ApiResult<NewUser> {
+            let email: String = request.params.required("email")?;
+            let password: String = request.params.required("password")?;
+            let full_name: String = request.params.required("full_name")?;
+            Ok(NewUser {
+                email: email.trim().to_owned(),
+                full_name,
+                role: Role::Member,
+                bot_type: None,
+                bot_owner_id: None,
+                api_key: secrets::new_api_key().map_err(ApiError::internal)?,
+                password_hash: Some(secrets::hash_password(&password).map_err(ApiError::internal)?),
+            })
+        };
+        (prepare(), request)
+    })
+    .await;
+    let (new_user, request) = match prepared {
+        Ok((Ok(new_user), request)) => (new_user, request),
+        Ok((Err(err), _)) => return respond::error(&err),
+        Err(join) => return respond::error(&ApiError::internal(join)),
+    };
+    command(state, request, move |t, actor, _, now| api::users::create_user(t, actor, new_user, now)).await
+}
+
+/// A numeric user id from a path segment.
+pub(super) fn user_id_segment(segment: &str) -> ApiResult<confab_core::ids::UserId> {
+    segment.parse::<u64>().map(confab_core::ids::UserId).map_err(|_| ApiError::no_such_user())
+}
+
+pub(super) async fn deactivate_user(
+    State(state): State<AppState>,
+    Path(user): Path<String>,
+    request: ApiRequest,
+) -> Response {
+    command(state, request, move |t, actor, _, _| {
+        api::users::deactivate_user(t, actor, user_id_segment(&user)?)
+    })
+    .await
+}
+
+pub(super) async fn deactivate_own_user(State(state): State<AppState>, request: ApiRequest) -> Response {
+    command(state, request, |t, actor, _, _| api::users::deactivate_own_user(t, actor)).await
+}
+
+pub(super) async fn reactivate_user(
+    State(state): State<AppState>,
+    Path(user): Path<String>,
+    request: ApiRequest,
+) -> Response {
+    command(state, request, move |t, actor, _, _| {
+        api::users::reactivate_user(t, actor, user_id_segment(&user)?)
+    })
+    .await
+}
+
+pub(super) async fn update_user(
+    State(state): State<AppState>,
+    Path(user): Path<String>,
+    request: ApiRequest,
+) -> Response {
+    command(state, request, move |t, actor, params, _| {
+        let target =
+            user.parse::<u64>().map(confab_core::ids::UserId).map_err(|_| ApiError::no_such_user())?;
+        api::user_updates::update_user(t, actor, target, params)
+    })
+    .await
+}
+
+pub(super) async fn get_alert_words(State(state): State<AppState>, request: ApiRequest) -> Response {
+    query(state, request, |t, actor, _| api::alert_words::get_alert_words(t, actor)).await
+}
+
+pub(super) async fn add_alert_words(State(state): State<AppState>, request: ApiRequest) -> Response {
+    command(state, request, |t, actor, params, _| api::alert_words::add_alert_words(t, actor, params)).await
+}
+
+pub(super) async fn remove_alert_words(State(state): State<AppState>, request: ApiRequest) -> Response {
+    command(state, request, |t, actor, params, _| api::alert_words::remove_alert_words(t, actor, params))
+        .await
+}
+
+pub(super) async fn update_settings(State(state): State<AppState>, request: ApiRequest) -> Response {
+    command(state, request, |t, actor, params, _| api::settings::update_settings(t, actor, params)).await
+}
+
+pub(super) async fn update_presence(State(state): State<AppState>, request: ApiRequest) -> Response {
+    command(state, request, |t, actor, params, now| api::presence::update_presence(t, actor, params, now))
+        .await
+}
+
+pub(super) async fn get_presence(State(state): State<AppState>, request: ApiRequest) -> Response {
+    query(state, request, |t, actor, _| api::presence::get_presence(t, actor, now())).await
+}
+
+pub(super) async fn get_user_presence(
+    State(state): State<AppState>,
+    Path(user): Path<String>,
+    request: ApiRequest,
+) -> Response {
+    query(state, request, move |t, actor, _| {
+        api::presence::get_user_presence(t, actor, api::users::UserRef::parse(&user))
+    })
+    .await
+}
+
+pub(super) async fn set_typing_status(State(state): State<AppState>, request: ApiRequest) -> Response {
+    command(state, request, |t, actor, params, _| api::typing::set_typing_status(t, actor, params)).await
+}
