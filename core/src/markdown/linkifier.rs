@@ -3,7 +3,8 @@
 //! not be followed by a letter or digit, as in Zulip. Patterns use the `regex` crate's syntax
 //! (RE2's family, as Zulip uses RE2); matching takes linear time.
 
-use std::collections::BTreeSet;
+use std::collections::{BTreeSet, HashMap};
+use std::sync::{LazyLock, Mutex};
 
 use iri_string::template::UriTemplateStr;
 use regex::{Captures, Regex, RegexBuilder};
@@ -35,7 +36,7 @@ fn build(pattern: &str) -> Result<Regex, regex::Error> {
 }
 
 /// A linkifier ready to run.
-#[derive(Debug)]
+#[derive(Clone, Debug)]
 pub(crate) struct CompiledLinkifier {
     pub(crate) regex: Regex,
     template: String,
@@ -65,8 +66,31 @@ impl CompiledLinkifier {
     }
 }
 
+/// Compiled linkifiers by pattern and template. Every message rendered or shown (for its
+/// `topic_links`) runs the organization's linkifiers, and compiling a regex costs far more than
+/// running it; a `Regex` clone shares the compiled program.
+static COMPILED: LazyLock<Mutex<CompiledCache>> = LazyLock::new(|| Mutex::new(HashMap::new()));
+
+/// `(pattern, url_template)` to its compiled form (`None`: it does not compile).
+type CompiledCache = HashMap<(String, String), Option<CompiledLinkifier>>;
+
+/// How many linkifiers the cache keeps before it starts over.
+const COMPILED_CACHE_SIZE: usize = 512;
+
 pub(crate) fn compile_all(linkifiers: &[Linkifier]) -> Vec<CompiledLinkifier> {
-    linkifiers.iter().filter_map(CompiledLinkifier::new).collect()
+    let mut cache = COMPILED.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
+    if cache.len() > COMPILED_CACHE_SIZE {
+        cache.clear();
+    }
+    linkifiers
+        .iter()
+        .filter_map(|l| {
+            cache
+                .entry((l.pattern.clone(), l.url_template.clone()))
+                .or_insert_with(|| CompiledLinkifier::new(l))
+                .clone()
+        })
+        .collect()
 }
 
 /// RFC 6570 (level 4) expansion of a template that [`parse_template`] accepted, with string
