@@ -29,6 +29,7 @@ pub struct MemoryStore {
     user_groups: BTreeMap<(RealmId, UserGroupId), UserGroup>,
     user_settings: BTreeMap<UserId, serde_json::Map<String, serde_json::Value>>,
     alert_words: BTreeMap<UserId, Vec<String>>,
+    bot_services: BTreeMap<UserId, crate::model::BotService>,
     presences: BTreeMap<UserId, Presence>,
     counters: BTreeMap<&'static str, u64>,
 }
@@ -100,6 +101,9 @@ impl MemoryStore {
             Change::PutLinkifier(linkifier) => {
                 self.bump(IdKind::Linkifier, linkifier.id);
                 self.linkifiers.insert((linkifier.realm_id, linkifier.id), linkifier.clone());
+            }
+            Change::PutBotService(service) => {
+                self.bot_services.insert(service.bot_id, service.clone());
             }
             Change::PutAlertWords(user, words) => {
                 self.alert_words.insert(*user, words.clone());
@@ -255,6 +259,10 @@ impl Store for MemoryStore {
             self.linkifiers.values().filter(|l| l.realm_id == realm).cloned().collect();
         list.sort_by_key(|l| (l.order, l.id));
         Ok(list)
+    }
+
+    fn bot_service(&self, bot: UserId) -> ApiResult<Option<crate::model::BotService>> {
+        Ok(self.bot_services.get(&bot).cloned())
     }
 
     fn alert_words(&self, user: UserId) -> ApiResult<Vec<String>> {

@@ -88,6 +88,8 @@ pub trait Store {
     fn presence(&self, user: UserId) -> ApiResult<Option<Presence>>;
     /// The settings a user changed from Zulip's defaults (see `model::settings`).
     fn user_settings(&self, user: UserId) -> ApiResult<serde_json::Map<String, serde_json::Value>>;
+    /// An outgoing-webhook bot's service.
+    fn bot_service(&self, bot: UserId) -> ApiResult<Option<crate::model::BotService>>;
     /// A user's alert words, as they added them.
     fn alert_words(&self, user: UserId) -> ApiResult<Vec<String>>;
     /// The organization's user groups (system groups included), by id.
@@ -147,6 +149,7 @@ pub enum Change {
     },
     PutPresence(Presence),
     PutUserGroup(Box<UserGroup>),
+    PutBotService(crate::model::BotService),
     /// Replaces a user's alert words.
     PutAlertWords(UserId, Vec<String>),
     /// Replaces the settings a user changed from the defaults.

@@ -94,6 +94,9 @@ fn endpoints(message_id: u64, stream_id: u64) -> Vec<(&'static str, String, Vec<
         ("POST", m("/users"), vec!["email", "password", "full_name"]),
         ("GET", m("/users/x"), vec!["x"]),
         ("PATCH", m("/users/1"), vec!["full_name", "role"]),
+        ("POST", m("/bots"), vec!["full_name", "short_name", "bot_type", "payload_url", "interface_type"]),
+        ("GET", m("/bots"), vec!["x"]),
+        ("POST", m("/bots/x/api_key/regenerate"), vec!["x"]),
         (
             "PATCH",
             m("/realm"),

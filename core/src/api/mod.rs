@@ -2,6 +2,7 @@
 //! after Zulip's `operationId`. Each file opens with the routes it serves.
 
 pub mod alert_words;
+pub mod bots;
 pub mod channel_admin;
 pub mod channels;
 pub mod fetch_api_key;

@@ -19,4 +19,4 @@ pub use presence::Presence;
 pub use realm::{Realm, RealmSettings};
 pub use recipient::{Recipient, RecipientKind, direct_group_key};
 pub use stream::{ChannelPermissions, Stream, Subscription};
-pub use user::{BotType, Credentials, Role, User};
+pub use user::{BotService, BotType, Credentials, Role, User};

@@ -75,6 +75,16 @@ pub enum BotType {
 }
 
 impl BotType {
+    pub fn from_value(value: i64) -> Option<BotType> {
+        Some(match value {
+            1 => BotType::Generic,
+            2 => BotType::IncomingWebhook,
+            3 => BotType::OutgoingWebhook,
+            4 => BotType::Embedded,
+            _ => return None,
+        })
+    }
+
     pub fn value(self) -> u8 {
         match self {
             BotType::Generic => 1,
@@ -127,4 +137,16 @@ pub struct Credentials {
     pub api_key: String,
     /// An argon2 PHC string; `None` for accounts that cannot log in with a password (bots).
     pub password_hash: Option<String>,
+}
+
+/// Where an outgoing-webhook bot's messages go (Zulip's `Service`).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct BotService {
+    pub bot_id: UserId,
+    /// The URL the bot's triggers are posted to.
+    pub base_url: String,
+    /// 1: Zulip's own payload format, 2: Slack's.
+    pub interface: u8,
+    /// Sent with every payload, so the receiver can tell the request is ours.
+    pub token: String,
 }

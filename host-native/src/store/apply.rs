@@ -124,6 +124,10 @@ impl WriteTables<'_> {
                 self.linkifiers.insert(key, encode(linkifier)?.as_slice()).map_err(storage)?;
                 self.bump(IdKind::Linkifier, linkifier.id)
             }
+            Change::PutBotService(service) => {
+                self.bot_services.insert(service.bot_id.0, encode(service)?.as_slice()).map_err(storage)?;
+                Ok(())
+            }
             Change::PutAlertWords(user, words) => {
                 self.alert_words.insert(user.0, encode(words)?.as_slice()).map_err(storage)?;
                 Ok(())

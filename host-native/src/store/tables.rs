@@ -64,6 +64,7 @@ define_tables! {
     reactions: MSGID_SEQ_REACTION = "msgid_seq_reaction", (u64, u64) => &'static [u8];
     presences: USERID_PRESENCE = "userid_presence", u64 => &'static [u8];
     linkifiers: REALMID_LINKIFIERID_LINKIFIER = "realmid_linkifierid_linkifier", (u64, u64) => &'static [u8];
+    bot_services: USERID_BOTSERVICE = "userid_botservice", u64 => &'static [u8];
     alert_words: USERID_ALERTWORDS = "userid_alertwords", u64 => &'static [u8];
     user_settings: USERID_SETTINGS = "userid_settings", u64 => &'static [u8];
     user_groups: REALMID_USERGROUPID_USERGROUP = "realmid_usergroupid_usergroup", (u64, u64) => &'static [u8];

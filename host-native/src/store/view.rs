@@ -179,6 +179,10 @@ macro_rules! impl_store {
                 Ok(linkifiers)
             }
 
+            fn bot_service(&self, bot: UserId) -> ApiResult<Option<confab_core::model::BotService>> {
+                record(self.bot_services.get(bot.0).map_err(storage)?)
+            }
+
             fn alert_words(&self, user: UserId) -> ApiResult<Vec<String>> {
                 Ok(record(self.alert_words.get(user.0).map_err(storage)?)?.unwrap_or_default())
             }

@@ -133,3 +133,45 @@ pub(super) async fn get_user_presence(
 pub(super) async fn set_typing_status(State(state): State<AppState>, request: ApiRequest) -> Response {
     command(state, request, |t, actor, params, _| api::typing::set_typing_status(t, actor, params)).await
 }
+
+/// A new secret for a bot, drawn before the command runs (core draws no randomness).
+fn bot_secret() -> ApiResult<String> {
+    secrets::new_api_key().map_err(ApiError::internal)
+}
+
+pub(super) async fn add_bot(State(state): State<AppState>, request: ApiRequest) -> Response {
+    let secrets = match (bot_secret(), bot_secret()) {
+        (Ok(api_key), Ok(service_token)) => api::bots::BotSecrets { api_key, service_token },
+        (Err(e), _) | (_, Err(e)) => return respond::error(&e),
+    };
+    command(state, request, move |t, actor, params, now| api::bots::add_bot(t, actor, params, secrets, now))
+        .await
+}
+
+pub(super) async fn get_bots(State(state): State<AppState>, request: ApiRequest) -> Response {
+    query(state, request, |t, actor, _| api::bots::get_bots(t, actor)).await
+}
+
+pub(super) async fn regenerate_bot_api_key(
+    State(state): State<AppState>,
+    Path(bot): Path<String>,
+    request: ApiRequest,
+) -> Response {
+    let key = match bot_secret() {
+        Ok(key) => key,
+        Err(e) => return respond::error(&e),
+    };
+    command(state, request, move |t, actor, _, _| {
+        api::bots::regenerate_bot_api_key(t, actor, user_id_segment(&bot)?, key)
+    })
+    .await
+}
+
+pub(super) async fn deactivate_bot(
+    State(state): State<AppState>,
+    Path(bot): Path<String>,
+    request: ApiRequest,
+) -> Response {
+    command(state, request, move |t, actor, _, _| api::bots::deactivate_bot(t, actor, user_id_segment(&bot)?))
+        .await
+}

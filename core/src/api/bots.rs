@@ -1,0 +1,242 @@
+//! POST   /bots                              add_bot
+//! GET    /bots                              get_bots
+//! POST   /bots/{bot_id}/api_key/regenerate  regenerate_bot_api_key
+//! DELETE /bots/{bot_id}                     deactivate_bot
+//!
+//! Bots owned by users (Zulip's generic, incoming-webhook and outgoing-webhook bots), under
+//! the organization's `can_create_bots_group` (and `can_create_write_only_bots_group` for
+//! incoming webhooks). Secrets (API keys, service tokens) come from the host.
+
+use serde_json::{Value, json};
+
+use crate::command::{Actor, Event, Outcome, active_user_ids};
+use crate::error::{ApiError, ApiResult};
+use crate::groups::{Groups, realm_permission};
+use crate::ids::UserId;
+use crate::model::{BotService, BotType, Credentials, Role, User};
+use crate::params::Params;
+use crate::store::{Change, Store};
+use crate::wire;
+
+use super::users::{NewUser, new_user_changes, validate_full_name};
+
+/// Secrets a new bot needs, drawn by the host.
+pub struct BotSecrets {
+    pub api_key: String,
+    /// The outgoing-webhook token (used only for such bots).
+    pub service_token: String,
+}
+
+/// The email domain of an organization's bots: its host, without a port.
+fn bot_domain(actor: &Actor) -> String {
+    let host = actor.realm_url.split("://").nth(1).unwrap_or(&actor.realm_url);
+    host.split(':').next().unwrap_or(host).to_owned()
+}
+
+/// Zulip's `check_short_name`: letters, digits, `-` and `_`; a trailing `-bot` is implied.
+fn short_name(params: &Params) -> ApiResult<String> {
+    let name: String = params.required("short_name")?;
+    let name = name.trim().trim_end_matches("-bot").to_owned();
+    if name.is_empty() || !name.chars().all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_') {
+        return Err(ApiError::bad_request("Bad name or username"));
+    }
+    Ok(name)
+}
+
+/// Who sees a bot's `realm_bot` events: its owner and the administrators.
+fn bot_watchers(store: &impl Store, actor: &Actor, owner: UserId) -> ApiResult<Vec<UserId>> {
+    let mut users: Vec<UserId> = store
+        .realm_users(actor.realm.id)?
+        .iter()
+        .filter(|u| u.is_active && u.is_admin())
+        .map(|u| u.id)
+        .collect();
+    if !users.contains(&owner) {
+        users.push(owner);
+    }
+    Ok(users)
+}
+
+fn bot_json(bot: &User, api_key: &str, service: Option<&BotService>) -> Value {
+    let services: Vec<Value> = service
+        .map(|s| json!({"base_url": s.base_url, "interface": s.interface, "token": s.token}))
+        .into_iter()
+        .collect();
+    json!({
+        "user_id": bot.id,
+        "full_name": bot.full_name,
+        "email": bot.email,
+        "bot_type": bot.bot_type.map(|t| t.value()),
+        "is_active": bot.is_active,
+        "api_key": api_key,
+        "default_sending_stream": Value::Null,
+        "default_events_register_stream": Value::Null,
+        "default_all_public_streams": false,
+        "avatar_url": wire::avatar_url(bot),
+        "owner_id": bot.bot_owner_id,
+        "services": services,
+    })
+}
+
+/// `POST /bots`.
+pub fn add_bot(
+    store: &impl Store,
+    actor: &Actor,
+    params: &Params,
+    secrets: BotSecrets,
+    now: i64,
+) -> ApiResult<Outcome> {
+    let full_name = validate_full_name(&params.required::<String>("full_name")?)?;
+    let short = short_name(params)?;
+    let bot_type = match params.optional::<i64>("bot_type")? {
+        Some(value) => BotType::from_value(value).ok_or_else(|| ApiError::bad_request("Invalid bot_type"))?,
+        None => BotType::Generic,
+    };
+    if bot_type == BotType::Embedded {
+        return Err(ApiError::bad_request("Invalid bot_type"));
+    }
+    let groups = Groups::load(store, actor.realm.id)?;
+    let setting = if bot_type == BotType::IncomingWebhook {
+        "can_create_write_only_bots_group"
+    } else {
+        "can_create_bots_group"
+    };
+    if !realm_permission(&groups, &actor.realm, &actor.user, setting)? && !actor.user.is_admin() {
+        return Err(ApiError::administrator_required());
+    }
+    let service = if bot_type == BotType::OutgoingWebhook {
+        let base_url: String = params.required("payload_url")?;
+        if !(base_url.starts_with("http://") || base_url.starts_with("https://")) {
+            return Err(ApiError::bad_request("payload_url is not a URL"));
+        }
+        let interface = params.optional::<i64>("interface_type")?.unwrap_or(1);
+        if !(1..=2).contains(&interface) {
+            return Err(ApiError::bad_request("Invalid interface type"));
+        }
+        Some((base_url, interface as u8))
+    } else {
+        None
+    };
+    let email = format!("{short}-bot@{}", bot_domain(actor));
+    if store.user_by_email(actor.realm.id, &email)?.is_some() {
+        return Err(ApiError::bad_request("Username already in use"));
+    }
+    let new = NewUser {
+        email,
+        full_name,
+        role: Role::Member,
+        bot_type: Some(bot_type),
+        bot_owner_id: Some(actor.user.id),
+        api_key: secrets.api_key.clone(),
+        password_hash: None,
+    };
+    let (id, mut changes) = new_user_changes(store, &actor.realm, new, now)?;
+    let bot = changes
+        .iter()
+        .find_map(|c| match c {
+            Change::PutUser(u) => Some(u.clone()),
+            _ => None,
+        })
+        .ok_or_else(|| ApiError::internal("bot not created"))?;
+    let service = service.map(|(base_url, interface)| BotService {
+        bot_id: id,
+        base_url,
+        interface,
+        token: secrets.service_token,
+    });
+    if let Some(service) = &service {
+        changes.push(Change::PutBotService(service.clone()));
+    }
+    let mut everyone = active_user_ids(store, actor.realm.id)?;
+    everyone.push(id);
+    let events = vec![
+        Event::Other {
+            users: everyone,
+            body: json!({"type": "realm_user", "op": "add", "person": wire::user(&bot)}),
+        },
+        Event::Other {
+            users: bot_watchers(store, actor, actor.user.id)?,
+            body: json!({"type": "realm_bot", "op": "add", "bot": bot_json(&bot, &secrets.api_key, service.as_ref())}),
+        },
+    ];
+    Ok(Outcome { changes, events, ..Outcome::default() }
+        .reply("user_id", id.0)
+        .reply("api_key", secrets.api_key)
+        .reply("avatar_url", wire::avatar_url(&bot))
+        .reply("default_sending_stream", Value::Null)
+        .reply("default_events_register_stream", Value::Null)
+        .reply("default_all_public_streams", false))
+}
+
+/// The bots the actor may manage: their own, or every bot for administrators.
+fn managed_bot(store: &impl Store, actor: &Actor, id: UserId) -> ApiResult<User> {
+    let bot = store
+        .user(id)?
+        .filter(|u| u.realm_id == actor.realm.id && u.is_bot())
+        .ok_or_else(|| ApiError::bad_request("No such bot"))?;
+    if bot.bot_owner_id != Some(actor.user.id) && !actor.user.is_admin() {
+        return Err(ApiError::bad_request("Insufficient permission"));
+    }
+    Ok(bot)
+}
+
+/// `GET /bots`: the actor's active bots (every active bot for administrators), with keys.
+pub fn get_bots(store: &impl Store, actor: &Actor) -> ApiResult<Outcome> {
+    let mut bots = Vec::new();
+    for bot in store.realm_users(actor.realm.id)? {
+        // The notification bot is the server's, not a user's (Zulip's is cross-realm).
+        let internal = actor.realm.notification_bot == Some(bot.id);
+        if !bot.is_bot()
+            || !bot.is_active
+            || internal
+            || (bot.bot_owner_id != Some(actor.user.id) && !actor.user.is_admin())
+        {
+            continue;
+        }
+        let key = store.credentials(bot.id)?.map(|c| c.api_key).unwrap_or_default();
+        bots.push(bot_json(&bot, &key, store.bot_service(bot.id)?.as_ref()));
+    }
+    Ok(Outcome::default().reply("bots", bots))
+}
+
+/// `POST /bots/{bot_id}/api_key/regenerate`: the old key stops working at once.
+pub fn regenerate_bot_api_key(
+    store: &impl Store,
+    actor: &Actor,
+    id: UserId,
+    new_key: String,
+) -> ApiResult<Outcome> {
+    let bot = managed_bot(store, actor, id)?;
+    let credentials =
+        store.credentials(id)?.unwrap_or(Credentials { api_key: String::new(), password_hash: None });
+    let event = Event::Other {
+        users: bot_watchers(store, actor, bot.bot_owner_id.unwrap_or(actor.user.id))?,
+        body: json!({"type": "realm_bot", "op": "update", "bot": {"user_id": id, "api_key": new_key}}),
+    };
+    Ok(Outcome {
+        changes: vec![Change::PutCredentials(id, Credentials { api_key: new_key.clone(), ..credentials })],
+        events: vec![event],
+        ..Outcome::default()
+    }
+    .reply("api_key", new_key))
+}
+
+/// `DELETE /bots/{bot_id}`: deactivates the bot.
+pub fn deactivate_bot(store: &impl Store, actor: &Actor, id: UserId) -> ApiResult<Outcome> {
+    let bot = managed_bot(store, actor, id)?;
+    if !bot.is_active {
+        return Err(ApiError::bad_request("No such bot"));
+    }
+    let deactivated = User { is_active: false, ..bot.clone() };
+    let events = vec![
+        Event::Other {
+            users: active_user_ids(store, actor.realm.id)?,
+            body: json!({"type": "realm_user", "op": "update", "person": {"user_id": id, "is_active": false}}),
+        },
+        Event::Other {
+            users: bot_watchers(store, actor, bot.bot_owner_id.unwrap_or(actor.user.id))?,
+            body: json!({"type": "realm_bot", "op": "delete", "bot": {"user_id": id}}),
+        },
+    ];
+    Ok(Outcome { changes: vec![Change::PutUser(deactivated)], events, ..Outcome::default() })
+}

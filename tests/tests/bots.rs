@@ -1,0 +1,68 @@
+//! Bots (`POST /bots`): users make bots they own, which act through their own API keys; keys
+//! can be regenerated, bots deactivated, and outgoing-webhook bots keep their service.
+
+use confab_tests::{Creds, TestServer};
+use serde_json::json;
+
+#[test]
+fn users_make_bots_that_act_with_their_own_keys() {
+    let server = TestServer::start(env!("CARGO_BIN_EXE_confab-under-test"));
+    let owner = server.owner();
+    let api = server.api();
+    let ada = api.create_user(&owner, "ada@example.com", "Ada");
+    let bob = api.create_user(&owner, "bob@example.com", "Bob");
+    api.subscribe(&owner, &["general"], &["owner@confab.localhost", "ada@example.com"]);
+    let ada_id = api.get("/users/me", Some(&ada), &[]).ok()["user_id"].clone();
+
+    let made = api.post("/bots", Some(&ada), &[("full_name", "Helper"), ("short_name", "helper")]).ok();
+    let host = server.base_url.trim_start_matches("http://").split(':').next().expect("host").to_owned();
+    let bot = Creds {
+        email: format!("helper-bot@{host}"),
+        api_key: made["api_key"].as_str().expect("key").to_owned(),
+    };
+    let me = api.get("/users/me", Some(&bot), &[]).ok();
+    assert_eq!(me["is_bot"], true);
+    assert_eq!(me["bot_owner_id"], ada_id);
+    assert_eq!(me["user_id"], made["user_id"]);
+
+    let taken = api
+        .post("/bots", Some(&ada), &[("full_name", "Again"), ("short_name", "helper-bot")])
+        .error(400, "BAD_REQUEST");
+    assert_eq!(taken["msg"], "Username already in use");
+    let bad = api
+        .post("/bots", Some(&ada), &[("full_name", "Odd"), ("short_name", "no spaces")])
+        .error(400, "BAD_REQUEST");
+    assert_eq!(bad["msg"], "Bad name or username");
+
+    assert_eq!(api.get("/bots", Some(&ada), &[]).ok()["bots"].as_array().map(Vec::len), Some(1));
+    assert_eq!(api.get("/bots", Some(&bob), &[]).ok()["bots"], json!([]));
+    let id = made["user_id"].as_u64().expect("id");
+    api.post(&format!("/bots/{id}/api_key/regenerate"), Some(&bob), &[]).error(400, "BAD_REQUEST");
+    let fresh = api.post(&format!("/bots/{id}/api_key/regenerate"), Some(&ada), &[]).ok();
+    api.get("/users/me", Some(&bot), &[]).error(401, "INVALID_API_KEY");
+    let bot = Creds { api_key: fresh["api_key"].as_str().expect("key").to_owned(), ..bot };
+    api.get("/users/me", Some(&bot), &[]).ok();
+
+    api.delete(&format!("/bots/{id}"), Some(&ada), &[]).ok();
+    api.get("/users/me", Some(&bot), &[]).error(401, "USER_DEACTIVATED");
+}
+
+#[test]
+fn outgoing_webhook_bots_keep_their_service() {
+    let server = TestServer::start(env!("CARGO_BIN_EXE_confab-under-test"));
+    let owner = server.owner();
+    let api = server.api();
+    let params = [
+        ("full_name", "Hook"),
+        ("short_name", "hook"),
+        ("bot_type", "3"),
+        ("payload_url", "https://bots.example/hook"),
+    ];
+    api.post("/bots", Some(&owner), &params).ok();
+    let bots = api.get("/bots", Some(&owner), &[]).ok();
+    let services = bots["bots"][0]["services"].clone();
+    assert_eq!(services[0]["base_url"], "https://bots.example/hook");
+    assert_eq!(services[0]["token"].as_str().map(str::len), Some(32));
+    let no_url = [("full_name", "Hook2"), ("short_name", "hook2"), ("bot_type", "3")];
+    api.post("/bots", Some(&owner), &no_url).error(400, "REQUEST_VARIABLE_MISSING");
+}
