@@ -292,6 +292,18 @@ pub fn channel_setting(groups: &Groups, stream: &Stream, name: &str) -> ApiResul
     }
 }
 
+/// Whether `user` holds a channel's group setting. Settings left at the default of everyone
+/// (posting, creating topics) are answered without reading the organization's groups: every
+/// active user belongs to `role:everyone`, and this runs on every message sent.
+pub fn channel_permission(store: &impl Store, stream: &Stream, user: &User, name: &str) -> ApiResult<bool> {
+    let set = stream.permissions.fields().into_iter().any(|(n, s)| n == name && s.is_some());
+    if !set && matches!(name, "can_send_message_group" | "can_create_topic_group") {
+        return Ok(user.is_active);
+    }
+    let groups = Groups::load(store, stream.realm_id)?;
+    Ok(groups.has_permission(user, &channel_setting(&groups, stream, name)?, true))
+}
+
 /// The system groups of a new organization, with ids from `ids`.
 pub fn system_group_changes(realm: RealmId, ids: &mut IdAllocator) -> Vec<Change> {
     let assigned: BTreeMap<SystemGroup, UserGroupId> =

@@ -6,7 +6,7 @@ use serde_json::Value;
 
 use crate::command::{Actor, Event, Outcome};
 use crate::error::{ApiError, ApiResult};
-use crate::groups::{Groups, channel_setting};
+use crate::groups::channel_permission;
 use crate::ids::{IdKind, MessageId, RecipientId, StreamId, UserId};
 use crate::model::{
     Message, MessageFlags, MessageKind, Recipient, RecipientKind, Stream, User, direct_group_key,
@@ -179,9 +179,7 @@ fn check_channel_permissions(
     stream: &Stream,
     topic: &str,
 ) -> ApiResult<()> {
-    let groups = Groups::load(store, actor.realm.id)?;
-    let senders = channel_setting(&groups, stream, "can_send_message_group")?;
-    if !groups.has_permission(&actor.user, &senders, true) {
+    if !channel_permission(store, stream, &actor.user, "can_send_message_group")? {
         return Err(ApiError::bad_request("You do not have permission to post in this channel."));
     }
     let policy = match stream.topics_policy.as_str() {
@@ -199,8 +197,7 @@ fn check_channel_permissions(
         }
         _ => {}
     }
-    let topic_creators = channel_setting(&groups, stream, "can_create_topic_group")?;
-    if !groups.has_permission(&actor.user, &topic_creators, true) {
+    if !channel_permission(store, stream, &actor.user, "can_create_topic_group")? {
         let index = MessageIndex::Topic(stream.recipient_id, topic.to_lowercase());
         let exists = store
             .message_ids(&index, Bound::Unbounded, Bound::Unbounded, Direction::Ascending)?
