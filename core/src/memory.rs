@@ -27,6 +27,7 @@ pub struct MemoryStore {
     reactions: BTreeMap<MessageId, Vec<Reaction>>,
     linkifiers: BTreeMap<(RealmId, u64), Linkifier>,
     user_groups: BTreeMap<(RealmId, UserGroupId), UserGroup>,
+    channel_folders: BTreeMap<(RealmId, u64), crate::model::ChannelFolder>,
     user_settings: BTreeMap<UserId, serde_json::Map<String, serde_json::Value>>,
     alert_words: BTreeMap<UserId, Vec<String>>,
     bot_services: BTreeMap<UserId, crate::model::BotService>,
@@ -114,6 +115,10 @@ impl MemoryStore {
             Change::PutUserGroup(group) => {
                 self.bump(IdKind::UserGroup, group.id.0);
                 self.user_groups.insert((group.realm_id, group.id), UserGroup::clone(group));
+            }
+            Change::PutChannelFolder(folder) => {
+                self.bump(IdKind::ChannelFolder, folder.id);
+                self.channel_folders.insert((folder.realm_id, folder.id), folder.clone());
             }
             Change::DeleteLinkifier { realm, id } => {
                 self.linkifiers.remove(&(*realm, *id));
@@ -258,6 +263,13 @@ impl Store for MemoryStore {
         let mut list: Vec<Linkifier> =
             self.linkifiers.values().filter(|l| l.realm_id == realm).cloned().collect();
         list.sort_by_key(|l| (l.order, l.id));
+        Ok(list)
+    }
+
+    fn channel_folders(&self, realm: RealmId) -> ApiResult<Vec<crate::model::ChannelFolder>> {
+        let mut list: Vec<_> =
+            self.channel_folders.values().filter(|f| f.realm_id == realm).cloned().collect();
+        list.sort_by_key(|f| (f.order, f.id));
         Ok(list)
     }
 

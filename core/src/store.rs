@@ -94,6 +94,8 @@ pub trait Store {
     fn alert_words(&self, user: UserId) -> ApiResult<Vec<String>>;
     /// The organization's user groups (system groups included), by id.
     fn user_groups(&self, realm: RealmId) -> ApiResult<Vec<UserGroup>>;
+    /// The organization's channel folders, archived ones included, in display order.
+    fn channel_folders(&self, realm: RealmId) -> ApiResult<Vec<crate::model::ChannelFolder>>;
     /// Walks an index between two bounds.
     fn message_ids(
         &self,
@@ -149,6 +151,7 @@ pub enum Change {
     },
     PutPresence(Presence),
     PutUserGroup(Box<UserGroup>),
+    PutChannelFolder(crate::model::ChannelFolder),
     PutBotService(crate::model::BotService),
     /// Replaces a user's alert words.
     PutAlertWords(UserId, Vec<String>),

@@ -59,7 +59,7 @@ fn stream_fields(groups: &Groups, stream: &Stream) -> Map<String, Value> {
         "message_retention_days": stream.message_retention_days,
         "history_public_to_subscribers": stream.history_public_to_subscribers,
         "first_message_id": stream.first_message_id,
-        "folder_id": Value::Null,
+        "folder_id": stream.folder_id,
         "topics_policy": stream.topics_policy,
         "is_recently_active": stream.first_message_id.is_some(),
         "stream_weekly_traffic": Value::Null,

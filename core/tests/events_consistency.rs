@@ -240,3 +240,76 @@ fn organization_users_groups_and_settings() {
     let bob_id = w.user_id("bob@example.com");
     check(&mut w, "ada@example.com", &realm, move |s, _| api::users::deactivate_user(s, &owner, bob_id));
 }
+
+#[test]
+fn channel_folders_and_default_channels() {
+    let mut w = world();
+    let owner = w.actor("owner@example.com");
+    let register = &[("event_types", r#"["channel_folder", "default_streams", "stream", "subscription"]"#)];
+    for name in ["Teams", "Projects"] {
+        let folder = [("name", name), ("description", "*Grouped*")];
+        check(
+            &mut w,
+            "ada@example.com",
+            register,
+            run(api::channel_folders::create_channel_folder, owner.clone(), &folder),
+        );
+    }
+    let folders = w.store.channel_folders(w.realm).expect("folders");
+    let (teams, projects) = (folders[0].id, folders[1].id);
+    let order = format!("[{projects}, {teams}]");
+    check(
+        &mut w,
+        "ada@example.com",
+        register,
+        run(
+            |s, a, p, _| api::channel_folders::reorder_channel_folders(s, a, p),
+            owner.clone(),
+            &[("order", order.as_str())],
+        ),
+    );
+    let rename = [("name", "People"), ("is_archived", "true")];
+    check(
+        &mut w,
+        "ada@example.com",
+        register,
+        run(
+            move |s, a, p, _| api::channel_folders::update_channel_folder(s, a, teams, p),
+            owner.clone(),
+            &rename,
+        ),
+    );
+    let general = w.store.stream_by_name(w.realm, "general").ok().flatten().expect("general");
+    let into_folder = projects.to_string();
+    check(
+        &mut w,
+        "ada@example.com",
+        register,
+        run(
+            move |s, a, p, _| api::channel_admin::update_stream(s, a, general, p),
+            owner.clone(),
+            &[("folder_id", into_folder.as_str())],
+        ),
+    );
+    let id = general.to_string();
+    check(
+        &mut w,
+        "ada@example.com",
+        register,
+        run(
+            |s, a, p, _| api::default_channels::add_default_stream(s, a, p),
+            owner.clone(),
+            &[("stream_id", id.as_str())],
+        ),
+    );
+    check(
+        &mut w,
+        "ada@example.com",
+        register,
+        run(
+            |s, a, p, _| api::default_channels::remove_default_stream(s, a, p),
+            owner,
+            &[("stream_id", id.as_str())],
+        ),
+    );
+}

@@ -244,6 +244,7 @@ struct LearObjects {
     direct_message: u64,
     linkifier: u64,
     group: u64,
+    folder: u64,
     queue: String,
 }
 
@@ -288,10 +289,12 @@ fn lear_objects(orgs: &TwoOrganizations) -> LearObjects {
         .ok()["group_id"]
         .as_u64()
         .expect("group_id");
+    let folder = lear.post("/channel_folders/create", Some(king), &[("name", "Moors"), ("description", "")]);
+    let folder = folder.ok()["channel_folder_id"].as_u64().expect("channel_folder_id");
     lear.post("/users/me/presence", Some(&fool), &[("status", "active")]).ok();
     let queue =
         lear.post("/register", Some(&fool), &[]).ok()["queue_id"].as_str().expect("queue_id").to_owned();
-    LearObjects { fool, user, stream, message, direct_message, linkifier, group, queue }
+    LearObjects { fool, user, stream, message, direct_message, linkifier, group, folder, queue }
 }
 
 /// A request naming an id: method, path and parameters, where `{id}` stands for the id under
@@ -341,6 +344,8 @@ const CHANNEL_PROBES: &[Probe] = &[
         &[("subscription_data", r#"[{"stream_id": {id}, "property": "pin_to_top", "value": true}]"#)],
     ),
     ("PATCH", "/realm", &[("moderation_request_channel_id", "{id}")]),
+    ("POST", "/default_streams", &[("stream_id", "{id}")]),
+    ("DELETE", "/default_streams", &[("stream_id", "{id}")]),
     ("PATCH", "/messages/{message}", &[("stream_id", "{id}")]),
     (
         "POST",
@@ -411,6 +416,13 @@ const GROUP_PROBES: &[Probe] = &[
     ),
 ];
 
+const FOLDER_PROBES: &[Probe] = &[
+    ("PATCH", "/channel_folders/{id}", &[("name", "mine now")]),
+    ("PATCH", "/channel_folders", &[("order", "[{id}]")]),
+    ("PATCH", "/streams/{general}", &[("folder_id", "{id}")]),
+    ("POST", "/channels/create", &[("name", "foldered"), ("subscribers", "[]"), ("folder_id", "{id}")]),
+];
+
 const QUEUE_PROBES: &[Probe] = &[
     ("GET", "/events", &[("queue_id", "{id}"), ("last_event_id", "-1"), ("dont_block", "true")]),
     ("DELETE", "/events", &[("queue_id", "{id}")]),
@@ -470,13 +482,14 @@ fn an_id_from_another_organization_answers_exactly_like_a_missing_id() {
     // Ids nobody has, of a shape no reply contains by accident.
     let numeric_missing = "987654321";
     let queue_missing = "00000000-0000-0000-0000-000000000000";
-    let kinds: [(String, &str, &[Probe], &[&str]); 7] = [
+    let kinds: [(String, &str, &[Probe], &[&str]); 8] = [
         (ids.user.to_string(), numeric_missing, USER_PROBES, USER_NARROWS),
         (ids.stream.to_string(), numeric_missing, CHANNEL_PROBES, CHANNEL_NARROWS),
         (ids.message.to_string(), numeric_missing, MESSAGE_PROBES, MESSAGE_NARROWS),
         (ids.direct_message.to_string(), numeric_missing, MESSAGE_PROBES, MESSAGE_NARROWS),
         (ids.linkifier.to_string(), numeric_missing, LINKIFIER_PROBES, &[]),
         (ids.group.to_string(), numeric_missing, GROUP_PROBES, &[]),
+        (ids.folder.to_string(), numeric_missing, FOLDER_PROBES, &[]),
         (ids.queue.clone(), queue_missing, QUEUE_PROBES, &[]),
     ];
     let places = [

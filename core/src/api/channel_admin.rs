@@ -90,13 +90,15 @@ pub fn update_stream(store: &impl Store, actor: &Actor, id: StreamId, params: &P
     let mut changed: Vec<(String, Value, Map<String, Value>)> = Vec::new();
     if let Some(name) = params.optional::<String>("new_name")? {
         let name = check_stream_name(&name)?;
-        if name != stream.name {
-            if stream_by_name(store, actor, &name)?.is_some_and(|s| s.id != stream.id) {
-                return Err(ApiError::bad_request(format!("Channel '{name}' already exists")));
-            }
-            stream.name = name.clone();
-            changed.push(("name".into(), name.into(), Map::new()));
+        if name == stream.name {
+            return Err(ApiError::bad_request("Channel already has that name."));
         }
+        // Changing only the case of the name is a rename of the channel itself.
+        if stream_by_name(store, actor, &name)?.is_some_and(|s| s.id != stream.id) {
+            return Err(ApiError::bad_request(format!("Channel '{name}' already exists")));
+        }
+        stream.name = name.clone();
+        changed.push(("name".into(), name.into(), Map::new()));
     }
     if let Some(description) = params.optional::<String>("description")? {
         let description = check_description(&description)?;
@@ -106,8 +108,9 @@ pub fn update_stream(store: &impl Store, actor: &Actor, id: StreamId, params: &P
             Map::from_iter([("rendered_description".to_owned(), stream.rendered_description.clone().into())]);
         changed.push(("description".into(), description.into(), extra));
     }
+    let make_default = params.optional::<bool>("is_default_stream")?;
     if let Some(private) = params.optional::<bool>("is_private")? {
-        if private && stream.is_default {
+        if private && make_default.unwrap_or(stream.is_default) {
             return Err(ApiError::bad_request("A default channel cannot be private."));
         }
         stream.invite_only = private;
@@ -142,6 +145,26 @@ pub fn update_stream(store: &impl Store, actor: &Actor, id: StreamId, params: &P
         stream.message_retention_days = super::channels::retention_days(&retention)?;
         changed.push(("message_retention_days".into(), json!(stream.message_retention_days), Map::new()));
     }
+    if let Some(Json(folder)) = params.optional::<Json<Option<u64>>>("folder_id")? {
+        if let Some(id) = folder {
+            super::channel_folders::folder_in_realm(store, actor.realm.id, id)?;
+        }
+        if folder != stream.folder_id {
+            stream.folder_id = folder;
+            changed.push(("folder_id".into(), json!(folder), Map::new()));
+        }
+    }
+    let mut default_changed = false;
+    if let Some(default) = make_default {
+        if !actor.user.is_admin() {
+            return Err(ApiError::administrator_required());
+        }
+        if default && stream.invite_only {
+            return Err(ApiError::bad_request("A default channel cannot be private."));
+        }
+        default_changed = default != stream.is_default;
+        stream.is_default = default;
+    }
     for (setting, _) in ChannelPermissions::default().fields() {
         let Some(Json(change)) = params.optional::<Json<Value>>(setting)? else { continue };
         let current = channel_setting(&groups, &stream, setting)?;
@@ -152,17 +175,20 @@ pub fn update_stream(store: &impl Store, actor: &Actor, id: StreamId, params: &P
             *slot = Some(new);
         }
     }
-    if changed.is_empty() {
+    if changed.is_empty() && make_default.is_none() {
         return Err(ApiError::bad_request("No new data supplied"));
     }
     let users = watchers(store, &groups, &stream)?;
-    let events = changed
+    let mut events: Vec<Event> = changed
         .into_iter()
         .map(|(property, value, extra)| Event::Other {
             users: users.clone(),
             body: update_event(&old, &property, value, extra),
         })
         .collect();
+    if default_changed {
+        events.push(super::default_channels::default_streams_event(store, actor.realm.id, &[&stream])?);
+    }
     Ok(Outcome { changes: vec![Change::PutStream(stream)], events, ..Outcome::default() })
 }
 

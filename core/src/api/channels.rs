@@ -76,6 +76,7 @@ pub(crate) fn new_stream(
         first_message_id: None,
         topics_policy: "inherit".to_owned(),
         is_default: false,
+        folder_id: None,
         permissions: Box::default(),
     }
 }
@@ -112,10 +113,10 @@ pub fn create_channel(store: &impl Store, actor: &Actor, params: &Params, now: i
             return Err(ApiError::bad_request("A default channel cannot be private."));
         }
     }
-    if params.optional::<i64>("folder_id")?.is_some() {
-        // Channel folders are not kept yet, so no id names one.
-        return Err(ApiError::bad_request("Invalid channel folder ID"));
-    }
+    let folder_id = match params.optional::<u64>("folder_id")? {
+        Some(id) => Some(super::channel_folders::folder_in_realm(store, actor.realm.id, id)?.id),
+        None => None,
+    };
     if !TOPICS_POLICIES.contains(&topics_policy.as_str()) {
         return Err(ApiError::bad_request("Invalid topics_policy"));
     }
@@ -162,6 +163,7 @@ pub fn create_channel(store: &impl Store, actor: &Actor, params: &Params, now: i
         message_retention_days,
         topics_policy,
         is_default,
+        folder_id,
         permissions: Box::new(permissions),
         ..new_stream(actor, id, recipient, name, description, invite_only, history_public, now)
     };
@@ -192,6 +194,13 @@ pub fn create_channel(store: &impl Store, actor: &Actor, params: &Params, now: i
     }
     if let Some(event) = super::subscriptions::peer_event(store, &stream, &subscribers, "peer_add")? {
         outcome.events.push(event);
+    }
+    if stream.is_default {
+        outcome.events.push(super::default_channels::default_streams_event(
+            store,
+            actor.realm.id,
+            &[&stream],
+        )?);
     }
     Ok(outcome.reply("id", stream.id.0))
 }

@@ -4,7 +4,9 @@
 pub mod alert_words;
 pub mod bots;
 pub mod channel_admin;
+pub mod channel_folders;
 pub mod channels;
+pub mod default_channels;
 pub mod fetch_api_key;
 pub mod linkifiers;
 pub mod messages;

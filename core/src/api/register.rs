@@ -273,12 +273,24 @@ pub fn initial_state(
         (&["realm_filters"][..], "realm_filters", json!([])),
         (&["scheduled_messages"][..], "scheduled_messages", json!([])),
         (&["reminders"][..], "reminders", json!([])),
-        (&["default_streams"][..], "realm_default_streams", json!([])),
+        (&["default_streams"][..], "realm_default_streams", {
+            // Zulip keeps the organization's default channels from guests.
+            if user.is_guest() {
+                json!([])
+            } else {
+                json!(super::default_channels::default_stream_ids(store, actor.realm.id)?)
+            }
+        }),
         (&["default_stream_groups"][..], "realm_default_stream_groups", json!([])),
         (&["realm_bot"][..], "realm_bots", json!([])),
         (&["realm_domains"][..], "realm_domains", json!([])),
         (&["realm_playgrounds"][..], "realm_playgrounds", json!([])),
-        (&["channel_folder"][..], "channel_folders", json!([])),
+        // Archived folders too: their channels still name them.
+        (
+            &["channel_folder"][..],
+            "channel_folders",
+            super::channel_folders::folders_json(store, actor.realm.id, true)?,
+        ),
         (&["onboarding_steps"][..], "onboarding_steps", json!([])),
     ] {
         if wanted.any(types) {

@@ -83,9 +83,12 @@ pub fn get_streams(store: &impl Store, actor: &Actor, params: &Params) -> ApiRes
     let exclude_archived = params.or("exclude_archived", true)?;
     let include_all = params.or("include_all", false)? || params.or("include_all_active", false)?;
     let include_can_access_content = params.or("include_can_access_content", false)?;
-    // Default channels and bot owners' subscriptions come with their issues; accepted now.
-    params.or("include_default", false)?;
-    params.or("include_owner_subscribed", false)?;
+    let include_default = params.or("include_default", false)?;
+    // A bot may list the channels its owner is subscribed to.
+    let owner = match (params.or("include_owner_subscribed", false)?, actor.user.bot_owner_id) {
+        (true, Some(owner)) if actor.user.is_bot() => Some(owner),
+        _ => None,
+    };
     if params.or("include_all_active", false)? && !actor.user.is_admin() {
         return Err(ApiError::insufficient_permission());
     }
@@ -101,7 +104,9 @@ pub fn get_streams(store: &impl Store, actor: &Actor, params: &Params) -> ApiRes
             || (include_web_public && stream.is_web_public)
             || (include_subscribed && subscribed)
             || (include_all && (user.is_admin() || stream.is_public() && !user.is_guest() || subscribed))
-            || (include_can_access_content && has_content_access(store, user, &stream)?);
+            || (include_can_access_content && has_content_access(store, user, &stream)?)
+            || (include_default && stream.is_default)
+            || owner.map_or(Ok(false), |owner| is_subscribed(store, owner, stream.id))?;
         if listed {
             streams.push(wire::stream(&groups, &stream));
         }

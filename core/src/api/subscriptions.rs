@@ -157,6 +157,14 @@ pub fn subscribe(store: &impl Store, actor: &Actor, params: &Params, now: i64) -
     let history_public = params.optional::<bool>("history_public_to_subscribers")?;
     let authorization_errors_fatal = params.or("authorization_errors_fatal", true)?;
     params.or("announce", false)?;
+    let is_default = params.or("is_default_stream", false)?;
+    let folder_id = match params.optional::<u64>("folder_id")? {
+        Some(id) => Some(super::channel_folders::folder_in_realm(store, actor.realm.id, id)?.id),
+        None => None,
+    };
+    if is_default && invite_only {
+        return Err(ApiError::bad_request("A default channel cannot be private."));
+    }
     if is_web_public {
         return Err(ApiError::bad_request("Web-public channels are not enabled."));
     }
@@ -191,7 +199,18 @@ pub fn subscribe(store: &impl Store, actor: &Actor, params: &Params, now: i64) -
                 if actor.user.is_guest() {
                     return Err(ApiError::insufficient_permission());
                 }
-                let stream = new_stream(
+                let creators = if invite_only {
+                    "can_create_private_channel_group"
+                } else {
+                    "can_create_public_channel_group"
+                };
+                if !crate::groups::realm_permission(&groups, &actor.realm, &actor.user, creators)? {
+                    return Err(ApiError::insufficient_permission());
+                }
+                if is_default && !actor.user.is_admin() {
+                    return Err(ApiError::administrator_required());
+                }
+                let created = new_stream(
                     actor,
                     StreamId(stream_ids.take()),
                     RecipientId(recipient_ids.take()),
@@ -201,6 +220,7 @@ pub fn subscribe(store: &impl Store, actor: &Actor, params: &Params, now: i64) -
                     history_public,
                     now,
                 );
+                let stream = Stream { is_default, folder_id, ..created };
                 outcome.changes.push(Change::PutRecipient(Recipient {
                     id: stream.recipient_id,
                     kind: RecipientKind::Stream(stream.id),
@@ -265,6 +285,14 @@ pub fn subscribe(store: &impl Store, actor: &Actor, params: &Params, now: i64) -
         {
             outcome.events.push(event);
         }
+    }
+    let new_defaults: Vec<&Stream> = targets.iter().filter(|s| s.is_default).collect();
+    if is_default && !new_defaults.is_empty() {
+        outcome.events.push(super::default_channels::default_streams_event(
+            store,
+            actor.realm.id,
+            &new_defaults,
+        )?);
     }
     let to_map = |m: BTreeMap<String, Vec<String>>| -> Map<String, Value> {
         m.into_iter().map(|(k, v)| (k, json!(v))).collect()

@@ -19,6 +19,10 @@ pub fn apply_event(state: &mut Map<String, Value>, event: &Value, user_id: u64) 
             state.insert("realm_linkifiers".into(), event["linkifiers"].clone());
         }
         "user_group" => apply_user_group(state, event),
+        "default_streams" => {
+            state.insert("realm_default_streams".into(), event["default_streams"].clone());
+        }
+        "channel_folder" => apply_channel_folder(state, event),
         "alert_words" => {
             state.insert("alert_words".into(), event["alert_words"].clone());
         }
@@ -393,4 +397,30 @@ fn edit_list(list: &mut Value, ids: &Value, adding: bool) {
         list.retain(|id| !ids.contains(id));
     }
     list.sort_by_key(|id| id.as_u64());
+}
+
+fn apply_channel_folder(state: &mut Map<String, Value>, event: &Value) {
+    let Some(folders) = list_mut(state, "channel_folders") else { return };
+    match str_of(event, "op") {
+        "add" => folders.push(event["channel_folder"].clone()),
+        "update" => {
+            let id = &event["channel_folder_id"];
+            if let (Some(Value::Object(folder)), Value::Object(data)) =
+                (folders.iter_mut().find(|f| &f["id"] == id), &event["data"])
+            {
+                folder.extend(data.clone());
+            }
+        }
+        "reorder" => {
+            let order: Vec<&Value> =
+                event["order"].as_array().map(|o| o.iter().collect()).unwrap_or_default();
+            for folder in folders.iter_mut() {
+                if let Some(position) = order.iter().position(|id| **id == folder["id"]) {
+                    folder["order"] = position.into();
+                }
+            }
+            folders.sort_by_key(|f| (f["order"].as_u64(), f["id"].as_u64()));
+        }
+        _ => {}
+    }
 }

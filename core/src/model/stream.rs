@@ -27,6 +27,9 @@ pub struct Stream {
     /// A default channel: new users are subscribed to it.
     #[serde(default)]
     pub is_default: bool,
+    /// The channel folder it is in, if any.
+    #[serde(default)]
+    pub folder_id: Option<u64>,
     /// The channel's group settings; each unset one has its default (see
     /// [`ChannelPermissions`]).
     #[serde(default)]

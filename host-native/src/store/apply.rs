@@ -145,6 +145,11 @@ impl WriteTables<'_> {
                 self.presences.insert(presence.user_id.0, encode(presence)?.as_slice()).map_err(storage)?;
                 Ok(())
             }
+            Change::PutChannelFolder(folder) => {
+                let key = (folder.realm_id.0, folder.id);
+                self.channel_folders.insert(key, encode(folder)?.as_slice()).map_err(storage)?;
+                self.bump(IdKind::ChannelFolder, folder.id)
+            }
             Change::DeleteLinkifier { realm, id } => {
                 self.linkifiers.remove((realm.0, *id)).map_err(storage)?;
                 Ok(())

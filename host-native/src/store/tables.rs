@@ -68,4 +68,5 @@ define_tables! {
     alert_words: USERID_ALERTWORDS = "userid_alertwords", u64 => &'static [u8];
     user_settings: USERID_SETTINGS = "userid_settings", u64 => &'static [u8];
     user_groups: REALMID_USERGROUPID_USERGROUP = "realmid_usergroupid_usergroup", (u64, u64) => &'static [u8];
+    channel_folders: REALMID_FOLDERID_FOLDER = "realmid_folderid_folder", (u64, u64) => &'static [u8];
 }

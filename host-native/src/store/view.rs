@@ -179,6 +179,15 @@ macro_rules! impl_store {
                 Ok(linkifiers)
             }
 
+            fn channel_folders(&self, realm: RealmId) -> ApiResult<Vec<confab_core::model::ChannelFolder>> {
+                let mut folders: Vec<confab_core::model::ChannelFolder> = Vec::new();
+                for row in self.channel_folders.range((realm.0, 0)..=(realm.0, u64::MAX)).map_err(storage)? {
+                    folders.push(codec::decode(row.map_err(storage)?.1.value())?);
+                }
+                folders.sort_by_key(|f| (f.order, f.id));
+                Ok(folders)
+            }
+
             fn bot_service(&self, bot: UserId) -> ApiResult<Option<confab_core::model::BotService>> {
                 record(self.bot_services.get(bot.0).map_err(storage)?)
             }

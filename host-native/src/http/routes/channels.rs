@@ -111,3 +111,46 @@ pub(super) async fn create_channel(State(state): State<AppState>, request: ApiRe
     command(state, request, |t, actor, params, now| api::channels::create_channel(t, actor, params, now))
         .await
 }
+
+pub(super) async fn add_default_stream(State(state): State<AppState>, request: ApiRequest) -> Response {
+    command(state, request, |t, actor, params, _| api::default_channels::add_default_stream(t, actor, params))
+        .await
+}
+
+pub(super) async fn remove_default_stream(State(state): State<AppState>, request: ApiRequest) -> Response {
+    command(state, request, |t, actor, params, _| {
+        api::default_channels::remove_default_stream(t, actor, params)
+    })
+    .await
+}
+
+pub(super) async fn get_channel_folders(State(state): State<AppState>, request: ApiRequest) -> Response {
+    query(state, request, api::channel_folders::get_channel_folders).await
+}
+
+pub(super) async fn create_channel_folder(State(state): State<AppState>, request: ApiRequest) -> Response {
+    command(state, request, |t, actor, params, now| {
+        api::channel_folders::create_channel_folder(t, actor, params, now)
+    })
+    .await
+}
+
+pub(super) async fn reorder_channel_folders(State(state): State<AppState>, request: ApiRequest) -> Response {
+    command(state, request, |t, actor, params, _| {
+        api::channel_folders::reorder_channel_folders(t, actor, params)
+    })
+    .await
+}
+
+pub(super) async fn update_channel_folder(
+    State(state): State<AppState>,
+    Path(id): Path<String>,
+    request: ApiRequest,
+) -> Response {
+    command(state, request, move |t, actor, params, _| {
+        // A segment that is not a number names no folder.
+        let id = id.parse::<u64>().map_err(|_| ApiError::bad_request("Invalid channel folder ID"))?;
+        api::channel_folders::update_channel_folder(t, actor, id, params)
+    })
+    .await
+}
