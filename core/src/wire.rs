@@ -33,10 +33,12 @@ pub fn user(user: &User) -> Value {
         "role": user.role.value(),
         "timezone": user.timezone,
         "date_joined": iso8601(user.date_joined),
-        "bot_type": user.bot_type.map(|t| t.value()),
-        "bot_owner_id": user.bot_owner_id,
     });
-    if !user.is_bot() {
+    // Zulip's `format_user_row`: bots carry their type and owner, humans their profile.
+    if user.is_bot() {
+        fields["bot_type"] = json!(user.bot_type.map(|t| t.value()));
+        fields["bot_owner_id"] = json!(user.bot_owner_id);
+    } else {
         fields["profile_data"] = json!({});
     }
     fields

@@ -1,4 +1,4 @@
-//! The real Python clients (`zulip` 0.9.1 and its `zulip-send`), installed from PyPI into a
+//! The real Python clients (`zulip` 0.9.1 and its `zulip-send`) and the schema checker's packages, installed from PyPI into a
 //! virtual environment under the target directory on first use, shared by every test.
 
 use std::fs::File;
@@ -6,7 +6,8 @@ use std::path::PathBuf;
 use std::process::{Command, Output};
 
 /// The pinned client packages.
-pub const REQUIREMENTS: &[&str] = &["zulip==0.9.1"];
+/// PyYAML and jsonschema read and apply Zulip's OpenAPI document (`tests/python/schemas.py`).
+pub const REQUIREMENTS: &[&str] = &["zulip==0.9.1", "PyYAML==6.0.2", "jsonschema==4.23.0"];
 /// zulip-terminal 0.7.0 declares Python < 3.11 but runs on 3.11; it is installed after
 /// `zulip` with `--ignore-requires-python`.
 pub const TERMINAL_REQUIREMENT: &str = "zulip-term==0.7.0";
