@@ -30,6 +30,9 @@ pub enum Event {
     Message { message: MessageId, receivers: Vec<(UserId, MessageFlags)> },
     /// Any other event: its body (`type` and payload, no `id`) and who receives it.
     Other { users: Vec<UserId>, body: Value },
+    /// A message woke an outgoing-webhook bot: the host posts it to the bot's service (see
+    /// `api::outgoing_webhooks`). No event queue sees this.
+    OutgoingWebhook { bot: UserId, message: MessageId, trigger: crate::api::outgoing_webhooks::Trigger },
 }
 
 /// The result of a successful command.

@@ -21,6 +21,7 @@ pub mod links;
 pub mod markdown;
 pub mod memory;
 pub mod model;
+pub mod outgoing_policy;
 pub mod params;
 pub mod permissions;
 pub mod rate_limit;

@@ -5,6 +5,7 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
+use confab_core::outgoing_policy::OutgoingPolicy;
 
 use crate::offline::{self, RealmRequest, UserRequest};
 use crate::server::{Config, Server, shutdown_signal};
@@ -39,6 +40,10 @@ enum Command {
         /// The scheme of organization URLs: https when a proxy in front terminates TLS.
         #[arg(long, default_value = "http", value_parser = ["http", "https"])]
         external_scheme: String,
+        /// A private address range (CIDR, or one address) that outgoing webhooks may reach;
+        /// loopback and private ranges are refused otherwise. Repeatable.
+        #[arg(long, value_name = "CIDR", value_parser = OutgoingPolicy::parse_range)]
+        allow_outgoing_to: Vec<ipnet::IpNet>,
     },
     /// Create a user and print its API key. The server must not be running on the same data
     /// directory (create users through the API then).
@@ -100,6 +105,7 @@ pub fn main() -> ExitCode {
             header_timeout_secs,
             external_host,
             external_scheme,
+            allow_outgoing_to,
         } => serve(Config {
             data_dir,
             bind,
@@ -107,6 +113,7 @@ pub fn main() -> ExitCode {
             header_timeout: std::time::Duration::from_secs(header_timeout_secs),
             external_host,
             external_scheme,
+            outgoing_policy: OutgoingPolicy::new(allow_outgoing_to),
         }),
         Command::CreateUser { data_dir, subdomain, email, full_name, password, role, bot } => {
             offline::create_user(&data_dir, UserRequest { subdomain, email, full_name, password, role, bot })

@@ -9,6 +9,7 @@ pub mod cli;
 pub mod events;
 pub mod http;
 pub mod offline;
+pub mod outgoing;
 pub mod secrets;
 pub mod server;
 pub mod store;

@@ -31,6 +31,8 @@ pub struct Config {
     pub external_host: Option<String>,
     /// `http`, or `https` behind a proxy that terminates TLS: the scheme of organization URLs.
     pub external_scheme: String,
+    /// Private ranges outgoing webhooks may reach besides the public internet.
+    pub outgoing_policy: confab_core::outgoing_policy::OutgoingPolicy,
 }
 
 /// A server bound to its address, ready to serve.
@@ -75,7 +77,7 @@ impl Server {
                 .map_err(|e| StartError(format!("cannot write {}: {e}", path.display())))?;
         }
         let events = EventHub::load(config.data_dir.join(EVENT_QUEUES_FILE), http::now());
-        let state = AppState::new(store, site.clone(), events);
+        let state = AppState::new(store, site.clone(), events, config.outgoing_policy.clone());
         Ok(Server { local_addr, site, new_owner, listener, state, header_timeout: config.header_timeout })
     }
 

@@ -6,8 +6,10 @@ use std::path::PathBuf;
 use std::process::{Command, Output};
 
 /// The pinned client packages.
-/// PyYAML and jsonschema read and apply Zulip's OpenAPI document (`tests/python/schemas.py`).
-pub const REQUIREMENTS: &[&str] = &["zulip==0.9.1", "PyYAML==6.0.2", "jsonschema==4.23.0"];
+/// PyYAML and jsonschema read and apply Zulip's OpenAPI document (`tests/python/schemas.py`);
+/// zulip-bots and zulip-botserver run a real bot behind an outgoing webhook.
+pub const REQUIREMENTS: &[&str] =
+    &["zulip==0.9.1", "zulip-bots==0.9.1", "zulip-botserver==0.9.1", "PyYAML==6.0.2", "jsonschema==4.23.0"];
 /// zulip-terminal 0.7.0 declares Python < 3.11 but runs on 3.11; it is installed after
 /// `zulip` with `--ignore-requires-python`.
 pub const TERMINAL_REQUIREMENT: &str = "zulip-term==0.7.0";

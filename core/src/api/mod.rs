@@ -12,6 +12,7 @@ pub mod linkifiers;
 pub mod messages;
 pub mod narrow;
 pub mod notifications;
+pub mod outgoing_webhooks;
 pub mod presence;
 pub mod realm;
 pub mod register;

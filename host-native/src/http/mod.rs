@@ -13,7 +13,10 @@ use axum::Router;
 use confab_core::rate_limit::SlidingWindow;
 use confab_core::subdomains::Site;
 
+use confab_core::outgoing_policy::OutgoingPolicy;
+
 use crate::events::EventHub;
+use crate::outgoing::{Deliverer, OutgoingWebhooks};
 use crate::store::Store;
 use crate::writer::Writer;
 
@@ -33,17 +36,30 @@ pub struct AppState {
 }
 
 impl AppState {
-    pub fn new(store: Arc<Store>, site: Site, events: EventHub) -> AppState {
+    /// Starts the writer and the outgoing-webhook deliverer; needs a tokio runtime.
+    pub fn new(store: Arc<Store>, site: Site, events: EventHub, policy: OutgoingPolicy) -> AppState {
         let sink = events.clone();
+        let (webhooks, deliveries) = OutgoingWebhooks::channel();
         let writer = Writer::start(
             store.clone(),
-            Box::new(move |store, committed| sink.deliver_events(store, committed)),
+            Box::new(move |store, committed| {
+                sink.deliver_events(store, committed);
+                webhooks.dispatch(committed);
+            }),
         );
+        let site = Arc::new(site);
+        let deliverer = Deliverer {
+            store: store.clone(),
+            writer: writer.clone(),
+            site: site.clone(),
+            policy: Arc::new(policy),
+        };
+        tokio::spawn(deliverer.run(deliveries));
         AppState {
             store,
             writer,
             events,
-            site: Arc::new(site),
+            site,
             login_failures: Arc::new(Mutex::new(SlidingWindow::failed_logins())),
         }
     }

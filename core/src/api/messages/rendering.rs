@@ -108,6 +108,11 @@ impl Mentions {
     }
 
     /// The content flags of one recipient.
+    /// The users mentioned by name or through a group (not through wildcards).
+    pub fn mentioned_users(&self) -> impl Iterator<Item = UserId> + '_ {
+        self.mentioned.iter().map(|id| UserId(*id))
+    }
+
     pub fn flags_for(&self, user: UserId) -> MessageFlags {
         let mut flags = MessageFlags::empty();
         if self.mentioned.contains(&user.0) {

@@ -294,8 +294,9 @@ pub fn send_message(store: &impl Store, actor: &Actor, params: &Params, now: i64
     let mut ids = IdAllocator::new(store, IdKind::Message)?;
     let composed =
         compose(store, actor, &actor.user, &actor.client, addressed, content, sender_reads, now, &mut ids)?;
-    Ok(Outcome { changes: composed.changes, events: vec![composed.event], ..Outcome::default() }
-        .reply("id", composed.id.0))
+    let mut events = vec![composed.event];
+    events.extend(composed.webhooks);
+    Ok(Outcome { changes: composed.changes, events, ..Outcome::default() }.reply("id", composed.id.0))
 }
 
 /// A message ready to store.
@@ -303,6 +304,8 @@ pub(super) struct Composed {
     pub id: MessageId,
     pub changes: Vec<Change>,
     pub event: Event,
+    /// The outgoing-webhook bots the message wakes.
+    pub webhooks: Vec<Event>,
 }
 
 /// Renders and files a message from `sender` to an addressed conversation. `ids` hands out
@@ -356,9 +359,11 @@ pub(super) fn compose(
     if let Some(stream) = addressed.stream.take().filter(|s| s.first_message_id.is_none()) {
         addressed.changes.push(Change::PutStream(Stream { first_message_id: Some(id), ..stream }));
     }
+    let webhooks =
+        crate::api::outgoing_webhooks::triggers(store, sender, &message, mentions.mentioned_users())?;
     let mut changes = addressed.changes;
     changes.push(Change::InsertMessage { message, receivers: receivers.clone() });
-    Ok(Composed { id, changes, event: Event::Message { message: id, receivers } })
+    Ok(Composed { id, changes, event: Event::Message { message: id, receivers }, webhooks })
 }
 
 /// A notice from the organization's notification bot to a channel topic (moves, resolved
