@@ -313,3 +313,31 @@ fn channel_folders_and_default_channels() {
         ),
     );
 }
+
+#[test]
+fn organization_properties_and_user_defaults() {
+    let mut w = world();
+    let owner = w.actor("owner@example.com");
+    let register = &[("event_types", r#"["realm", "realm_user_settings_defaults"]"#)];
+    let properties =
+        [("waiting_period_threshold", "5"), ("enable_read_receipts", "true"), ("name", "Renamed")];
+    check(
+        &mut w,
+        "ada@example.com",
+        register,
+        run(|s, a, p, _| api::realm::update_realm(s, a, p), owner.clone(), &properties),
+    );
+    // A command sees its organization as committed (the server refreshes the actor).
+    let owner = w.actor("owner@example.com");
+    let defaults = [("twenty_four_hour_time", "true"), ("web_font_size_px", "16")];
+    check(
+        &mut w,
+        "ada@example.com",
+        register,
+        run(
+            |s, a, p, _| api::realm_user_defaults::update_realm_user_settings_defaults(s, a, p),
+            owner,
+            &defaults,
+        ),
+    );
+}

@@ -176,6 +176,17 @@ fn endpoints(message_id: u64, stream_id: u64) -> Vec<(&'static str, String, Vec<
         ("GET", m("/user_groups/x/subgroups"), vec!["direct_subgroup_only"]),
         ("GET", m("/realm/linkifiers"), vec!["x"]),
         ("POST", m("/default_streams"), vec!["stream_id"]),
+        (
+            "PATCH",
+            m("/realm"),
+            vec![
+                "waiting_period_threshold",
+                "default_language",
+                "jitsi_server_url",
+                "signup_announcements_stream_id",
+            ],
+        ),
+        ("PATCH", m("/realm/user_settings_defaults"), vec!["emojiset", "web_font_size_px", "enter_sends"]),
         ("DELETE", m("/default_streams"), vec!["stream_id"]),
         ("GET", m("/channel_folders"), vec!["include_archived"]),
         ("PATCH", m("/channel_folders"), vec!["order"]),

@@ -93,3 +93,94 @@ fn message_permissions_follow_the_group_settings() {
     assert_eq!(refused["msg"], "You don't have permission to resolve topics");
     api.patch(&format!("/messages/{mine}"), Some(&owner), &resolve).ok();
 }
+
+#[test]
+fn plain_properties_are_checked_stored_and_announced() {
+    let server = TestServer::start(env!("CARGO_BIN_EXE_confab-under-test"));
+    let owner = server.owner();
+    let api = server.api();
+    let ada = api.create_user(&owner, "ada@example.com", "Ada");
+    let registered = api.post("/register", Some(&ada), &[("fetch_event_types", r#"["realm"]"#)]).ok();
+    assert_eq!(registered["realm_waiting_period_threshold"], 0);
+    assert_eq!(registered["realm_invite_required"], true);
+    assert_eq!(registered["realm_new_stream_announcements_stream_id"], -1);
+
+    api.subscribe(&owner, &["general"], &["owner@confab.localhost"]);
+    let general =
+        api.get("/get_stream_id", Some(&owner), &[("stream", "general")]).ok()["stream_id"].to_string();
+    let queue = api.post("/register", Some(&ada), &[("event_types", r#"["realm"]"#)]).ok();
+    let changes = [
+        ("waiting_period_threshold", "3"),
+        ("invite_required", "false"),
+        ("default_language", "de"),
+        ("new_stream_announcements_stream_id", general.as_str()),
+    ];
+    api.patch("/realm", Some(&owner), &changes).ok();
+    let registered = api.post("/register", Some(&ada), &[("fetch_event_types", r#"["realm"]"#)]).ok();
+    assert_eq!(registered["realm_waiting_period_threshold"], 3);
+    assert_eq!(registered["realm_invite_required"], false);
+    assert_eq!(registered["realm_default_language"], "de");
+    assert_eq!(registered["realm_new_stream_announcements_stream_id"].to_string(), general);
+    let events = api.queued(&ada, &queue);
+    let events: Vec<(Value, Value)> = events["events"]
+        .as_array()
+        .expect("events")
+        .iter()
+        .map(|e| {
+            assert_eq!((&e["type"], &e["op"]), (&json!("realm"), &json!("update")), "{e}");
+            (e["property"].clone(), e["value"].clone())
+        })
+        .collect();
+    assert_eq!(events.len(), 4, "{events:?}");
+    assert!(events.contains(&(json!("waiting_period_threshold"), json!(3))));
+
+    let refused = |params: &[(&str, &str)]| {
+        api.patch("/realm", Some(&owner), params).error(400, "BAD_REQUEST")["msg"].clone()
+    };
+    assert_eq!(refused(&[("default_language", "english")]), "Invalid language 'english'");
+    assert_eq!(refused(&[("video_chat_provider", "2")]), "Invalid video_chat_provider 2");
+    assert_eq!(refused(&[("digest_weekday", "7")]), "Invalid digest_weekday");
+    assert_eq!(refused(&[("signup_announcements_stream_id", "999999")]), "Invalid channel ID");
+    let member = api.patch("/realm", Some(&ada), &[("invite_required", "true")]);
+    assert_eq!(member.error(400, "UNAUTHORIZED_PRINCIPAL")["msg"], "Must be an organization administrator");
+}
+
+#[test]
+fn new_users_start_with_the_organizations_default_settings() {
+    let server = TestServer::start(env!("CARGO_BIN_EXE_confab-under-test"));
+    let owner = server.owner();
+    let api = server.api();
+    let fetch = [("fetch_event_types", r#"["realm_user_settings_defaults"]"#)];
+    let queue =
+        api.post("/register", Some(&owner), &[("event_types", r#"["realm_user_settings_defaults"]"#)]).ok();
+    api.patch(
+        "/realm/user_settings_defaults",
+        Some(&owner),
+        &[("twenty_four_hour_time", "true"), ("emojiset", "text")],
+    )
+    .ok();
+    let defaults = api.post("/register", Some(&owner), &fetch).ok()["realm_user_settings_defaults"].clone();
+    assert_eq!(defaults["twenty_four_hour_time"], true);
+    assert_eq!(defaults["emojiset"], "text");
+    assert!(defaults.get("timezone").is_none(), "{defaults}");
+    let events = api.queued(&owner, &queue);
+    // One event per setting, in the settings' order.
+    assert_eq!(events["events"][0]["property"], "emojiset");
+    assert_eq!(
+        events["events"][1],
+        json!({"id": 1, "type": "realm_user_settings_defaults", "op": "update", "property": "twenty_four_hour_time", "value": true})
+    );
+
+    let ada = api.create_user(&owner, "ada@example.com", "Ada");
+    let settings = api.post("/register", Some(&ada), &[("fetch_event_types", r#"["user_settings"]"#)]).ok();
+    assert_eq!(settings["user_settings"]["twenty_four_hour_time"], true);
+    assert_eq!(settings["user_settings"]["emojiset"], "text");
+    // The owner's own settings are theirs: defaults apply to new users only.
+    let own = api.post("/register", Some(&owner), &[("fetch_event_types", r#"["user_settings"]"#)]).ok();
+    assert_eq!(own["user_settings"]["twenty_four_hour_time"], false);
+
+    let bad = api.patch("/realm/user_settings_defaults", Some(&owner), &[("emojiset", "wingdings")]);
+    assert_eq!(bad.error(400, "BAD_REQUEST")["msg"], "Invalid emojiset");
+    let ada_tries = api.patch("/realm/user_settings_defaults", Some(&ada), &[("emojiset", "google")]);
+    ada_tries.error(400, "UNAUTHORIZED_PRINCIPAL");
+}

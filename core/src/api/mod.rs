@@ -15,6 +15,8 @@ pub mod notifications;
 pub mod outgoing_webhooks;
 pub mod presence;
 pub mod realm;
+pub mod realm_properties;
+pub mod realm_user_defaults;
 pub mod register;
 pub mod server_settings;
 pub mod settings;

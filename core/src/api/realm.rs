@@ -175,13 +175,17 @@ pub fn update_realm(store: &impl Store, actor: &Actor, params: &Params) -> ApiRe
         data.insert(name.into(), Groups::setting_json(&new));
         realm.settings.groups.insert(name.to_owned(), new);
     }
-    if data.is_empty() {
+    let property_events = super::realm_properties::apply_property_changes(store, &mut realm, params)?;
+    if data.is_empty() && property_events.is_empty() {
         return Ok(Outcome::default());
     }
-    let users = store.realm_users(realm.id)?.iter().filter(|u| u.is_active).map(|u| u.id).collect();
-    let event = Event::Other {
-        users,
-        body: json!({"type": "realm", "op": "update_dict", "property": "default", "data": data}),
-    };
-    Ok(Outcome { changes: vec![Change::PutRealm(realm)], events: vec![event], ..Outcome::default() })
+    let users: Vec<UserId> =
+        store.realm_users(realm.id)?.iter().filter(|u| u.is_active).map(|u| u.id).collect();
+    let mut events = Vec::new();
+    if !data.is_empty() {
+        let body = json!({"type": "realm", "op": "update_dict", "property": "default", "data": data});
+        events.push(Event::Other { users: users.clone(), body });
+    }
+    events.extend(property_events.into_iter().map(|body| Event::Other { users: users.clone(), body }));
+    Ok(Outcome { changes: vec![Change::PutRealm(realm)], events, ..Outcome::default() })
 }

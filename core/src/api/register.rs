@@ -297,6 +297,12 @@ pub fn initial_state(
             put(key, value);
         }
     }
+    if wanted.any(&["realm_user_settings_defaults"]) {
+        put(
+            "realm_user_settings_defaults",
+            Value::Object(super::realm_user_defaults::realm_user_defaults(&actor.realm)),
+        );
+    }
     if wanted.any(&["realm_linkifiers"]) {
         let linkifiers = if caps.linkifier_url_template {
             wire::linkifiers(&store.linkifiers(actor.realm.id)?)
@@ -342,25 +348,11 @@ fn realm_block(actor: &Actor, site: &Site) -> Map<String, Value> {
         "realm_empty_topic_display_name": wire::EMPTY_TOPIC_DISPLAY_NAME,
         "realm_topics_policy": settings.topics_policy,
         "realm_mandatory_topics": settings.topics_policy == "disable_empty_topic",
-        "realm_presence_disabled": false,
-        "realm_waiting_period_threshold": 0,
         "realm_wildcard_mention_policy": 5,
-        "realm_enable_read_receipts": false,
         "realm_default_external_accounts": {},
-        "realm_inline_image_preview": true,
-        "realm_inline_url_embed_preview": false,
-        "realm_send_welcome_emails": false,
-        "realm_emails_restricted_to_domains": false,
-        "realm_invite_required": true,
         "realm_is_zephyr_mirror_realm": false,
-        "realm_enable_spectator_access": false,
         "realm_plan_type": 1,
-        "realm_org_type": 0,
-        "realm_default_language": "en",
-        "realm_default_code_block_language": "",
-        "realm_video_chat_provider": 0,
         "realm_push_notifications_enabled": false,
-        "realm_digest_emails_enabled": false,
         "realm_bot_domain": "confab.invalid",
         "realm_authentication_methods": {"Email": {"enabled": true, "available": true}},
         "realm_edit_topic_policy": 5,
@@ -401,10 +393,13 @@ fn realm_block(actor: &Actor, site: &Site) -> Map<String, Value> {
         "password_min_length": 6,
         "password_min_guesses": 10000,
     });
-    match value {
+    let mut block = match value {
         Value::Object(map) => map,
         _ => Map::new(),
-    }
+    };
+    let properties = crate::model::realm_properties::realm_properties(&settings.properties);
+    block.extend(properties.into_iter().map(|(name, value)| (format!("realm_{name}"), value)));
+    block
 }
 
 /// The users the client knows: the organization's active users (the current user included,

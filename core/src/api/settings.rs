@@ -25,7 +25,7 @@ fn invalid(name: &str) -> ApiError {
 }
 
 /// Reads one setting, typed like its default and within its choices.
-fn read_setting(params: &Params, name: &str, default: &Value) -> ApiResult<Option<Value>> {
+pub(crate) fn read_setting(params: &Params, name: &str, default: &Value) -> ApiResult<Option<Value>> {
     let value: Value = match default {
         Value::Bool(_) => match params.optional::<bool>(name)? {
             Some(on) => on.into(),

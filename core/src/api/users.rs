@@ -105,6 +105,10 @@ pub fn new_user_changes(
         Change::PutUser(user),
         Change::PutCredentials(id, Credentials { api_key: new.api_key, password_hash: new.password_hash }),
     ];
+    // New users start from the organization's defaults (`PATCH /realm/user_settings_defaults`).
+    if !realm.settings.user_defaults.is_empty() {
+        changes.push(Change::PutUserSettings(id, realm.settings.user_defaults.clone()));
+    }
     // New users join the organization's default channels (never guests, as in Zulip's
     // invitations, which leave guests' channels to the inviter).
     if !is_guest {

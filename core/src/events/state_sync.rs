@@ -23,6 +23,11 @@ pub fn apply_event(state: &mut Map<String, Value>, event: &Value, user_id: u64) 
             state.insert("realm_default_streams".into(), event["default_streams"].clone());
         }
         "channel_folder" => apply_channel_folder(state, event),
+        "realm_user_settings_defaults" if str_of(event, "op") == "update" => {
+            if let Some(Value::Object(defaults)) = state.get_mut("realm_user_settings_defaults") {
+                defaults.insert(str_of(event, "property").to_owned(), event["value"].clone());
+            }
+        }
         "alert_words" => {
             state.insert("alert_words".into(), event["alert_words"].clone());
         }

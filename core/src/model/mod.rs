@@ -7,6 +7,7 @@ mod linkifier;
 mod message;
 mod presence;
 mod realm;
+pub mod realm_properties;
 mod recipient;
 pub mod settings;
 mod stream;

@@ -44,6 +44,12 @@ pub struct RealmSettings {
     /// The organization's group settings that were set; the others have Zulip's defaults
     /// (see `crate::groups::realm_setting`).
     pub groups: BTreeMap<String, GroupSetting>,
+    /// The plain properties the organization changed from Zulip's defaults (see
+    /// `crate::model::realm_properties`).
+    pub properties: serde_json::Map<String, serde_json::Value>,
+    /// The personal settings new users start with, as changes from Zulip's defaults
+    /// (`PATCH /realm/user_settings_defaults`).
+    pub user_defaults: serde_json::Map<String, serde_json::Value>,
 }
 
 impl Default for RealmSettings {
@@ -58,6 +64,8 @@ impl Default for RealmSettings {
             message_edit_history_visibility_policy: "all".to_owned(),
             topics_policy: "allow_empty_topic".to_owned(),
             groups: BTreeMap::new(),
+            properties: serde_json::Map::new(),
+            user_defaults: serde_json::Map::new(),
         }
     }
 }

@@ -82,3 +82,13 @@ pub(super) async fn remove_linkifier(
 pub(super) async fn update_realm(State(state): State<AppState>, request: ApiRequest) -> Response {
     command(state, request, |t, actor, params, _| api::realm::update_realm(t, actor, params)).await
 }
+
+pub(super) async fn update_realm_user_settings_defaults(
+    State(state): State<AppState>,
+    request: ApiRequest,
+) -> Response {
+    command(state, request, |t, actor, params, _| {
+        api::realm_user_defaults::update_realm_user_settings_defaults(t, actor, params)
+    })
+    .await
+}
