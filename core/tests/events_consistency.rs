@@ -184,7 +184,7 @@ fn subscriptions_and_channels() {
         &mut w,
         "ada@example.com",
         register,
-        run(move |s, a, p, _| api::channel_admin::update_stream(s, a, general, p), owner, &describe),
+        run(move |s, a, p, now| api::channel_admin::update_stream(s, a, general, p, now), owner, &describe),
     );
 }
 
@@ -286,7 +286,7 @@ fn channel_folders_and_default_channels() {
         "ada@example.com",
         register,
         run(
-            move |s, a, p, _| api::channel_admin::update_stream(s, a, general, p),
+            move |s, a, p, now| api::channel_admin::update_stream(s, a, general, p, now),
             owner.clone(),
             &[("folder_id", into_folder.as_str())],
         ),

@@ -191,7 +191,9 @@ fn every_operator_positive_and_negated() {
     ];
     for (who, narrow, expected) in cases {
         let email = format!("{who}@example.com");
-        let got = w.narrow(&email, &narrow).unwrap_or_else(|e| panic!("{who} {narrow}: {e}"));
+        let mut got = w.narrow(&email, &narrow).unwrap_or_else(|e| panic!("{who} {narrow}: {e}"));
+        // The Notification Bot's notices about the fixture's new channels are not cases.
+        got.retain(|id| m.values().any(|labelled| labelled == id));
         assert_eq!(got, expected, "{who} asked for {narrow}");
     }
 }

@@ -79,7 +79,17 @@ fn a_new_channel_has_its_subscribers_and_zulips_default_settings() {
         .iter()
         .map(|e| (e["type"].clone(), e["op"].clone()))
         .collect();
-    assert_eq!(kinds, vec![(json!("stream"), json!("create")), (json!("subscription"), json!("add"))]);
+    // The Notification Bot's creation notice is the channel's first message, which updates it.
+    let stream_update = (json!("stream"), json!("update"));
+    assert_eq!(
+        kinds,
+        vec![
+            (json!("stream"), json!("create")),
+            (json!("subscription"), json!("add")),
+            stream_update.clone(),
+            stream_update
+        ]
+    );
 }
 
 #[test]

@@ -55,7 +55,7 @@ fn reports_go_to_the_moderation_channel_once_one_is_set() {
     // Zulip's own names for the parameters work too.
     api.post(&path, Some(&ada), &[("reason", "other"), ("explanation", "again")]).ok();
 
-    let narrow = r#"[["channel", "mods"]]"#;
+    let narrow = r#"[["channel", "mods"], ["topic", "Owner's moderation requests"]]"#;
     let notices = api
         .get(
             "/messages",

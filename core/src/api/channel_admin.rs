@@ -18,7 +18,9 @@ use crate::params::{Json, Params};
 use crate::store::{Change, Store};
 use crate::wire;
 
+use super::channel_notices;
 use super::channels::{TOPICS_POLICIES, check_description};
+use super::messages::{CHANNEL_EVENTS_TOPIC, ChannelNotice, NoticeIds, post_channel_notice};
 use super::streams::{check_stream_name, has_content_access, stream_by_name, stream_in_realm};
 
 fn invalid_channel() -> ApiError {
@@ -84,7 +86,13 @@ fn update_event(stream: &Stream, property: &str, value: Value, extra: Map<String
 }
 
 /// `PATCH /streams/{stream_id}`: every given property is checked before any changes.
-pub fn update_stream(store: &impl Store, actor: &Actor, id: StreamId, params: &Params) -> ApiResult<Outcome> {
+pub fn update_stream(
+    store: &impl Store,
+    actor: &Actor,
+    id: StreamId,
+    params: &Params,
+    now: i64,
+) -> ApiResult<Outcome> {
     let (old, groups) = administered(store, actor, id)?;
     let mut stream = old.clone();
     let mut changed: Vec<(String, Value, Map<String, Value>)> = Vec::new();
@@ -189,7 +197,52 @@ pub fn update_stream(store: &impl Store, actor: &Actor, id: StreamId, params: &P
     if default_changed {
         events.push(super::default_channels::default_streams_event(store, actor.realm.id, &[&stream])?);
     }
-    Ok(Outcome { changes: vec![Change::PutStream(stream)], events, ..Outcome::default() })
+    let mut outcome =
+        Outcome { changes: vec![Change::PutStream(stream.clone())], events, ..Outcome::default() };
+    post_change_notices(store, actor, &old, &stream, now, &mut outcome)?;
+    Ok(outcome)
+}
+
+/// The Notification Bot's notices of a channel's changes, in the channel's "channel events"
+/// topic, in Zulip's order.
+fn post_change_notices(
+    store: &impl Store,
+    actor: &Actor,
+    old: &Stream,
+    new: &Stream,
+    now: i64,
+    outcome: &mut Outcome,
+) -> ApiResult<()> {
+    let user = &actor.user;
+    let mut notices = Vec::new();
+    if channel_notices::policy_name(old) != channel_notices::policy_name(new) {
+        notices.push(channel_notices::permission_changed(user, old, new));
+    }
+    if old.message_retention_days != new.message_retention_days {
+        notices.push(channel_notices::retention_changed(
+            user,
+            old.message_retention_days,
+            new.message_retention_days,
+        ));
+    }
+    if old.description != new.description {
+        notices.push(channel_notices::description_changed(user, &old.description, &new.description));
+    }
+    if old.name != new.name {
+        notices.push(channel_notices::renamed(user, &old.name, &new.name));
+    }
+    let mut ids = NoticeIds::new(store)?;
+    for content in notices {
+        let notice = ChannelNotice {
+            stream: new,
+            topic: CHANNEL_EVENTS_TOPIC,
+            content,
+            joining: &[],
+            read_by_actor: false,
+        };
+        post_channel_notice(store, actor, notice, now, &mut ids, outcome)?;
+    }
+    Ok(())
 }
 
 /// `DELETE /streams/{stream_id}`: archives the channel. Its messages and subscriptions stay;

@@ -16,6 +16,8 @@ use crate::params::{Json, Params};
 use crate::store::{Change, IdAllocator, Store};
 use crate::wire;
 
+use super::channel_notices;
+use super::messages::{CHANNEL_EVENTS_TOPIC, ChannelNotice, NoticeIds, post_channel_notice};
 use super::streams::{MAX_STREAM_DESCRIPTION_LENGTH, check_stream_name, stream_by_name};
 
 /// The values of `topics_policy` (spec 2.5).
@@ -90,9 +92,7 @@ pub fn create_channel(store: &impl Store, actor: &Actor, params: &Params, now: i
     let invite_only = params.or("invite_only", false)?;
     let is_web_public = params.or("is_web_public", false)?;
     let is_default = params.or("is_default_stream", false)?;
-    // Read and accepted; there is no announcement channel to post in yet (the organization's
-    // `new_stream_announcements_stream` arrives with organization settings).
-    params.or("announce", false)?;
+    let announce = params.or("announce", false)?;
     let history_public = params.optional::<bool>("history_public_to_subscribers")?;
     let topics_policy = params.optional::<String>("topics_policy")?.unwrap_or_else(|| "inherit".to_owned());
     let retention = params.optional::<String>("message_retention_days")?;
@@ -202,5 +202,50 @@ pub fn create_channel(store: &impl Store, actor: &Actor, params: &Params, now: i
             &[&stream],
         )?);
     }
+    let mut ids = NoticeIds::new(store)?;
+    post_creation_notices(store, actor, &[(&stream, &subscribers)], announce, now, &mut ids, &mut outcome)?;
     Ok(outcome.reply("id", stream.id.0))
+}
+
+/// The organization's channel for announcing new channels, if it has a usable one.
+fn announcement_channel(store: &impl Store, actor: &Actor) -> ApiResult<Option<Stream>> {
+    let properties = crate::model::realm_properties::realm_properties(&actor.realm.settings.properties);
+    let Some(id) = properties["new_stream_announcements_stream_id"].as_u64() else { return Ok(None) };
+    Ok(store.stream(StreamId(id))?.filter(|s| s.realm_id == actor.realm.id && !s.is_archived))
+}
+
+/// Zulip's notices for new channels: each one's creation in its "channel events" topic, and
+/// with `announce`, one message listing them in the announcement channel. `created` pairs each
+/// new channel with the users the same command subscribes to it.
+pub(crate) fn post_creation_notices(
+    store: &impl Store,
+    actor: &Actor,
+    created: &[(&Stream, &[UserId])],
+    announce: bool,
+    now: i64,
+    ids: &mut NoticeIds,
+    outcome: &mut Outcome,
+) -> ApiResult<()> {
+    if created.is_empty() {
+        return Ok(());
+    }
+    if announce && let Some(channel) = announcement_channel(store, actor)? {
+        let streams: Vec<&Stream> = created.iter().map(|(s, _)| *s).collect();
+        let content = channel_notices::announced(&actor.user, &streams);
+        let notice = ChannelNotice {
+            stream: &channel,
+            topic: channel_notices::NEW_CHANNELS_TOPIC,
+            content,
+            joining: &[],
+            read_by_actor: true,
+        };
+        post_channel_notice(store, actor, notice, now, ids, outcome)?;
+    }
+    for (stream, joining) in created {
+        let content = channel_notices::created(&actor.user, stream);
+        let notice =
+            ChannelNotice { stream, topic: CHANNEL_EVENTS_TOPIC, content, joining, read_by_actor: true };
+        post_channel_notice(store, actor, notice, now, ids, outcome)?;
+    }
+    Ok(())
 }

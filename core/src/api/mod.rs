@@ -5,6 +5,7 @@ pub mod alert_words;
 pub mod bots;
 pub mod channel_admin;
 pub mod channel_folders;
+pub mod channel_notices;
 pub mod channels;
 pub mod default_channels;
 pub mod fetch_api_key;

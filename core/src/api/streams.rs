@@ -45,6 +45,22 @@ pub fn is_forbidden_char(c: char) -> bool {
     c.is_control() || (0xFDD0..=0xFDEF).contains(&code) || (code & 0xFFFE) == 0xFFFE
 }
 
+/// Who sees a channel's metadata change: for a public channel every active member but guests
+/// (and subscribed guests); for a private one its subscribers and the administrators.
+pub fn metadata_watchers(store: &impl Store, stream: &Stream) -> ApiResult<Vec<UserId>> {
+    let subscribers = store.stream_subscribers(stream.id)?;
+    let mut users: Vec<UserId> = store
+        .realm_users(stream.realm_id)?
+        .into_iter()
+        .filter(|u| u.is_active && (u.is_admin() || (stream.is_public() && !u.is_guest())))
+        .map(|u| u.id)
+        .collect();
+    users.extend(subscribers);
+    users.sort_unstable();
+    users.dedup();
+    Ok(users)
+}
+
 /// Whether `user` may see the channel and its messages: public channels for non-guests,
 /// otherwise only subscribers. Administrators see private channels' metadata but not content.
 pub fn has_content_access(store: &impl Store, user: &User, stream: &Stream) -> ApiResult<bool> {

@@ -7,6 +7,7 @@ use std::collections::BTreeMap;
 use serde_json::{Map, Value, json};
 
 use super::channels::new_stream;
+use super::messages::{NoticeIds, send_direct_notice};
 use crate::command::{Actor, Event, Outcome, active_user_in_realm};
 use crate::error::{ApiError, ApiResult};
 use crate::groups::Groups;
@@ -156,7 +157,7 @@ pub fn subscribe(store: &impl Store, actor: &Actor, params: &Params, now: i64) -
     let is_web_public = params.or("is_web_public", false)?;
     let history_public = params.optional::<bool>("history_public_to_subscribers")?;
     let authorization_errors_fatal = params.or("authorization_errors_fatal", true)?;
-    params.or("announce", false)?;
+    let announce = params.or("announce", false)?;
     let is_default = params.or("is_default_stream", false)?;
     let folder_id = match params.optional::<u64>("folder_id")? {
         Some(id) => Some(super::channel_folders::folder_in_realm(store, actor.realm.id, id)?.id),
@@ -178,6 +179,7 @@ pub fn subscribe(store: &impl Store, actor: &Actor, params: &Params, now: i64) -
     let mut recipient_ids = IdAllocator::new(store, IdKind::Recipient)?;
     let mut outcome = Outcome::default();
     let mut targets: Vec<Stream> = Vec::new();
+    let mut created: Vec<StreamId> = Vec::new();
     let mut unauthorized: Vec<String> = Vec::new();
     for Requested { name, description } in requested {
         match stream_by_name(store, actor, &name)? {
@@ -210,7 +212,7 @@ pub fn subscribe(store: &impl Store, actor: &Actor, params: &Params, now: i64) -
                 if is_default && !actor.user.is_admin() {
                     return Err(ApiError::administrator_required());
                 }
-                let created = new_stream(
+                let made = new_stream(
                     actor,
                     StreamId(stream_ids.take()),
                     RecipientId(recipient_ids.take()),
@@ -220,7 +222,7 @@ pub fn subscribe(store: &impl Store, actor: &Actor, params: &Params, now: i64) -
                     history_public,
                     now,
                 );
-                let stream = Stream { is_default, folder_id, ..created };
+                let stream = Stream { is_default, folder_id, ..made };
                 outcome.changes.push(Change::PutRecipient(Recipient {
                     id: stream.recipient_id,
                     kind: RecipientKind::Stream(stream.id),
@@ -240,6 +242,7 @@ pub fn subscribe(store: &impl Store, actor: &Actor, params: &Params, now: i64) -
                     users: watchers,
                     body: json!({"type": "stream", "op": "create", "streams": [wire::stream(&groups, &stream)]}),
                 });
+                created.push(stream.id);
                 targets.push(stream);
             }
         }
@@ -294,6 +297,17 @@ pub fn subscribe(store: &impl Store, actor: &Actor, params: &Params, now: i64) -
             &new_defaults,
         )?);
     }
+    post_subscription_notices(
+        store,
+        actor,
+        &targets,
+        &created,
+        &joined,
+        &users,
+        announce,
+        now,
+        &mut outcome,
+    )?;
     let to_map = |m: BTreeMap<String, Vec<String>>| -> Map<String, Value> {
         m.into_iter().map(|(k, v)| (k, json!(v))).collect()
     };
@@ -302,6 +316,41 @@ pub fn subscribe(store: &impl Store, actor: &Actor, params: &Params, now: i64) -
         outcome = outcome.reply("unauthorized", unauthorized);
     }
     Ok(outcome)
+}
+
+/// The Notification Bot's notices of a subscription request: each new channel's creation (and
+/// with `announce`, the announcement), and to each human someone else subscribed to existing
+/// channels, which ones.
+#[allow(clippy::too_many_arguments)]
+fn post_subscription_notices(
+    store: &impl Store,
+    actor: &Actor,
+    targets: &[Stream],
+    created: &[StreamId],
+    joined: &BTreeMap<StreamId, Vec<UserId>>,
+    users: &[User],
+    announce: bool,
+    now: i64,
+    outcome: &mut Outcome,
+) -> ApiResult<()> {
+    let mut ids = NoticeIds::new(store)?;
+    let new: Vec<(&Stream, &[UserId])> = targets
+        .iter()
+        .filter(|s| created.contains(&s.id))
+        .map(|s| (s, joined.get(&s.id).map_or(&[][..], Vec::as_slice)))
+        .collect();
+    super::channels::post_creation_notices(store, actor, &new, announce, now, &mut ids, outcome)?;
+    for user in users.iter().filter(|u| u.id != actor.user.id && !u.is_bot()) {
+        let streams: Vec<&Stream> = targets
+            .iter()
+            .filter(|s| !created.contains(&s.id) && joined.get(&s.id).is_some_and(|j| j.contains(&user.id)))
+            .collect();
+        if !streams.is_empty() {
+            let content = super::channel_notices::subscribed_you(&actor.user, &streams);
+            send_direct_notice(store, actor, user, content, now, &mut ids, outcome)?;
+        }
+    }
+    Ok(())
 }
 
 /// `DELETE /users/me/subscriptions`: unsubscribes the actor, or `principals` (administrators).

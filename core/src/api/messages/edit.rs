@@ -412,6 +412,7 @@ pub fn update_message(
         for notice in composed {
             outcome.changes.extend(notice.changes);
             outcome.events.push(notice.event);
+            outcome.events.extend(notice.followups);
         }
     }
     Ok(outcome.reply("detached_uploads", json!([])))

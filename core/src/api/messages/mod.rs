@@ -7,6 +7,7 @@ mod fetch;
 mod flags;
 mod history;
 mod matches;
+mod notices;
 mod reactions;
 mod rendering;
 mod report;
@@ -22,6 +23,7 @@ pub use flags::{
 };
 pub use history::{edit_history_json, get_message_history};
 pub use matches::{check_messages_match_narrow, render};
+pub use notices::{CHANNEL_EVENTS_TOPIC, ChannelNotice, NoticeIds, post_channel_notice, send_direct_notice};
 pub use reactions::{add_reaction, remove_reaction};
 pub use rendering::{markdown_linkifiers, render_message};
 pub use report::report_message;

@@ -105,6 +105,7 @@ pub fn report_message(
     if let Some(notice) = notify(store, actor, channel, topic, content, now, &mut ids)? {
         outcome.changes = notice.changes;
         outcome.events.push(notice.event);
+        outcome.events.extend(notice.followups);
     }
     Ok(outcome)
 }

@@ -2,7 +2,7 @@
 
 use std::ops::Bound;
 
-use serde_json::Value;
+use serde_json::{Value, json};
 
 use crate::command::{Actor, Event, Outcome};
 use crate::error::{ApiError, ApiResult};
@@ -156,6 +156,22 @@ pub(super) struct Addressed {
     stream: Option<Stream>,
 }
 
+impl Addressed {
+    /// A direct message between users who exist, to a recipient already known.
+    pub(super) fn direct(kind: MessageKind, recipient: RecipientId, receivers: Vec<UserId>) -> Addressed {
+        Addressed { kind, recipient, receivers, changes: Vec::new(), stream: None }
+    }
+
+    /// Adds receivers the store does not know yet (users the same command subscribes).
+    pub(super) fn add_receivers(&mut self, users: &[UserId]) {
+        for user in users {
+            if !self.receivers.contains(user) {
+                self.receivers.push(*user);
+            }
+        }
+    }
+}
+
 fn address_stream(store: &impl Store, actor: &Actor, params: &Params) -> ApiResult<Addressed> {
     let to: String = params.required("to")?;
     let stream = target_stream(store, actor, &to)?;
@@ -295,7 +311,7 @@ pub fn send_message(store: &impl Store, actor: &Actor, params: &Params, now: i64
     let composed =
         compose(store, actor, &actor.user, &actor.client, addressed, content, sender_reads, now, &mut ids)?;
     let mut events = vec![composed.event];
-    events.extend(composed.webhooks);
+    events.extend(composed.followups);
     Ok(Outcome { changes: composed.changes, events, ..Outcome::default() }.reply("id", composed.id.0))
 }
 
@@ -304,8 +320,9 @@ pub(super) struct Composed {
     pub id: MessageId,
     pub changes: Vec<Change>,
     pub event: Event,
-    /// The outgoing-webhook bots the message wakes.
-    pub webhooks: Vec<Event>,
+    /// Events that follow the message's: a channel's first message changes the channel
+    /// (`first_message_id`), and outgoing-webhook bots it wakes.
+    pub followups: Vec<Event>,
 }
 
 /// Renders and files a message from `sender` to an addressed conversation. `ids` hands out
@@ -356,14 +373,25 @@ pub(super) fn compose(
             (user, flags)
         })
         .collect();
+    let mut followups = Vec::new();
     if let Some(stream) = addressed.stream.take().filter(|s| s.first_message_id.is_none()) {
+        // The channel now has history: clients learn its first message and that it is active.
+        let users = crate::api::streams::metadata_watchers(store, &stream)?;
+        for (property, value) in [("first_message_id", json!(id)), ("is_recently_active", json!(true))] {
+            let body = json!({"type": "stream", "op": "update", "property": property, "value": value, "stream_id": stream.id, "name": stream.name});
+            followups.push(Event::Other { users: users.clone(), body });
+        }
         addressed.changes.push(Change::PutStream(Stream { first_message_id: Some(id), ..stream }));
     }
-    let webhooks =
-        crate::api::outgoing_webhooks::triggers(store, sender, &message, mentions.mentioned_users())?;
+    followups.extend(crate::api::outgoing_webhooks::triggers(
+        store,
+        sender,
+        &message,
+        mentions.mentioned_users(),
+    )?);
     let mut changes = addressed.changes;
     changes.push(Change::InsertMessage { message, receivers: receivers.clone() });
-    Ok(Composed { id, changes, event: Event::Message { message: id, receivers }, webhooks })
+    Ok(Composed { id, changes, event: Event::Message { message: id, receivers }, followups })
 }
 
 /// A notice from the organization's notification bot to a channel topic (moves, resolved

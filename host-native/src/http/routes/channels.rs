@@ -90,8 +90,8 @@ pub(super) async fn update_stream(
     Path(id): Path<String>,
     request: ApiRequest,
 ) -> Response {
-    command(state, request, move |t, actor, params, _| {
-        api::channel_admin::update_stream(t, actor, stream_id_segment(&id)?, params)
+    command(state, request, move |t, actor, params, now| {
+        api::channel_admin::update_stream(t, actor, stream_id_segment(&id)?, params, now)
     })
     .await
 }
