@@ -45,9 +45,7 @@ pub fn post_channel_notice(
     ids: &mut NoticeIds,
     outcome: &mut Outcome,
 ) -> ApiResult<()> {
-    let Some(bot) = actor.realm.notification_bot.map(|id| store.user(id)).transpose()?.flatten() else {
-        return Ok(());
-    };
+    let Some(bot) = notification_bot(store, actor)? else { return Ok(()) };
     let mut addressed = address_stream_topic(store, notice.stream.clone(), notice.topic.to_owned())?;
     addressed.add_receivers(notice.joining);
     let mut composed =
@@ -55,9 +53,7 @@ pub fn post_channel_notice(
     if notice.read_by_actor {
         mark_read(&mut composed, actor.user.id);
     }
-    outcome.changes.extend(composed.changes);
-    outcome.events.push(composed.event);
-    outcome.events.extend(composed.followups);
+    record(outcome, composed);
     Ok(())
 }
 
@@ -71,9 +67,7 @@ pub fn send_direct_notice(
     ids: &mut NoticeIds,
     outcome: &mut Outcome,
 ) -> ApiResult<()> {
-    let Some(bot) = actor.realm.notification_bot.map(|id| store.user(id)).transpose()?.flatten() else {
-        return Ok(());
-    };
+    let Some(bot) = notification_bot(store, actor)? else { return Ok(()) };
     let mut participants = vec![bot.id, user.id];
     participants.sort_unstable();
     let addressed = Addressed::direct(
@@ -82,10 +76,19 @@ pub fn send_direct_notice(
         participants,
     );
     let notice = compose(store, actor, &bot, "Internal", addressed, content, true, now, &mut ids.0)?;
-    outcome.changes.extend(notice.changes);
-    outcome.events.push(notice.event);
-    outcome.events.extend(notice.followups);
+    record(outcome, notice);
     Ok(())
+}
+
+fn notification_bot(store: &impl Store, actor: &Actor) -> ApiResult<Option<User>> {
+    Ok(actor.realm.notification_bot.map(|id| store.user(id)).transpose()?.flatten())
+}
+
+/// Adds a composed notice's writes and events to the command's outcome.
+fn record(outcome: &mut Outcome, composed: Composed) {
+    outcome.changes.extend(composed.changes);
+    outcome.events.push(composed.event);
+    outcome.events.extend(composed.followups);
 }
 
 /// Gives `user` the message already read, in its stored flags and in its event.
