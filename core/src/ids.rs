@@ -54,6 +54,8 @@ pub enum IdKind {
     Linkifier,
     UserGroup,
     ChannelFolder,
+    /// Personal records (`model::RecordKind`): one sequence for every kind.
+    Record,
 }
 
 impl IdKind {
@@ -68,6 +70,7 @@ impl IdKind {
             IdKind::Linkifier => "linkifier",
             IdKind::UserGroup => "user_group",
             IdKind::ChannelFolder => "channel_folder",
+            IdKind::Record => "record",
         }
     }
 }

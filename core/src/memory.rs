@@ -28,6 +28,7 @@ pub struct MemoryStore {
     linkifiers: BTreeMap<(RealmId, u64), Linkifier>,
     user_groups: BTreeMap<(RealmId, UserGroupId), UserGroup>,
     channel_folders: BTreeMap<(RealmId, u64), crate::model::ChannelFolder>,
+    records: BTreeMap<(UserId, crate::model::RecordKind, u64), serde_json::Value>,
     user_settings: BTreeMap<UserId, serde_json::Map<String, serde_json::Value>>,
     alert_words: BTreeMap<UserId, Vec<String>>,
     bot_services: BTreeMap<UserId, crate::model::BotService>,
@@ -115,6 +116,13 @@ impl MemoryStore {
             Change::PutUserGroup(group) => {
                 self.bump(IdKind::UserGroup, group.id.0);
                 self.user_groups.insert((group.realm_id, group.id), UserGroup::clone(group));
+            }
+            Change::PutRecord { user, kind, id, value } => {
+                self.bump(IdKind::Record, *id);
+                self.records.insert((*user, *kind, *id), value.clone());
+            }
+            Change::DeleteRecord { user, kind, id } => {
+                self.records.remove(&(*user, *kind, *id));
             }
             Change::PutChannelFolder(folder) => {
                 self.bump(IdKind::ChannelFolder, folder.id);
@@ -264,6 +272,15 @@ impl Store for MemoryStore {
             self.linkifiers.values().filter(|l| l.realm_id == realm).cloned().collect();
         list.sort_by_key(|l| (l.order, l.id));
         Ok(list)
+    }
+
+    fn records(
+        &self,
+        user: UserId,
+        kind: crate::model::RecordKind,
+    ) -> ApiResult<Vec<(u64, serde_json::Value)>> {
+        let range = (user, kind, 0)..=(user, kind, u64::MAX);
+        Ok(self.records.range(range).map(|((_, _, id), value)| (*id, value.clone())).collect())
     }
 
     fn channel_folders(&self, realm: RealmId) -> ApiResult<Vec<crate::model::ChannelFolder>> {

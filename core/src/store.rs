@@ -94,6 +94,12 @@ pub trait Store {
     fn alert_words(&self, user: UserId) -> ApiResult<Vec<String>>;
     /// The organization's user groups (system groups included), by id.
     fn user_groups(&self, realm: RealmId) -> ApiResult<Vec<UserGroup>>;
+    /// A user's records of one kind, by id.
+    fn records(
+        &self,
+        user: UserId,
+        kind: crate::model::RecordKind,
+    ) -> ApiResult<Vec<(u64, serde_json::Value)>>;
     /// The organization's channel folders, archived ones included, in display order.
     fn channel_folders(&self, realm: RealmId) -> ApiResult<Vec<crate::model::ChannelFolder>>;
     /// Walks an index between two bounds.
@@ -152,6 +158,18 @@ pub enum Change {
     PutPresence(Presence),
     PutUserGroup(Box<UserGroup>),
     PutChannelFolder(crate::model::ChannelFolder),
+    /// Stores a personal record (see `model::RecordKind`), replacing one with the same id.
+    PutRecord {
+        user: UserId,
+        kind: crate::model::RecordKind,
+        id: u64,
+        value: serde_json::Value,
+    },
+    DeleteRecord {
+        user: UserId,
+        kind: crate::model::RecordKind,
+        id: u64,
+    },
     PutBotService(crate::model::BotService),
     /// Replaces a user's alert words.
     PutAlertWords(UserId, Vec<String>),

@@ -341,3 +341,77 @@ fn organization_properties_and_user_defaults() {
         ),
     );
 }
+
+#[test]
+fn drafts_snippets_and_navigation_views() {
+    let mut w = world();
+    let ada = w.actor("ada@example.com");
+    let register = &[("event_types", r#"["drafts", "saved_snippets", "navigation_view"]"#)];
+    let drafts = r#"[{"type": "", "to": [], "topic": "", "content": "someday"}, {"type": "", "to": [], "topic": "", "content": "later"}]"#;
+    check(
+        &mut w,
+        "ada@example.com",
+        register,
+        run(api::drafts::create_drafts, ada.clone(), &[("drafts", drafts)]),
+    );
+    let draft = w.store.records(ada.user.id, confab_core::model::RecordKind::Draft).expect("drafts")[0].0;
+    let edited = r#"{"type": "", "to": [], "topic": "", "content": "tomorrow"}"#;
+    check(
+        &mut w,
+        "ada@example.com",
+        register,
+        run(
+            move |s, a, p, now| api::drafts::edit_draft(s, a, draft, p, now),
+            ada.clone(),
+            &[("draft", edited)],
+        ),
+    );
+    check(
+        &mut w,
+        "ada@example.com",
+        register,
+        run(move |s, a, _, _| api::drafts::delete_draft(s, a, draft), ada.clone(), &[]),
+    );
+    let snippet = [("title", "Hi"), ("content", "Hello")];
+    check(
+        &mut w,
+        "ada@example.com",
+        register,
+        run(api::saved_snippets::create_saved_snippet, ada.clone(), &snippet),
+    );
+    let snippet_id =
+        w.store.records(ada.user.id, confab_core::model::RecordKind::SavedSnippet).expect("snippets")[0].0;
+    check(
+        &mut w,
+        "ada@example.com",
+        register,
+        run(
+            move |s, a, p, _| api::saved_snippets::edit_saved_snippet(s, a, snippet_id, p),
+            ada.clone(),
+            &[("content", "Hey")],
+        ),
+    );
+    let view = [("fragment", "narrow/is/starred"), ("is_pinned", "true")];
+    check(
+        &mut w,
+        "ada@example.com",
+        register,
+        run(|s, a, p, _| api::navigation_views::add_navigation_view(s, a, p), ada.clone(), &view),
+    );
+    check(
+        &mut w,
+        "ada@example.com",
+        register,
+        run(
+            |s, a, p, _| api::navigation_views::update_navigation_view(s, a, "narrow/is/starred", p),
+            ada.clone(),
+            &[("is_pinned", "false")],
+        ),
+    );
+    check(
+        &mut w,
+        "ada@example.com",
+        register,
+        run(|s, a, _, _| api::navigation_views::remove_navigation_view(s, a, "narrow/is/starred"), ada, &[]),
+    );
+}

@@ -239,6 +239,10 @@ impl Api {
         self.send(reqwest::Method::PATCH, path, auth, params)
     }
 
+    pub fn put(&self, path: &str, auth: Option<&Creds>, params: &[(&str, &str)]) -> Reply {
+        self.send(reqwest::Method::PUT, path, auth, params)
+    }
+
     /// What a queue holds now (a fetch with `dont_block`), given register's answer. The whole
     /// body, with `events` and `queue_id`.
     pub fn queued(&self, who: &Creds, registered: &Value) -> Value {

@@ -2,23 +2,29 @@
 //! after Zulip's `operationId`. Each file opens with the routes it serves.
 
 pub mod alert_words;
+pub mod bot_storage;
 pub mod bots;
 pub mod channel_admin;
 pub mod channel_folders;
 pub mod channel_notices;
 pub mod channels;
 pub mod default_channels;
+pub mod drafts;
 pub mod fetch_api_key;
 pub mod linkifiers;
 pub mod messages;
 pub mod narrow;
+pub mod navigation_views;
 pub mod notifications;
 pub mod outgoing_webhooks;
 pub mod presence;
+pub mod push_tokens;
 pub mod realm;
 pub mod realm_properties;
 pub mod realm_user_defaults;
+pub mod records;
 pub mod register;
+pub mod saved_snippets;
 pub mod server_settings;
 pub mod settings;
 pub mod streams;

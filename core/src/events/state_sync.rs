@@ -23,6 +23,17 @@ pub fn apply_event(state: &mut Map<String, Value>, event: &Value, user_id: u64) 
             state.insert("realm_default_streams".into(), event["default_streams"].clone());
         }
         "channel_folder" => apply_channel_folder(state, event),
+        "drafts" => apply_keyed(state, event, "drafts", "draft", "drafts", "draft_id", "id"),
+        "saved_snippets" => apply_keyed(
+            state,
+            event,
+            "saved_snippets",
+            "saved_snippet",
+            "saved_snippets",
+            "saved_snippet_id",
+            "id",
+        ),
+        "navigation_view" => apply_navigation_view(state, event),
         "realm_user_settings_defaults" if str_of(event, "op") == "update" => {
             if let Some(Value::Object(defaults)) = state.get_mut("realm_user_settings_defaults") {
                 defaults.insert(str_of(event, "property").to_owned(), event["value"].clone());
@@ -426,6 +437,53 @@ fn apply_channel_folder(state: &mut Map<String, Value>, event: &Value) {
             }
             folders.sort_by_key(|f| (f["order"].as_u64(), f["id"].as_u64()));
         }
+        _ => {}
+    }
+}
+
+/// Lists of records by id (drafts, saved snippets): `add` brings one (`single`) or several
+/// (`plural`), `update` replaces one, `remove` names one by `removed_key`.
+fn apply_keyed(
+    state: &mut Map<String, Value>,
+    event: &Value,
+    list: &str,
+    single: &str,
+    plural: &str,
+    removed_key: &str,
+    id_key: &str,
+) {
+    let Some(items) = list_mut(state, list) else { return };
+    match str_of(event, "op") {
+        "add" => {
+            if let Some(added) = event[plural].as_array() {
+                items.extend(added.iter().cloned());
+            } else if !event[single].is_null() {
+                items.push(event[single].clone());
+            }
+        }
+        "update" => {
+            let updated = &event[single];
+            if let Some(item) = items.iter_mut().find(|i| i[id_key] == updated[id_key]) {
+                *item = updated.clone();
+            }
+        }
+        "remove" => items.retain(|i| i[id_key] != event[removed_key]),
+        _ => {}
+    }
+}
+
+fn apply_navigation_view(state: &mut Map<String, Value>, event: &Value) {
+    let Some(views) = list_mut(state, "navigation_views") else { return };
+    match str_of(event, "op") {
+        "add" => views.push(event["navigation_view"].clone()),
+        "update" => {
+            if let (Some(Value::Object(view)), Value::Object(data)) =
+                (views.iter_mut().find(|v| v["fragment"] == event["fragment"]), &event["data"])
+            {
+                view.extend(data.clone());
+            }
+        }
+        "remove" => views.retain(|v| v["fragment"] != event["fragment"]),
         _ => {}
     }
 }

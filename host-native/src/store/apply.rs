@@ -145,6 +145,14 @@ impl WriteTables<'_> {
                 self.presences.insert(presence.user_id.0, encode(presence)?.as_slice()).map_err(storage)?;
                 Ok(())
             }
+            Change::PutRecord { user, kind, id, value } => {
+                self.records.insert((user.0, kind.key(), *id), encode(value)?.as_slice()).map_err(storage)?;
+                self.bump(IdKind::Record, *id)
+            }
+            Change::DeleteRecord { user, kind, id } => {
+                self.records.remove((user.0, kind.key(), *id)).map_err(storage)?;
+                Ok(())
+            }
             Change::PutChannelFolder(folder) => {
                 let key = (folder.realm_id.0, folder.id);
                 self.channel_folders.insert(key, encode(folder)?.as_slice()).map_err(storage)?;

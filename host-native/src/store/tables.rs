@@ -69,4 +69,5 @@ define_tables! {
     user_settings: USERID_SETTINGS = "userid_settings", u64 => &'static [u8];
     user_groups: REALMID_USERGROUPID_USERGROUP = "realmid_usergroupid_usergroup", (u64, u64) => &'static [u8];
     channel_folders: REALMID_FOLDERID_FOLDER = "realmid_folderid_folder", (u64, u64) => &'static [u8];
+    records: USERID_KIND_RECORDID_RECORD = "userid_kind_recordid_record", (u64, &'static str, u64) => &'static [u8];
 }

@@ -179,6 +179,20 @@ macro_rules! impl_store {
                 Ok(linkifiers)
             }
 
+            fn records(
+                &self,
+                user: UserId,
+                kind: confab_core::model::RecordKind,
+            ) -> ApiResult<Vec<(u64, serde_json::Value)>> {
+                let range = (user.0, kind.key(), 0)..=(user.0, kind.key(), u64::MAX);
+                let mut records = Vec::new();
+                for row in self.records.range(range).map_err(storage)? {
+                    let (key, value) = row.map_err(storage)?;
+                    records.push((key.value().2, codec::decode(value.value())?));
+                }
+                Ok(records)
+            }
+
             fn channel_folders(&self, realm: RealmId) -> ApiResult<Vec<confab_core::model::ChannelFolder>> {
                 let mut folders: Vec<confab_core::model::ChannelFolder> = Vec::new();
                 for row in self.channel_folders.range((realm.0, 0)..=(realm.0, u64::MAX)).map_err(storage)? {

@@ -35,7 +35,7 @@ fn truncate(text: &str, max: usize, suffix: &str) -> String {
 }
 
 /// Checks and normalizes message content.
-fn check_content(raw: &str) -> ApiResult<String> {
+pub fn check_content(raw: &str) -> ApiResult<String> {
     if raw.contains('\0') {
         return Err(ApiError::bad_request("Message must not contain null bytes"));
     }

@@ -22,12 +22,14 @@ mod channels;
 mod groups;
 mod messages;
 mod organization;
+mod personal;
 mod users;
 
 use channels::*;
 use groups::*;
 use messages::*;
 use organization::*;
+use personal::*;
 use users::*;
 
 pub fn router() -> Router<AppState> {
@@ -89,6 +91,31 @@ pub fn router() -> Router<AppState> {
         .route("/mark_all_as_read", axum::routing::post(mark_all_as_read))
         .route("/mark_stream_as_read", axum::routing::post(mark_stream_as_read))
         .route("/mark_topic_as_read", axum::routing::post(mark_topic_as_read))
+        .route("/drafts", get(get_drafts).post(create_drafts))
+        .route("/drafts/{draft_id}", axum::routing::patch(edit_draft).delete(delete_draft))
+        .route("/saved_snippets", get(get_saved_snippets).post(create_saved_snippet))
+        .route(
+            "/saved_snippets/{snippet_id}",
+            axum::routing::patch(edit_saved_snippet).delete(delete_saved_snippet),
+        )
+        .route("/navigation_views", get(get_navigation_views).post(add_navigation_view))
+        .route(
+            "/navigation_views/{*fragment}",
+            axum::routing::patch(update_navigation_view).delete(remove_navigation_view),
+        )
+        .route(
+            "/users/me/android_push_reg_id",
+            axum::routing::post(add_android_push_token).delete(remove_android_push_token),
+        )
+        .route(
+            "/users/me/apns_device_token",
+            axum::routing::post(add_apns_device_token).delete(remove_apns_device_token),
+        )
+        .route(
+            "/users/me/ios_push_device_token",
+            axum::routing::post(add_apns_device_token).delete(remove_apns_device_token),
+        )
+        .route("/bot_storage", get(get_bot_storage).put(update_bot_storage).delete(remove_bot_storage))
         .fallback(unknown_endpoint)
         .method_not_allowed_fallback(method_not_allowed);
     Router::new().nest("/api/v1", v1).fallback(unknown_endpoint)

@@ -1,0 +1,27 @@
+//! A user's own small records — drafts, saved snippets, navigation views, push devices, bot
+//! storage — kept as JSON values under the user, a kind and an id. Each kind's module in
+//! `crate::api` gives the values their shape and rules; the store only files them, so a new
+//! kind of personal record needs no new table.
+
+/// Which kind of record.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum RecordKind {
+    Draft,
+    SavedSnippet,
+    NavigationView,
+    PushDevice,
+    BotStorage,
+}
+
+impl RecordKind {
+    /// The stable name the store files the kind under.
+    pub fn key(self) -> &'static str {
+        match self {
+            RecordKind::Draft => "draft",
+            RecordKind::SavedSnippet => "saved_snippet",
+            RecordKind::NavigationView => "navigation_view",
+            RecordKind::PushDevice => "push_device",
+            RecordKind::BotStorage => "bot_storage",
+        }
+    }
+}
