@@ -52,7 +52,7 @@ fn decodes_as_base64(token: &str) -> bool {
     let kept: Vec<char> = token.chars().filter(|c| c.is_ascii_alphanumeric() || "+/=".contains(*c)).collect();
     let data_end = kept.iter().position(|c| *c == '=').unwrap_or(kept.len());
     let padding = kept.len() - data_end;
-    kept[data_end..].iter().all(|c| *c == '=') && padding <= 2 && kept.len() % 4 == 0
+    kept[data_end..].iter().all(|c| *c == '=') && padding <= 2 && kept.len().is_multiple_of(4)
 }
 
 /// Zulip's `validate_token`.
