@@ -178,7 +178,43 @@ fn register_checks_its_parameters() {
     );
     api.post("/register", Some(&ada), &[("narrow", r#"[["stream"]]"#)]).error(400, "BAD_REQUEST");
     api.post("/register", Some(&ada), &[("event_types", "message")]).error(400, "BAD_REQUEST");
-    // Without credentials: spectator parameters are checked, then spectator access is refused.
-    api.post("/register", None, &[("client_gravatar", "true")]).error(400, "BAD_REQUEST");
+    // Without credentials, an organization that has not opened itself to spectators answers
+    // as for missing credentials, whatever the parameters.
+    api.post("/register", None, &[("client_gravatar", "true")]).error(401, "UNAUTHORIZED");
     api.post("/register", None, &[]).error(401, "UNAUTHORIZED");
+}
+
+#[test]
+fn spectators_register_for_what_is_public() {
+    let (server, owner, _ada) = setup();
+    let api = server.api();
+    api.patch("/realm", Some(&owner), &[("enable_spectator_access", "true")]).ok();
+    api.patch("/realm/user_settings_defaults", Some(&owner), &[("emojiset", "text")]).ok();
+
+    let refused = |params: &[(&str, &str)]| {
+        api.post("/register", None, params).error(400, "BAD_REQUEST")["msg"].clone()
+    };
+    assert_eq!(
+        refused(&[("client_gravatar", "true")]),
+        "Invalid 'client_gravatar' parameter for anonymous request"
+    );
+    assert_eq!(
+        refused(&[("client_autoavatar", "true")]),
+        "Invalid 'client_gravatar' parameter for anonymous request"
+    );
+    assert_eq!(
+        refused(&[("include_subscribers", "true")]),
+        "Invalid 'include_subscribers' parameter for anonymous request"
+    );
+
+    let state = api.post("/register", None, &[]).ok();
+    assert_eq!(state["queue_id"], Value::Null);
+    assert_eq!(state["realm_users"], json!([]));
+    assert_eq!(state["realm_user_groups"], json!([]));
+    assert_eq!(state["presences"], json!({}));
+    assert_eq!(state["subscriptions"], json!([]));
+    assert_eq!(state["user_settings"]["emojiset"], "text", "the organization's defaults");
+    assert!(state.get("user_id").is_none() && state.get("email").is_none(), "no person: {state}");
+    assert_eq!(state["realm_enable_spectator_access"], true);
+    assert!(state["zulip_feature_level"].is_u64());
 }

@@ -65,10 +65,12 @@ pub fn parse_register_params(params: &Params, authenticated: bool) -> ApiResult<
         Some("partial") | Some("\"partial\"") => IncludeSubscribers::Partial,
         Some(_) => return Err(ApiError::bad_request("Invalid include_subscribers")),
     };
-    if !authenticated && (client_gravatar || include_subscribers == IncludeSubscribers::Yes) {
-        return Err(ApiError::bad_request(
-            "Invalid 'client_gravatar' or 'include_subscribers' parameter for unauthenticated requests",
-        ));
+    // Spectators get avatars from the server and no subscriber lists (spec 5.5).
+    if !authenticated && client_gravatar {
+        return Err(ApiError::bad_request("Invalid 'client_gravatar' parameter for anonymous request"));
+    }
+    if !authenticated && include_subscribers != IncludeSubscribers::No {
+        return Err(ApiError::bad_request("Invalid 'include_subscribers' parameter for anonymous request"));
     }
     // zulip-js sends the string `null` for "all types".
     let list = |name: &str| -> ApiResult<Option<Vec<String>>> {
@@ -319,6 +321,65 @@ pub fn initial_state(
         };
         put("realm_linkifiers", linkifiers);
     }
+    Ok(state)
+}
+
+/// The state a spectator registers for (spec 5.5; an organization with
+/// `enable_spectator_access`): the organization's settings and what anyone on the internet may
+/// read, and nothing of any person. Spectators get no event queue (`queue_id` is null).
+pub fn spectator_state(
+    store: &impl Store,
+    realm: &crate::model::Realm,
+    site: &Site,
+    options: &RegisterOptions,
+    now: i64,
+) -> ApiResult<Map<String, Value>> {
+    // Seen as a guest who belongs to nothing: every block then holds only what is public.
+    let nobody = User {
+        id: crate::ids::UserId(0),
+        realm_id: realm.id,
+        email: String::new(),
+        delivery_email: String::new(),
+        full_name: String::new(),
+        role: crate::model::Role::Guest,
+        bot_type: None,
+        bot_owner_id: None,
+        is_active: true,
+        date_joined: realm.date_created,
+        timezone: String::new(),
+        avatar_version: 0,
+        personal_recipient: crate::ids::RecipientId(0),
+    };
+    let spectator = Actor {
+        user: nobody,
+        realm: realm.clone(),
+        client: String::new(),
+        realm_url: site.realm_url(&realm.subdomain),
+    };
+    let mut state = initial_state(store, &spectator, site, options, now)?;
+    let personal: Vec<String> = realm_user_block(store, &spectator, options)?
+        .into_iter()
+        .map(|(key, _)| key)
+        .filter(|k| !["realm_users", "realm_non_active_users", "cross_realm_bots"].contains(&k.as_str()))
+        .collect();
+    for key in personal {
+        state.remove(&key);
+    }
+    for (key, nothing) in [
+        ("realm_users", json!([])),
+        ("realm_non_active_users", json!([])),
+        ("realm_user_groups", json!([])),
+        ("presences", json!({})),
+    ] {
+        if let Some(value) = state.get_mut(key) {
+            *value = nothing;
+        }
+    }
+    if let Some(settings) = state.get_mut("user_settings") {
+        *settings = Value::Object(super::realm_user_defaults::realm_user_defaults(realm));
+    }
+    state.insert("queue_id".into(), Value::Null);
+    state.insert("last_event_id".into(), json!(-1));
     Ok(state)
 }
 

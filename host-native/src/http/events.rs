@@ -7,7 +7,7 @@
 
 use axum::extract::State;
 use axum::response::Response;
-use confab_core::api::register::{RegisterOptions, initial_state, parse_register_params};
+use confab_core::api::register::{RegisterOptions, initial_state, parse_register_params, spectator_state};
 use confab_core::events::QueueOwner;
 use confab_core::params::Params;
 use confab_core::{Actor, ApiError, ApiResult, Outcome};
@@ -77,13 +77,28 @@ async fn register_and_fetch_state(
 /// as for a spectator, then the host must name an organization (Zulip's `Invalid subdomain`
 /// otherwise); spectators need the organization's `enable_spectator_access`, which no
 /// organization has yet, so the answer is Zulip's for an organization without it.
+/// `POST /register` without credentials: a spectator, if the organization lets anyone read
+/// what it made public (`enable_spectator_access`); otherwise 401, as Zulip answers.
 async fn spectator_register(state: &AppState, request: ApiRequest) -> ApiResult<Outcome> {
-    parse_register_params(&request.params, false)?;
     let store = state.store.clone();
-    tokio::task::spawn_blocking(move || store.read(|t| host_organization(t, &request)?.valid()))
-        .await
-        .map_err(ApiError::internal)??;
-    Err(ApiError::not_logged_in())
+    let site = state.site.clone();
+    tokio::task::spawn_blocking(move || {
+        store.read(|t| {
+            let realm = host_organization(t, &request)?.valid()?;
+            let properties =
+                confab_core::model::realm_properties::realm_properties(&realm.settings.properties);
+            if properties["enable_spectator_access"] != Value::Bool(true) {
+                return Err(ApiError::not_logged_in());
+            }
+            let options = parse_register_params(&request.params, false)?;
+            let state = spectator_state(t, &realm, &site, &options, now())?;
+            let mut outcome = Outcome { reply: state, ..Outcome::default() };
+            respond::note_ignored(&mut outcome, request.params.ignored());
+            Ok(outcome)
+        })
+    })
+    .await
+    .map_err(ApiError::internal)?
 }
 
 /// `POST /register` (spec 4.2).
