@@ -17,7 +17,7 @@ use crate::params::{Json, Params};
 use crate::store::{Change, Store};
 
 use super::messages::{check_content, check_topic};
-use super::records::{new_ids, record, records, to_own_clients};
+use super::records::{deleted, new_ids, record, records, stored, to_own_clients};
 use super::streams::{has_content_access, stream_in_realm};
 
 fn not_found() -> ApiError {
@@ -172,11 +172,7 @@ pub fn edit_draft(
     record(store, actor.user.id, RecordKind::Draft, id)?.ok_or_else(not_found)?;
     let draft = checked_draft(store, actor, &sent, "draft", now)?;
     let event = json!({"type": "drafts", "op": "update", "draft": shown(id, &draft)});
-    Ok(Outcome {
-        changes: vec![Change::PutRecord { user: actor.user.id, kind: RecordKind::Draft, id, value: draft }],
-        events: vec![to_own_clients(actor.user.id, event)],
-        ..Outcome::default()
-    })
+    Ok(stored(actor.user.id, RecordKind::Draft, id, draft, event))
 }
 
 /// `DELETE /drafts/{draft_id}`.
@@ -184,9 +180,5 @@ pub fn delete_draft(store: &impl Store, actor: &Actor, id: u64) -> ApiResult<Out
     check_synchronizing(store, actor)?;
     record(store, actor.user.id, RecordKind::Draft, id)?.ok_or_else(not_found)?;
     let event = json!({"type": "drafts", "op": "remove", "draft_id": id});
-    Ok(Outcome {
-        changes: vec![Change::DeleteRecord { user: actor.user.id, kind: RecordKind::Draft, id }],
-        events: vec![to_own_clients(actor.user.id, event)],
-        ..Outcome::default()
-    })
+    Ok(deleted(actor.user.id, RecordKind::Draft, id, event))
 }

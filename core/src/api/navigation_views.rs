@@ -14,9 +14,9 @@ use crate::error::{ApiError, ApiResult};
 use crate::ids::UserId;
 use crate::model::RecordKind;
 use crate::params::Params;
-use crate::store::{Change, Store};
+use crate::store::Store;
 
-use super::records::{new_ids, records, to_own_clients};
+use super::records::{deleted, new_ids, records, stored};
 
 /// Zulip's `BUILT_IN_VIEW_FRAGMENTS`.
 pub const BUILT_IN_VIEWS: &[&str] = &[
@@ -94,11 +94,7 @@ pub fn add_navigation_view(store: &impl Store, actor: &Actor, params: &Params) -
     let view = json!({"fragment": fragment, "is_pinned": is_pinned, "name": name});
     let id = new_ids(store)?.take();
     let event = json!({"type": "navigation_view", "op": "add", "navigation_view": view});
-    Ok(Outcome {
-        changes: vec![Change::PutRecord { user, kind: RecordKind::NavigationView, id, value: view }],
-        events: vec![to_own_clients(user, event)],
-        ..Outcome::default()
-    })
+    Ok(stored(user, RecordKind::NavigationView, id, view, event))
 }
 
 fn not_found() -> ApiError {
@@ -133,11 +129,7 @@ pub fn update_navigation_view(
         data.insert("is_pinned".into(), pinned.into());
     }
     let event = json!({"type": "navigation_view", "op": "update", "fragment": fragment, "data": data});
-    Ok(Outcome {
-        changes: vec![Change::PutRecord { user, kind: RecordKind::NavigationView, id, value: view }],
-        events: vec![to_own_clients(user, event)],
-        ..Outcome::default()
-    })
+    Ok(stored(user, RecordKind::NavigationView, id, view, event))
 }
 
 /// `DELETE /navigation_views/{fragment}`.
@@ -146,9 +138,5 @@ pub fn remove_navigation_view(store: &impl Store, actor: &Actor, fragment: &str)
     let user = actor.user.id;
     let (id, _) = find(store, user, &fragment)?.ok_or_else(not_found)?;
     let event = json!({"type": "navigation_view", "op": "remove", "fragment": fragment});
-    Ok(Outcome {
-        changes: vec![Change::DeleteRecord { user, kind: RecordKind::NavigationView, id }],
-        events: vec![to_own_clients(user, event)],
-        ..Outcome::default()
-    })
+    Ok(deleted(user, RecordKind::NavigationView, id, event))
 }

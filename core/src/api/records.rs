@@ -3,11 +3,11 @@
 
 use serde_json::Value;
 
-use crate::command::Event;
+use crate::command::{Event, Outcome};
 use crate::error::ApiResult;
 use crate::ids::{IdKind, UserId};
 use crate::model::RecordKind;
-use crate::store::{IdAllocator, Store};
+use crate::store::{Change, IdAllocator, Store};
 
 /// The user's records of a kind, by id.
 pub fn records(store: &impl Store, user: UserId, kind: RecordKind) -> ApiResult<Vec<(u64, Value)>> {
@@ -27,4 +27,22 @@ pub fn new_ids(store: &impl Store) -> ApiResult<IdAllocator> {
 /// An event for the user's own clients only.
 pub fn to_own_clients(user: UserId, body: Value) -> Event {
     Event::Other { users: vec![user], body }
+}
+
+/// Stores a record and tells the user's clients with `event`.
+pub fn stored(user: UserId, kind: RecordKind, id: u64, value: Value, event: Value) -> Outcome {
+    Outcome {
+        changes: vec![Change::PutRecord { user, kind, id, value }],
+        events: vec![to_own_clients(user, event)],
+        ..Outcome::default()
+    }
+}
+
+/// Deletes a record and tells the user's clients with `event`.
+pub fn deleted(user: UserId, kind: RecordKind, id: u64, event: Value) -> Outcome {
+    Outcome {
+        changes: vec![Change::DeleteRecord { user, kind, id }],
+        events: vec![to_own_clients(user, event)],
+        ..Outcome::default()
+    }
 }

@@ -13,10 +13,10 @@ use crate::error::{ApiError, ApiResult};
 use crate::ids::UserId;
 use crate::model::RecordKind;
 use crate::params::Params;
-use crate::store::{Change, Store};
+use crate::store::Store;
 
 use super::messages::MAX_MESSAGE_LENGTH;
-use super::records::{new_ids, record, records, to_own_clients};
+use super::records::{deleted, new_ids, record, records, stored};
 
 /// Zulip's `SavedSnippet.MAX_TITLE_LENGTH`.
 pub const MAX_TITLE_LENGTH: usize = 60;
@@ -65,17 +65,7 @@ pub fn create_saved_snippet(
     let id = new_ids(store)?.take();
     let snippet = json!({"title": title, "content": content, "date_created": now});
     let event = json!({"type": "saved_snippets", "op": "add", "saved_snippet": shown(id, &snippet)});
-    Ok(Outcome {
-        changes: vec![Change::PutRecord {
-            user: actor.user.id,
-            kind: RecordKind::SavedSnippet,
-            id,
-            value: snippet,
-        }],
-        events: vec![to_own_clients(actor.user.id, event)],
-        ..Outcome::default()
-    }
-    .reply("saved_snippet_id", id))
+    Ok(stored(actor.user.id, RecordKind::SavedSnippet, id, snippet, event).reply("saved_snippet_id", id))
 }
 
 /// `PATCH /saved_snippets/{saved_snippet_id}`: the title, the content or both.
@@ -94,25 +84,12 @@ pub fn edit_saved_snippet(store: &impl Store, actor: &Actor, id: u64, params: &P
         snippet["content"] = checked("content", "Content", &content, MAX_MESSAGE_LENGTH)?.into();
     }
     let event = json!({"type": "saved_snippets", "op": "update", "saved_snippet": shown(id, &snippet)});
-    Ok(Outcome {
-        changes: vec![Change::PutRecord {
-            user: actor.user.id,
-            kind: RecordKind::SavedSnippet,
-            id,
-            value: snippet,
-        }],
-        events: vec![to_own_clients(actor.user.id, event)],
-        ..Outcome::default()
-    })
+    Ok(stored(actor.user.id, RecordKind::SavedSnippet, id, snippet, event))
 }
 
 /// `DELETE /saved_snippets/{saved_snippet_id}`.
 pub fn delete_saved_snippet(store: &impl Store, actor: &Actor, id: u64) -> ApiResult<Outcome> {
     record(store, actor.user.id, RecordKind::SavedSnippet, id)?.ok_or_else(not_found)?;
     let event = json!({"type": "saved_snippets", "op": "remove", "saved_snippet_id": id});
-    Ok(Outcome {
-        changes: vec![Change::DeleteRecord { user: actor.user.id, kind: RecordKind::SavedSnippet, id }],
-        events: vec![to_own_clients(actor.user.id, event)],
-        ..Outcome::default()
-    })
+    Ok(deleted(actor.user.id, RecordKind::SavedSnippet, id, event))
 }
