@@ -415,3 +415,31 @@ fn drafts_snippets_and_navigation_views() {
         run(|s, a, _, _| api::navigation_views::remove_navigation_view(s, a, "narrow/is/starred"), ada, &[]),
     );
 }
+
+#[test]
+fn user_status() {
+    let mut w = world();
+    let ada = w.actor("ada@example.com");
+    let register = &[("event_types", r#"["user_status", "user_settings"]"#)];
+    let set = [("status_text", "Lunch"), ("emoji_name", "octopus")];
+    check(
+        &mut w,
+        "bob@example.com",
+        register,
+        run(|s, a, p, _| api::user_status::update_status(s, a, p), ada.clone(), &set),
+    );
+    check(
+        &mut w,
+        "ada@example.com",
+        register,
+        run(|s, a, p, _| api::user_status::update_status(s, a, p), ada.clone(), &[("away", "true")]),
+    );
+    let ada = w.actor("ada@example.com");
+    let clear = [("status_text", ""), ("emoji_name", ""), ("away", "false")];
+    check(
+        &mut w,
+        "bob@example.com",
+        register,
+        run(|s, a, p, _| api::user_status::update_status(s, a, p), ada, &clear),
+    );
+}

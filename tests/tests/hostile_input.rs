@@ -191,6 +191,12 @@ fn endpoints(message_id: u64, stream_id: u64) -> Vec<(&'static str, String, Vec<
         ("POST", m("/users/me/apns_device_token"), vec!["token", "appid"]),
         ("DELETE", m("/users/me/ios_push_device_token"), vec!["token"]),
         ("GET", m("/bot_storage"), vec!["keys"]),
+        (
+            "POST",
+            m("/users/me/status"),
+            vec!["status_text", "emoji_name", "emoji_code", "reaction_type", "away"],
+        ),
+        ("GET", m("/users/1/status"), vec!["x"]),
         ("DELETE", m("/bot_storage"), vec!["keys"]),
         (
             "PATCH",

@@ -303,6 +303,7 @@ fn lear_objects(orgs: &TwoOrganizations) -> LearObjects {
 type Probe<'a> = (&'a str, &'a str, &'a [(&'a str, &'a str)]);
 
 const USER_PROBES: &[Probe] = &[
+    ("GET", "/users/{id}/status", &[]),
     ("GET", "/users/{id}", &[]),
     ("PATCH", "/users/{id}", &[("full_name", "Renamed")]),
     ("DELETE", "/users/{id}", &[]),

@@ -265,7 +265,7 @@ pub fn initial_state(
         (&["user_topic"][..], "user_topics", json!([])),
         (&["muted_users"][..], "muted_users", json!([])),
         (&["alert_words"][..], "alert_words", json!(store.alert_words(user.id)?)),
-        (&["user_status"][..], "user_status", json!({})),
+        (&["user_status"][..], "user_status", super::user_status::user_statuses(store, actor)?),
         (&["drafts"][..], "drafts", super::drafts::drafts_json(store, user.id)?),
         (
             &["saved_snippets"][..],

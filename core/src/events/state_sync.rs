@@ -34,6 +34,7 @@ pub fn apply_event(state: &mut Map<String, Value>, event: &Value, user_id: u64) 
             "id",
         ),
         "navigation_view" => apply_navigation_view(state, event),
+        "user_status" => apply_user_status(state, event),
         "realm_user_settings_defaults" if str_of(event, "op") == "update" => {
             if let Some(Value::Object(defaults)) = state.get_mut("realm_user_settings_defaults") {
                 defaults.insert(str_of(event, "property").to_owned(), event["value"].clone());
@@ -485,5 +486,43 @@ fn apply_navigation_view(state: &mut Map<String, Value>, event: &Value) {
         }
         "remove" => views.retain(|v| v["fragment"] != event["fragment"]),
         _ => {}
+    }
+}
+
+/// A `user_status` event carries only what changed; cleared text or emoji leave the status.
+fn apply_user_status(state: &mut Map<String, Value>, event: &Value) {
+    let Some(Value::Object(all)) = state.get_mut("user_status") else { return };
+    let key = event["user_id"].to_string();
+    let mut status = match all.remove(&key) {
+        Some(Value::Object(status)) => status,
+        _ => Map::new(),
+    };
+    if let Some(text) = event.get("status_text").and_then(Value::as_str) {
+        if text.is_empty() {
+            status.remove("status_text");
+        } else {
+            status.insert("status_text".into(), text.into());
+        }
+    }
+    if let Some(name) = event.get("emoji_name").and_then(Value::as_str) {
+        for field in ["emoji_name", "emoji_code", "reaction_type"] {
+            if name.is_empty() {
+                status.remove(field);
+            } else {
+                status.insert(field.into(), event[field].clone());
+            }
+        }
+    }
+    match event.get("away").and_then(Value::as_bool) {
+        Some(true) => {
+            status.insert("away".into(), true.into());
+        }
+        Some(false) => {
+            status.remove("away");
+        }
+        None => {}
+    }
+    if !status.is_empty() {
+        all.insert(key, Value::Object(status));
     }
 }

@@ -1,5 +1,5 @@
 //! A user's own small records — drafts, saved snippets, navigation views, push devices, bot
-//! storage — kept as JSON values under the user, a kind and an id. Each kind's module in
+//! storage, status — kept as JSON values under the user, a kind and an id. Each kind's module in
 //! `crate::api` gives the values their shape and rules; the store only files them, so a new
 //! kind of personal record needs no new table.
 
@@ -11,6 +11,8 @@ pub enum RecordKind {
     NavigationView,
     PushDevice,
     BotStorage,
+    /// A user's status text and emoji (one record, id 0).
+    UserStatus,
 }
 
 impl RecordKind {
@@ -22,6 +24,7 @@ impl RecordKind {
             RecordKind::NavigationView => "navigation_view",
             RecordKind::PushDevice => "push_device",
             RecordKind::BotStorage => "bot_storage",
+            RecordKind::UserStatus => "user_status",
         }
     }
 }

@@ -9,65 +9,15 @@ use serde_json::{Value, json};
 use crate::command::{Actor, Event, Outcome};
 use crate::error::{ApiError, ApiResult, ErrorCode};
 use crate::ids::{MessageId, UserId};
-use crate::markdown::{unicode_emoji_code, unicode_emoji_name};
 use crate::model::{Message, MessageFlags, Reaction};
 use crate::params::Params;
 use crate::store::{Change, Store};
 
 use super::access::visible_flags;
-
-const UNICODE_EMOJI: &str = "unicode_emoji";
-const REALM_EMOJI: &str = "realm_emoji";
-const ZULIP_EXTRA_EMOJI: &str = "zulip_extra_emoji";
-/// The only emoji of the `zulip_extra_emoji` namespace: Zulip's logo.
-const ZULIP_EMOJI: &str = "zulip";
-
-/// A reaction type as stored and shown. The spec's `service_extra_emoji` is the name real
-/// clients know as `zulip_extra_emoji`; both are accepted, the latter is stored.
-fn reaction_type(value: &str) -> ApiResult<&'static str> {
-    match value {
-        UNICODE_EMOJI => Ok(UNICODE_EMOJI),
-        REALM_EMOJI => Ok(REALM_EMOJI),
-        ZULIP_EXTRA_EMOJI | "service_extra_emoji" => Ok(ZULIP_EXTRA_EMOJI),
-        _ => Err(ApiError::bad_request("Invalid emoji type.")),
-    }
-}
-
-/// The code and type of an emoji by name: custom emoji first, then Unicode, then Zulip's.
-fn emoji_by_name(name: &str) -> ApiResult<(String, &'static str)> {
-    // Custom emoji arrive with the organizations issue; none can match yet.
-    if let Some(code) = unicode_emoji_code(name) {
-        return Ok((code.to_owned(), UNICODE_EMOJI));
-    }
-    if name == ZULIP_EMOJI {
-        return Ok((ZULIP_EMOJI.to_owned(), ZULIP_EXTRA_EMOJI));
-    }
-    Err(ApiError::bad_request(format!("Emoji '{name}' does not exist")))
-}
-
-/// Checks that a name and code name the same emoji of a type (Zulip's `check_emoji_request`).
-fn check_emoji(name: &str, code: &str, kind: &str) -> ApiResult<()> {
-    match kind {
-        UNICODE_EMOJI => {
-            if unicode_emoji_name(code).is_none() {
-                return Err(ApiError::bad_request("Invalid emoji code"));
-            }
-            if unicode_emoji_code(name) != Some(code) {
-                return Err(ApiError::bad_request("Invalid emoji name."));
-            }
-        }
-        ZULIP_EXTRA_EMOJI => {
-            if code != ZULIP_EMOJI {
-                return Err(ApiError::bad_request("Invalid emoji code"));
-            }
-            if name != code {
-                return Err(ApiError::bad_request("Invalid emoji name."));
-            }
-        }
-        _ => return Err(ApiError::bad_request("Invalid custom emoji.")),
-    }
-    Ok(())
-}
+use crate::api::emoji::{
+    UNICODE_EMOJI, ZULIP_EMOJI, ZULIP_EXTRA_EMOJI, check_emoji, emoji_by_name, reaction_type,
+};
+use crate::markdown::unicode_emoji_name;
 
 /// The message if the actor may read it, with the actor's flags (`None` for a channel message
 /// they never received).

@@ -116,6 +116,8 @@ pub fn router() -> Router<AppState> {
             axum::routing::post(add_apns_device_token).delete(remove_apns_device_token),
         )
         .route("/bot_storage", get(get_bot_storage).put(update_bot_storage).delete(remove_bot_storage))
+        .route("/users/me/status", axum::routing::post(update_status))
+        .route("/users/{user}/status", get(get_user_status))
         .fallback(unknown_endpoint)
         .method_not_allowed_fallback(method_not_allowed);
     Router::new().nest("/api/v1", v1).fallback(unknown_endpoint)

@@ -175,3 +175,18 @@ pub(super) async fn deactivate_bot(
     command(state, request, move |t, actor, _, _| api::bots::deactivate_bot(t, actor, user_id_segment(&bot)?))
         .await
 }
+
+pub(super) async fn update_status(State(state): State<AppState>, request: ApiRequest) -> Response {
+    command(state, request, |t, actor, params, _| api::user_status::update_status(t, actor, params)).await
+}
+
+pub(super) async fn get_user_status(
+    State(state): State<AppState>,
+    Path(user): Path<String>,
+    request: ApiRequest,
+) -> Response {
+    query(state, request, move |t, actor, _| {
+        api::user_status::get_user_status(t, actor, user_id_segment(&user)?)
+    })
+    .await
+}

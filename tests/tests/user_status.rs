@@ -1,0 +1,80 @@
+//! A user's status (spec 4.7): text and emoji shown to the whole organization, `away` kept as
+//! the inverse of `presence_enabled`, Zulip's error texts byte for byte.
+
+use confab_tests::TestServer;
+use serde_json::{Value, json};
+
+#[test]
+fn a_status_is_set_shown_and_cleared() {
+    let server = TestServer::start(env!("CARGO_BIN_EXE_confab-under-test"));
+    let owner = server.owner();
+    let api = server.api();
+    let ada = api.create_user(&owner, "ada@example.com", "Ada");
+    let ada_id = api.get("/users/me", Some(&ada), &[]).ok()["user_id"].as_u64().expect("id");
+    let queue =
+        api.post("/register", Some(&owner), &[("event_types", r#"["user_status", "user_settings"]"#)]).ok();
+
+    api.post(
+        "/users/me/status",
+        Some(&ada),
+        &[("status_text", " In a meeting "), ("emoji_name", "calendar")],
+    )
+    .ok();
+    let status = api.get(&format!("/users/{ada_id}/status"), Some(&owner), &[]).ok()["status"].clone();
+    assert_eq!(
+        status,
+        json!({"status_text": "In a meeting", "emoji_name": "calendar", "emoji_code": "1f4c5", "reaction_type": "unicode_emoji"})
+    );
+    api.post("/users/me/status", Some(&ada), &[("away", "true")]).ok();
+    let registered = api.post("/register", Some(&owner), &[("fetch_event_types", r#"["user_status"]"#)]).ok();
+    assert_eq!(registered["user_status"][ada_id.to_string()]["away"], true);
+    let own = api.post("/register", Some(&ada), &[("fetch_event_types", r#"["user_settings"]"#)]).ok();
+    assert_eq!(own["user_settings"]["presence_enabled"], false, "away is presence turned off");
+
+    api.post("/users/me/status", Some(&ada), &[("status_text", ""), ("emoji_name", ""), ("away", "false")])
+        .ok();
+    let status = api.get(&format!("/users/{ada_id}/status"), Some(&owner), &[]).ok()["status"].clone();
+    assert_eq!(status, json!({}));
+
+    let events = api.queued(&owner, &queue);
+    let events: Vec<&Value> = events["events"].as_array().expect("events").iter().collect();
+    assert_eq!(
+        *events[0],
+        json!({"id": 0, "type": "user_status", "user_id": ada_id, "status_text": "In a meeting", "emoji_name": "calendar", "emoji_code": "1f4c5", "reaction_type": "unicode_emoji"})
+    );
+    assert_eq!(events[1]["away"], true);
+}
+
+#[test]
+fn status_errors_are_zulips() {
+    let server = TestServer::start(env!("CARGO_BIN_EXE_confab-under-test"));
+    let owner = server.owner();
+    let api = server.api();
+    let refused = |params: &[(&str, &str)]| {
+        api.post("/users/me/status", Some(&owner), params).error(400, "BAD_REQUEST")["msg"]
+            .as_str()
+            .expect("msg")
+            .to_owned()
+    };
+    assert_eq!(refused(&[]), "Client did not pass any new values.");
+    let long = "x".repeat(61);
+    assert_eq!(refused(&[("status_text", long.as_str())]), "status_text is too long (limit: 60 characters)");
+    assert_eq!(
+        refused(&[("emoji_code", "1f4c6")]),
+        "Client must pass emoji_name if they pass either emoji_code or reaction_type."
+    );
+    assert_eq!(
+        refused(&[("reaction_type", "unicode_emoji")]),
+        "Client must pass emoji_name if they pass either emoji_code or reaction_type."
+    );
+    assert_eq!(refused(&[("emoji_name", "no_such_emoji")]), "Emoji 'no_such_emoji' does not exist");
+    assert_eq!(
+        refused(&[("emoji_name", "octopus"), ("emoji_code", "1f4c6"), ("reaction_type", "unicode_emoji")]),
+        "Invalid emoji name."
+    );
+    assert_eq!(
+        refused(&[("emoji_name", "octopus"), ("emoji_code", "999"), ("reaction_type", "realm_emoji")]),
+        "Invalid custom emoji."
+    );
+    api.get("/users/98765/status", Some(&owner), &[]).error(400, "BAD_REQUEST");
+}
