@@ -443,3 +443,32 @@ fn user_status() {
         run(|s, a, p, _| api::user_status::update_status(s, a, p), ada, &clear),
     );
 }
+
+#[test]
+fn muting_users_and_topics() {
+    let mut w = world();
+    let ada = w.actor("ada@example.com");
+    let bob_id = w.user_id("bob@example.com");
+    let register = &[(
+        "event_types",
+        r#"["muted_users", "user_topic", "muted_topics", "message", "update_message_flags"]"#,
+    )];
+    check(&mut w, "ada@example.com", register, move |s, now| {
+        api::muted_users::mute_user(s, &ada, bob_id, now)
+    });
+    let ada = w.actor("ada@example.com");
+    let general = w.store.stream_by_name(w.realm, "general").ok().flatten().expect("general").to_string();
+    for policy in ["1", "3", "0"] {
+        let pairs = [("stream_id", general.as_str()), ("topic", "hello"), ("visibility_policy", policy)];
+        check(
+            &mut w,
+            "ada@example.com",
+            register,
+            run(api::user_topics::update_user_topic, ada.clone(), &pairs),
+        );
+    }
+    let legacy = [("event_types", r#"["muted_topics"]"#)];
+    let mute = [("stream", "general"), ("topic", "hello"), ("op", "add")];
+    check(&mut w, "ada@example.com", &legacy, run(api::user_topics::mute_topic, ada.clone(), &mute));
+    check(&mut w, "ada@example.com", register, move |s, _| api::muted_users::unmute_user(s, &ada, bob_id));
+}

@@ -304,6 +304,7 @@ type Probe<'a> = (&'a str, &'a str, &'a [(&'a str, &'a str)]);
 
 const USER_PROBES: &[Probe] = &[
     ("GET", "/users/{id}/status", &[]),
+    ("POST", "/users/me/muted_users/{id}", &[]),
     ("GET", "/users/{id}", &[]),
     ("PATCH", "/users/{id}", &[("full_name", "Renamed")]),
     ("DELETE", "/users/{id}", &[]),
@@ -347,6 +348,7 @@ const CHANNEL_PROBES: &[Probe] = &[
     ("PATCH", "/realm", &[("moderation_request_channel_id", "{id}")]),
     ("POST", "/default_streams", &[("stream_id", "{id}")]),
     ("DELETE", "/default_streams", &[("stream_id", "{id}")]),
+    ("POST", "/user_topics", &[("stream_id", "{id}"), ("topic", "storm"), ("visibility_policy", "1")]),
     ("PATCH", "/messages/{message}", &[("stream_id", "{id}")]),
     (
         "POST",

@@ -261,9 +261,8 @@ pub fn initial_state(
         }
     }
     for (types, key, value) in [
-        (&["muted_topics"][..], "muted_topics", json!([])),
-        (&["user_topic"][..], "user_topics", json!([])),
-        (&["muted_users"][..], "muted_users", json!([])),
+        (&["user_topic"][..], "user_topics", super::user_topics::user_topics_json(store, user.id)?),
+        (&["muted_users"][..], "muted_users", super::muted_users::muted_users_json(store, user.id)?),
         (&["alert_words"][..], "alert_words", json!(store.alert_words(user.id)?)),
         (&["user_status"][..], "user_status", super::user_status::user_statuses(store, actor)?),
         (&["drafts"][..], "drafts", super::drafts::drafts_json(store, user.id)?),
@@ -306,6 +305,11 @@ pub fn initial_state(
         if wanted.any(types) {
             put(key, value);
         }
+    }
+    // Zulip's rule: a client that follows `user_topic` gets no legacy `muted_topics` (nor its
+    // events), unless it asked for every type.
+    if wanted.any(&["muted_topics"]) && (wanted.0.is_none() || !wanted.any(&["user_topic"])) {
+        put("muted_topics", super::user_topics::muted_topics_json(store, user.id)?);
     }
     if wanted.any(&["realm_user_settings_defaults"]) {
         put(

@@ -35,6 +35,13 @@ pub fn apply_event(state: &mut Map<String, Value>, event: &Value, user_id: u64) 
         ),
         "navigation_view" => apply_navigation_view(state, event),
         "user_status" => apply_user_status(state, event),
+        "muted_users" => {
+            state.insert("muted_users".into(), event["muted_users"].clone());
+        }
+        "muted_topics" => {
+            state.insert("muted_topics".into(), event["muted_topics"].clone());
+        }
+        "user_topic" => apply_user_topic(state, event),
         "realm_user_settings_defaults" if str_of(event, "op") == "update" => {
             if let Some(Value::Object(defaults)) = state.get_mut("realm_user_settings_defaults") {
                 defaults.insert(str_of(event, "property").to_owned(), event["value"].clone());
@@ -524,5 +531,28 @@ fn apply_user_status(state: &mut Map<String, Value>, event: &Value) {
     }
     if !status.is_empty() {
         all.insert(key, Value::Object(status));
+    }
+}
+
+/// A `user_topic` event is the topic's whole preference; `inherit` (0) removes it.
+fn apply_user_topic(state: &mut Map<String, Value>, event: &Value) {
+    let Some(topics) = list_mut(state, "user_topics") else { return };
+    let same = |t: &Value| {
+        t["stream_id"] == event["stream_id"]
+            && t["topic_name"].as_str().map(str::to_lowercase)
+                == event["topic_name"].as_str().map(str::to_lowercase)
+    };
+    let mut preference = event.clone();
+    if let Value::Object(fields) = &mut preference {
+        fields.remove("type");
+        fields.remove("id");
+    }
+    match (topics.iter().position(same), event["visibility_policy"].as_i64()) {
+        (Some(index), Some(0)) => {
+            topics.remove(index);
+        }
+        (Some(index), _) => topics[index] = preference,
+        (None, Some(0)) => {}
+        (None, _) => topics.push(preference),
     }
 }

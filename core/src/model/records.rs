@@ -13,6 +13,10 @@ pub enum RecordKind {
     BotStorage,
     /// A user's status text and emoji (one record, id 0).
     UserStatus,
+    /// A user the user muted; the record's id is the muted user's.
+    MutedUser,
+    /// A topic the user muted, unmuted or follows.
+    UserTopic,
 }
 
 impl RecordKind {
@@ -25,6 +29,8 @@ impl RecordKind {
             RecordKind::PushDevice => "push_device",
             RecordKind::BotStorage => "bot_storage",
             RecordKind::UserStatus => "user_status",
+            RecordKind::MutedUser => "muted_user",
+            RecordKind::UserTopic => "user_topic",
         }
     }
 }

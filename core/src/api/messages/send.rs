@@ -363,7 +363,7 @@ pub(super) fn compose(
     let mentions = Mentions::of(store, &rendering, &message, &addressed.receivers)?;
     mentions.check_allowed(&message, addressed.receivers.len())?;
     let base = if message.is_direct() { MessageFlags::IS_PRIVATE } else { MessageFlags::empty() };
-    let receivers: Vec<(UserId, MessageFlags)> = addressed
+    let mut receivers: Vec<(UserId, MessageFlags)> = addressed
         .receivers
         .iter()
         .map(|&user| {
@@ -373,6 +373,12 @@ pub(super) fn compose(
             (user, flags)
         })
         .collect();
+    // Messages from a user someone muted arrive read for them, as in Zulip.
+    for (user, flags) in receivers.iter_mut().filter(|(user, _)| *user != sender.id) {
+        if crate::api::muted_users::has_muted(store, *user, sender.id)? {
+            *flags = flags.with(MessageFlags::READ);
+        }
+    }
     let mut followups = Vec::new();
     if let Some(stream) = addressed.stream.take().filter(|s| s.first_message_id.is_none()) {
         // The channel now has history: clients learn its first message and that it is active.

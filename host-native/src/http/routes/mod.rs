@@ -117,6 +117,9 @@ pub fn router() -> Router<AppState> {
         )
         .route("/bot_storage", get(get_bot_storage).put(update_bot_storage).delete(remove_bot_storage))
         .route("/users/me/status", axum::routing::post(update_status))
+        .route("/users/me/muted_users/{user}", axum::routing::post(mute_user).delete(unmute_user))
+        .route("/user_topics", axum::routing::post(update_user_topic))
+        .route("/users/me/subscriptions/muted_topics", axum::routing::patch(mute_topic))
         .route("/users/{user}/status", get(get_user_status))
         .fallback(unknown_endpoint)
         .method_not_allowed_fallback(method_not_allowed);

@@ -190,3 +190,36 @@ pub(super) async fn get_user_status(
     })
     .await
 }
+
+pub(super) async fn mute_user(
+    State(state): State<AppState>,
+    Path(user): Path<String>,
+    request: ApiRequest,
+) -> Response {
+    command(state, request, move |t, actor, _, now| {
+        api::muted_users::mute_user(t, actor, user_id_segment(&user)?, now)
+    })
+    .await
+}
+
+pub(super) async fn unmute_user(
+    State(state): State<AppState>,
+    Path(user): Path<String>,
+    request: ApiRequest,
+) -> Response {
+    command(state, request, move |t, actor, _, _| {
+        api::muted_users::unmute_user(t, actor, user_id_segment(&user)?)
+    })
+    .await
+}
+
+pub(super) async fn update_user_topic(State(state): State<AppState>, request: ApiRequest) -> Response {
+    command(state, request, |t, actor, params, now| {
+        api::user_topics::update_user_topic(t, actor, params, now)
+    })
+    .await
+}
+
+pub(super) async fn mute_topic(State(state): State<AppState>, request: ApiRequest) -> Response {
+    command(state, request, |t, actor, params, now| api::user_topics::mute_topic(t, actor, params, now)).await
+}

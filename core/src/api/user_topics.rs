@@ -1,0 +1,167 @@
+//! POST  /user_topics                            update_user_topic
+//! PATCH /users/me/subscriptions/muted_topics    mute_topic (legacy)
+//!
+//! A user's topic preferences (Zulip's `UserTopic`): muted, unmuted (in a muted channel) or
+//! followed; "inherit" removes the preference. Each change is a `user_topic` event, and the
+//! legacy `muted_topics` event with the muted list, for older clients.
+
+use serde_json::{Value, json};
+
+use crate::command::{Actor, Event, Outcome};
+use crate::error::{ApiError, ApiResult};
+use crate::ids::{StreamId, UserId};
+use crate::model::{RecordKind, Stream};
+use crate::params::Params;
+use crate::store::{Change, Store};
+
+use super::records::{new_ids, records};
+use super::streams::{has_content_access, stream_by_name, stream_in_realm};
+
+/// Zulip's `UserTopic.VisibilityPolicy`.
+pub const INHERIT: i64 = 0;
+pub const MUTED: i64 = 1;
+pub const UNMUTED: i64 = 2;
+pub const FOLLOWED: i64 = 3;
+
+/// The user's topic preferences, with their record ids.
+fn preferences(store: &impl Store, user: UserId) -> ApiResult<Vec<(u64, Value)>> {
+    records(store, user, RecordKind::UserTopic)
+}
+
+fn same_topic(preference: &Value, stream: StreamId, topic: &str) -> bool {
+    preference["stream_id"] == stream.0
+        && preference["topic_name"].as_str().is_some_and(|t| t.to_lowercase() == topic.to_lowercase())
+}
+
+/// Register's `user_topics`.
+pub fn user_topics_json(store: &impl Store, user: UserId) -> ApiResult<Value> {
+    Ok(preferences(store, user)?.into_iter().map(|(_, p)| p).collect())
+}
+
+/// Register's legacy `muted_topics`: `[channel name, topic, muted since]` of muted topics.
+pub fn muted_topics_json(store: &impl Store, user: UserId) -> ApiResult<Value> {
+    let mut muted = Vec::new();
+    for (_, preference) in preferences(store, user)? {
+        if preference["visibility_policy"] != MUTED {
+            continue;
+        }
+        let stream =
+            preference["stream_id"].as_u64().map(|id| store.stream(StreamId(id))).transpose()?.flatten();
+        if let Some(stream) = stream {
+            muted.push(json!([stream.name, preference["topic_name"], preference["last_updated"]]));
+        }
+    }
+    Ok(Value::Array(muted))
+}
+
+/// Sets a preference: the writes and both events. `inherit` removes it.
+fn set_preference(
+    store: &impl Store,
+    actor: &Actor,
+    stream: &Stream,
+    topic: &str,
+    policy: i64,
+    now: i64,
+) -> ApiResult<Outcome> {
+    let user = actor.user.id;
+    let mut all = preferences(store, user)?;
+    let existing = all.iter().position(|(_, p)| same_topic(p, stream.id, topic));
+    let mut outcome = Outcome::default();
+    // The topic as first stored keeps its case, as Zulip's case-insensitive lookup does.
+    let topic_name = existing
+        .map_or_else(|| topic.to_owned(), |i| all[i].1["topic_name"].as_str().unwrap_or(topic).to_owned());
+    let preference = json!({"stream_id": stream.id, "topic_name": topic_name, "last_updated": now, "visibility_policy": policy});
+    match (existing, policy) {
+        (Some(index), INHERIT) => {
+            let (id, _) = all.remove(index);
+            outcome.changes.push(Change::DeleteRecord { user, kind: RecordKind::UserTopic, id });
+        }
+        (None, INHERIT) => {}
+        (Some(index), _) => {
+            let id = all[index].0;
+            all[index].1 = preference.clone();
+            outcome.changes.push(Change::PutRecord {
+                user,
+                kind: RecordKind::UserTopic,
+                id,
+                value: preference.clone(),
+            });
+        }
+        (None, _) => {
+            let id = new_ids(store)?.take();
+            all.push((id, preference.clone()));
+            outcome.changes.push(Change::PutRecord {
+                user,
+                kind: RecordKind::UserTopic,
+                id,
+                value: preference.clone(),
+            });
+        }
+    }
+    // The legacy list as it is after the change.
+    let mut muted = Vec::new();
+    for (_, p) in all.iter().filter(|(_, p)| p["visibility_policy"] == MUTED) {
+        let name = match p["stream_id"].as_u64() {
+            Some(id) if id == stream.id.0 => Some(stream.name.clone()),
+            Some(id) => store.stream(StreamId(id))?.map(|s| s.name),
+            None => None,
+        };
+        if let Some(name) = name {
+            muted.push(json!([name, p["topic_name"], p["last_updated"]]));
+        }
+    }
+    outcome.events.push(Event::Other {
+        users: vec![user],
+        body: json!({"type": "muted_topics", "muted_topics": muted}),
+    });
+    let mut event = preference;
+    event["type"] = "user_topic".into();
+    outcome.events.push(Event::Other { users: vec![user], body: event });
+    Ok(outcome)
+}
+
+/// A channel the user may set topic preferences in: one whose messages they may read. A
+/// preference may always be removed, as Zulip allows after losing access.
+fn channel(store: &impl Store, actor: &Actor, stream: Option<Stream>, removing: bool) -> ApiResult<Stream> {
+    let stream = stream.ok_or_else(|| ApiError::bad_request("Invalid channel ID"))?;
+    if removing || has_content_access(store, &actor.user, &stream)? {
+        Ok(stream)
+    } else {
+        Err(ApiError::bad_request("Invalid channel ID"))
+    }
+}
+
+/// `POST /user_topics`.
+pub fn update_user_topic(store: &impl Store, actor: &Actor, params: &Params, now: i64) -> ApiResult<Outcome> {
+    let stream_id = StreamId(params.required::<u64>("stream_id")?);
+    let topic: String = params.required("topic")?;
+    let policy: i64 = params.required("visibility_policy")?;
+    if ![INHERIT, MUTED, UNMUTED, FOLLOWED].contains(&policy) {
+        return Err(ApiError::bad_request("Invalid visibility_policy"));
+    }
+    let topic = super::messages::check_topic(&topic)?;
+    let stream = channel(store, actor, stream_in_realm(store, actor, stream_id)?, policy == INHERIT)?;
+    set_preference(store, actor, &stream, &topic, policy, now)
+}
+
+/// `PATCH /users/me/subscriptions/muted_topics`: Zulip's older form, by channel name or id and
+/// `op` `add` or `remove`.
+pub fn mute_topic(store: &impl Store, actor: &Actor, params: &Params, now: i64) -> ApiResult<Outcome> {
+    let op: String = params.required("op")?;
+    let removing = match op.as_str() {
+        "add" => false,
+        "remove" => true,
+        _ => return Err(ApiError::bad_request("Invalid op")),
+    };
+    let topic = super::messages::check_topic(&params.required::<String>("topic")?)?;
+    let stream = match (params.optional::<u64>("stream_id")?, params.optional::<String>("stream")?) {
+        (Some(id), None) => stream_in_realm(store, actor, StreamId(id))?,
+        (None, Some(name)) => stream_by_name(store, actor, &name)?,
+        (Some(_), Some(_)) => {
+            return Err(ApiError::bad_request("Please choose one: 'stream' or 'stream_id'."));
+        }
+        (None, None) => return Err(ApiError::bad_request("Please supply 'stream'.")),
+    };
+    let stream = channel(store, actor, stream, removing)?;
+    set_preference(store, actor, &stream, &topic, if removing { INHERIT } else { MUTED }, now)
+}
