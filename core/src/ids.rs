@@ -56,6 +56,7 @@ pub enum IdKind {
     ChannelFolder,
     /// Personal records (`model::RecordKind`): one sequence for every kind.
     Record,
+    Attachment,
 }
 
 impl IdKind {
@@ -71,6 +72,7 @@ impl IdKind {
             IdKind::UserGroup => "user_group",
             IdKind::ChannelFolder => "channel_folder",
             IdKind::Record => "record",
+            IdKind::Attachment => "attachment",
         }
     }
 }

@@ -29,6 +29,7 @@ pub struct MemoryStore {
     user_groups: BTreeMap<(RealmId, UserGroupId), UserGroup>,
     channel_folders: BTreeMap<(RealmId, u64), crate::model::ChannelFolder>,
     records: BTreeMap<(UserId, crate::model::RecordKind, u64), serde_json::Value>,
+    attachments: BTreeMap<u64, crate::model::Attachment>,
     user_settings: BTreeMap<UserId, serde_json::Map<String, serde_json::Value>>,
     alert_words: BTreeMap<UserId, Vec<String>>,
     bot_services: BTreeMap<UserId, crate::model::BotService>,
@@ -116,6 +117,13 @@ impl MemoryStore {
             Change::PutUserGroup(group) => {
                 self.bump(IdKind::UserGroup, group.id.0);
                 self.user_groups.insert((group.realm_id, group.id), UserGroup::clone(group));
+            }
+            Change::PutAttachment(attachment) => {
+                self.bump(IdKind::Attachment, attachment.id);
+                self.attachments.insert(attachment.id, attachment.clone());
+            }
+            Change::DeleteAttachment(attachment) => {
+                self.attachments.remove(&attachment.id);
             }
             Change::PutRecord { user, kind, id, value } => {
                 self.bump(IdKind::Record, *id);
@@ -272,6 +280,18 @@ impl Store for MemoryStore {
             self.linkifiers.values().filter(|l| l.realm_id == realm).cloned().collect();
         list.sort_by_key(|l| (l.order, l.id));
         Ok(list)
+    }
+
+    fn attachment(&self, id: u64) -> ApiResult<Option<crate::model::Attachment>> {
+        Ok(self.attachments.get(&id).cloned())
+    }
+
+    fn attachment_by_path(&self, path_id: &str) -> ApiResult<Option<crate::model::Attachment>> {
+        Ok(self.attachments.values().find(|a| a.path_id == path_id).cloned())
+    }
+
+    fn user_attachments(&self, user: UserId) -> ApiResult<Vec<crate::model::Attachment>> {
+        Ok(self.attachments.values().filter(|a| a.owner_id == user).cloned().collect())
     }
 
     fn records(

@@ -94,6 +94,11 @@ pub trait Store {
     fn alert_words(&self, user: UserId) -> ApiResult<Vec<String>>;
     /// The organization's user groups (system groups included), by id.
     fn user_groups(&self, realm: RealmId) -> ApiResult<Vec<UserGroup>>;
+    fn attachment(&self, id: u64) -> ApiResult<Option<crate::model::Attachment>>;
+    /// An uploaded file by its path (`Attachment::path_id`).
+    fn attachment_by_path(&self, path_id: &str) -> ApiResult<Option<crate::model::Attachment>>;
+    /// The files a user uploaded, by id.
+    fn user_attachments(&self, user: UserId) -> ApiResult<Vec<crate::model::Attachment>>;
     /// A user's records of one kind, by id.
     fn records(
         &self,
@@ -158,6 +163,8 @@ pub enum Change {
     PutPresence(Presence),
     PutUserGroup(Box<UserGroup>),
     PutChannelFolder(crate::model::ChannelFolder),
+    PutAttachment(crate::model::Attachment),
+    DeleteAttachment(crate::model::Attachment),
     /// Stores a personal record (see `model::RecordKind`), replacing one with the same id.
     PutRecord {
         user: UserId,

@@ -13,4 +13,5 @@ pub mod outgoing;
 pub mod secrets;
 pub mod server;
 pub mod store;
+pub mod uploads;
 pub mod writer;

@@ -77,7 +77,8 @@ impl Server {
                 .map_err(|e| StartError(format!("cannot write {}: {e}", path.display())))?;
         }
         let events = EventHub::load(config.data_dir.join(EVENT_QUEUES_FILE), http::now());
-        let state = AppState::new(store, site.clone(), events, config.outgoing_policy.clone());
+        let files = crate::uploads::FileStore::new(&config.data_dir);
+        let state = AppState::new(store, site.clone(), events, config.outgoing_policy.clone(), files);
         Ok(Server { local_addr, site, new_owner, listener, state, header_timeout: config.header_timeout })
     }
 

@@ -191,6 +191,10 @@ fn endpoints(message_id: u64, stream_id: u64) -> Vec<(&'static str, String, Vec<
         ("POST", m("/users/me/apns_device_token"), vec!["token", "appid"]),
         ("DELETE", m("/users/me/ios_push_device_token"), vec!["token"]),
         ("GET", m("/bot_storage"), vec!["keys"]),
+        ("POST", m("/user_uploads"), vec!["file"]),
+        ("GET", m("/attachments"), vec!["x"]),
+        ("DELETE", m("/attachments/1"), vec!["x"]),
+        ("GET", m("/user_uploads/1/ab/cd/x.txt"), vec!["x"]),
         (
             "POST",
             m("/users/me/status"),

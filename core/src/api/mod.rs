@@ -34,6 +34,7 @@ pub mod subscription_properties;
 pub mod subscriptions;
 pub mod typing;
 pub mod unread;
+pub mod uploads;
 pub mod user_groups;
 pub mod user_status;
 pub mod user_topics;

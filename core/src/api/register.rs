@@ -25,9 +25,6 @@ use crate::wire;
 use super::messages::{MAX_MESSAGE_LENGTH, MAX_TOPIC_LENGTH};
 use super::streams::{MAX_STREAM_DESCRIPTION_LENGTH, MAX_STREAM_NAME_LENGTH, has_content_access};
 
-/// The upload limit register reports (`max_file_upload_size_mib`).
-pub const MAX_FILE_UPLOAD_SIZE_MIB: i64 = 25;
-
 /// `include_subscribers`: `true`, `false` or `partial`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum IncludeSubscribers {
@@ -435,7 +432,7 @@ fn realm_block(actor: &Actor, site: &Site) -> Map<String, Value> {
         "max_stream_description_length": MAX_STREAM_DESCRIPTION_LENGTH,
         "max_topic_length": MAX_TOPIC_LENGTH,
         "max_message_length": MAX_MESSAGE_LENGTH,
-        "max_file_upload_size_mib": MAX_FILE_UPLOAD_SIZE_MIB,
+        "max_file_upload_size_mib": super::uploads::MAX_FILE_UPLOAD_SIZE_MIB,
         "max_avatar_file_size_mib": 5,
         "max_icon_file_size_mib": 5,
         "max_logo_file_size_mib": 5,

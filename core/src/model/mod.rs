@@ -1,5 +1,6 @@
 //! The domain model: what Confab stores. Wire shapes (what clients see) are in `crate::wire`.
 
+mod attachment;
 mod channel_folder;
 mod flags;
 mod group;
@@ -14,6 +15,7 @@ pub mod settings;
 mod stream;
 mod user;
 
+pub use attachment::Attachment;
 pub use channel_folder::ChannelFolder;
 pub use flags::{IndexedFlag, MessageFlags};
 pub use group::{GroupSetting, SystemGroup, UserGroup};

@@ -18,6 +18,7 @@ use confab_core::outgoing_policy::OutgoingPolicy;
 use crate::events::EventHub;
 use crate::outgoing::{Deliverer, OutgoingWebhooks};
 use crate::store::Store;
+use crate::uploads::FileStore;
 use crate::writer::Writer;
 
 pub use request::MAX_BODY_BYTES;
@@ -33,11 +34,19 @@ pub struct AppState {
     pub login_failures: Arc<Mutex<SlidingWindow>>,
     /// The event queues.
     pub events: EventHub,
+    /// Uploaded files' bytes.
+    pub files: Arc<FileStore>,
 }
 
 impl AppState {
     /// Starts the writer and the outgoing-webhook deliverer; needs a tokio runtime.
-    pub fn new(store: Arc<Store>, site: Site, events: EventHub, policy: OutgoingPolicy) -> AppState {
+    pub fn new(
+        store: Arc<Store>,
+        site: Site,
+        events: EventHub,
+        policy: OutgoingPolicy,
+        files: FileStore,
+    ) -> AppState {
         let sink = events.clone();
         let (webhooks, deliveries) = OutgoingWebhooks::channel();
         let writer = Writer::start(
@@ -61,6 +70,7 @@ impl AppState {
             events,
             site,
             login_failures: Arc::new(Mutex::new(SlidingWindow::failed_logins())),
+            files: Arc::new(files),
         }
     }
 }

@@ -11,8 +11,9 @@ use confab_core::{ApiError, ErrorCode};
 
 use super::{AppState, respond};
 
-/// The largest request body outside uploads. Zulip's `DATA_UPLOAD_MAX_MEMORY_SIZE` is 25 MiB.
-pub const MAX_BODY_BYTES: usize = 25 * 1024 * 1024;
+/// The largest request body: a 25 MiB upload (Zulip's `MAX_FILE_UPLOAD_SIZE`) with room for
+/// its multipart framing, so that a file just over the limit gets Zulip's answer.
+pub const MAX_BODY_BYTES: usize = 26 * 1024 * 1024;
 
 /// A decoded API request.
 pub struct ApiRequest {
@@ -25,6 +26,28 @@ pub struct ApiRequest {
     /// The subdomain the `Host` header names (`Some("")`: the root), or `None` for a host that
     /// is neither the server's external host nor under it (`Site::subdomain_of`).
     pub subdomain: Option<String>,
+    /// Files of a multipart body (for `POST /user_uploads`).
+    pub files: Vec<UploadedFile>,
+}
+
+/// A file sent in a multipart body.
+pub struct UploadedFile {
+    pub file_name: String,
+    pub bytes: axum::body::Bytes,
+}
+
+impl ApiRequest {
+    /// A request with nothing in it (what remains when a task that held one failed).
+    pub fn empty() -> ApiRequest {
+        ApiRequest {
+            params: Params::from_pairs(Vec::new()),
+            basic: None,
+            has_authorization: false,
+            user_agent: None,
+            subdomain: None,
+            files: Vec::new(),
+        }
+    }
 }
 
 fn too_large() -> Response {
@@ -58,6 +81,7 @@ impl FromRequest<AppState> for ApiRequest {
         let subdomain = state.site.subdomain_of(host.as_deref());
         let content_type = header_str(header::CONTENT_TYPE).unwrap_or_default().to_ascii_lowercase();
         let mut params = Params::parse_urlencoded(req.uri().query().unwrap_or("").as_bytes());
+        let mut uploaded = Vec::new();
         let method = req.method().clone();
 
         if method != Method::GET && method != Method::HEAD {
@@ -65,6 +89,7 @@ impl FromRequest<AppState> for ApiRequest {
                 let mut multipart =
                     Multipart::from_request(req, state).await.map_err(IntoResponse::into_response)?;
                 let mut pairs = Vec::new();
+                let mut files = Vec::new();
                 let mut total = 0usize;
                 loop {
                     let field = match multipart.next_field().await {
@@ -75,18 +100,19 @@ impl FromRequest<AppState> for ApiRequest {
                         }
                     };
                     let name = field.name().unwrap_or_default().to_owned();
-                    let is_file = field.file_name().is_some();
+                    let file_name = field.file_name().map(str::to_owned);
                     let bytes = field.bytes().await.map_err(|_| too_large())?;
                     total += bytes.len();
                     if total > MAX_BODY_BYTES {
                         return Err(too_large());
                     }
-                    // Files are for the upload endpoint, which reads them itself.
-                    if !is_file {
-                        pairs.push((name, String::from_utf8_lossy(&bytes).into_owned()));
+                    match file_name {
+                        Some(file_name) => files.push(UploadedFile { file_name, bytes }),
+                        None => pairs.push((name, String::from_utf8_lossy(&bytes).into_owned())),
                     }
                 }
                 params.extend(Params::from_pairs(pairs));
+                uploaded = files;
             } else {
                 let body =
                     axum::body::to_bytes(req.into_body(), MAX_BODY_BYTES).await.map_err(|_| too_large())?;
@@ -104,7 +130,14 @@ impl FromRequest<AppState> for ApiRequest {
                 }
             }
         }
-        Ok(ApiRequest { params, basic, has_authorization: authorization.is_some(), user_agent, subdomain })
+        Ok(ApiRequest {
+            params,
+            basic,
+            has_authorization: authorization.is_some(),
+            user_agent,
+            subdomain,
+            files: uploaded,
+        })
     }
 }
 

@@ -145,6 +145,18 @@ impl WriteTables<'_> {
                 self.presences.insert(presence.user_id.0, encode(presence)?.as_slice()).map_err(storage)?;
                 Ok(())
             }
+            Change::PutAttachment(attachment) => {
+                self.attachments.insert(attachment.id, encode(attachment)?.as_slice()).map_err(storage)?;
+                self.attachment_paths.insert(attachment.path_id.as_str(), attachment.id).map_err(storage)?;
+                self.user_attachments.insert((attachment.owner_id.0, attachment.id), ()).map_err(storage)?;
+                self.bump(IdKind::Attachment, attachment.id)
+            }
+            Change::DeleteAttachment(attachment) => {
+                self.attachments.remove(attachment.id).map_err(storage)?;
+                self.attachment_paths.remove(attachment.path_id.as_str()).map_err(storage)?;
+                self.user_attachments.remove((attachment.owner_id.0, attachment.id)).map_err(storage)?;
+                Ok(())
+            }
             Change::PutRecord { user, kind, id, value } => {
                 self.records.insert((user.0, kind.key(), *id), encode(value)?.as_slice()).map_err(storage)?;
                 self.bump(IdKind::Record, *id)

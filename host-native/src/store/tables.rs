@@ -69,5 +69,8 @@ define_tables! {
     user_settings: USERID_SETTINGS = "userid_settings", u64 => &'static [u8];
     user_groups: REALMID_USERGROUPID_USERGROUP = "realmid_usergroupid_usergroup", (u64, u64) => &'static [u8];
     channel_folders: REALMID_FOLDERID_FOLDER = "realmid_folderid_folder", (u64, u64) => &'static [u8];
+    attachments: ATTACHMENTID_ATTACHMENT = "attachmentid_attachment", u64 => &'static [u8];
+    attachment_paths: PATH_ATTACHMENTID = "path_attachmentid", &'static str => u64;
+    user_attachments: USERID_ATTACHMENTID = "userid_attachmentid", (u64, u64) => ();
     records: USERID_KIND_RECORDID_RECORD = "userid_kind_recordid_record", (u64, &'static str, u64) => &'static [u8];
 }

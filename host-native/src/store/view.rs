@@ -179,6 +179,26 @@ macro_rules! impl_store {
                 Ok(linkifiers)
             }
 
+            fn attachment(&self, id: u64) -> ApiResult<Option<confab_core::model::Attachment>> {
+                record(self.attachments.get(id).map_err(storage)?)
+            }
+
+            fn attachment_by_path(&self, path_id: &str) -> ApiResult<Option<confab_core::model::Attachment>> {
+                let Some(id) = self.attachment_paths.get(path_id).map_err(storage)? else { return Ok(None) };
+                record(self.attachments.get(id.value()).map_err(storage)?)
+            }
+
+            fn user_attachments(&self, user: UserId) -> ApiResult<Vec<confab_core::model::Attachment>> {
+                let mut found = Vec::new();
+                for row in self.user_attachments.range((user.0, 0)..=(user.0, u64::MAX)).map_err(storage)? {
+                    let id = row.map_err(storage)?.0.value().1;
+                    if let Some(attachment) = record(self.attachments.get(id).map_err(storage)?)? {
+                        found.push(attachment);
+                    }
+                }
+                Ok(found)
+            }
+
             fn records(
                 &self,
                 user: UserId,

@@ -304,6 +304,19 @@ pub fn update_message(
         Some(content) => Some(render_message(store, actor, &actor.user, content)?),
         None => None,
     };
+    if let Some(rendered) = &rendered {
+        // Uploads the new content links are claimed; those only the old content linked are not.
+        let previous = render_message(store, actor, &actor.user, &message.content)?.user_upload_paths;
+        let (claims, events) = crate::api::uploads::claim_attachments(
+            store,
+            &actor.user,
+            message.id,
+            &rendered.user_upload_paths,
+            &previous,
+        )?;
+        outcome.changes.extend(claims);
+        outcome.events.extend(events);
+    }
     let counts_as_move = request.stream.is_some() || topic_change == TopicChange::Rename;
     for moved in &mut affected {
         let mut record = EditRecord { user_id: actor.user.id, timestamp: now, ..EditRecord::default() };

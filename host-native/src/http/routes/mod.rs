@@ -23,6 +23,7 @@ mod groups;
 mod messages;
 mod organization;
 mod personal;
+mod uploads;
 mod users;
 
 use channels::*;
@@ -30,6 +31,7 @@ use groups::*;
 use messages::*;
 use organization::*;
 use personal::*;
+use uploads::*;
 use users::*;
 
 pub fn router() -> Router<AppState> {
@@ -116,6 +118,10 @@ pub fn router() -> Router<AppState> {
             axum::routing::post(add_apns_device_token).delete(remove_apns_device_token),
         )
         .route("/bot_storage", get(get_bot_storage).put(update_bot_storage).delete(remove_bot_storage))
+        .route("/user_uploads", axum::routing::post(upload_file))
+        .route("/user_uploads/{realm}/{*path}", get(get_file_temporary_url))
+        .route("/attachments", get(get_attachments))
+        .route("/attachments/{attachment_id}", axum::routing::delete(remove_attachment))
         .route("/users/me/status", axum::routing::post(update_status))
         .route("/users/me/muted_users/{user}", axum::routing::post(mute_user).delete(unmute_user))
         .route("/user_topics", axum::routing::post(update_user_topic))
@@ -123,7 +129,13 @@ pub fn router() -> Router<AppState> {
         .route("/users/{user}/status", get(get_user_status))
         .fallback(unknown_endpoint)
         .method_not_allowed_fallback(method_not_allowed);
-    Router::new().nest("/api/v1", v1).fallback(unknown_endpoint)
+    Router::new()
+        .nest("/api/v1", v1)
+        .route("/user_uploads/temporary/{token}/{filename}", get(serve_temporary))
+        .route("/user_uploads/{realm}/{*path}", get(serve_upload))
+        .fallback(unknown_endpoint)
+        // Multipart bodies (uploads) may be as large as any other body.
+        .layer(axum::extract::DefaultBodyLimit::max(super::MAX_BODY_BYTES))
 }
 
 async fn method_not_allowed(method: axum::http::Method, uri: axum::http::Uri) -> Response {

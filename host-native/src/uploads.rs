@@ -1,0 +1,73 @@
+//! Uploaded files' bytes, under `DIR/uploads/<path_id>`, and the short-lived tokens of Zulip's
+//! temporary download URLs. Rules (names, limits, access) are in `confab_core::api::uploads`.
+
+use std::collections::HashMap;
+use std::io::Write;
+use std::path::{Component, Path, PathBuf};
+use std::sync::Mutex;
+
+/// How long a temporary download URL works (Zulip's signed local-upload URLs: 60 seconds).
+const TEMPORARY_URL_SECONDS: i64 = 60;
+
+/// The uploads directory.
+pub struct FileStore {
+    root: PathBuf,
+    /// Temporary-URL token → path id and expiry time.
+    tokens: Mutex<HashMap<String, (String, i64)>>,
+}
+
+impl FileStore {
+    pub fn new(data_dir: &Path) -> FileStore {
+        FileStore { root: data_dir.join("uploads"), tokens: Mutex::new(HashMap::new()) }
+    }
+
+    /// Where a path id's bytes live, if the path id is a plain relative path.
+    fn file(&self, path_id: &str) -> Option<PathBuf> {
+        let relative = Path::new(path_id);
+        relative.components().all(|c| matches!(c, Component::Normal(_))).then(|| self.root.join(relative))
+    }
+
+    /// Writes a file durably: to a temporary name, synced, renamed into place, directory
+    /// synced. Only then does the caller record it, so a recorded upload always has its bytes.
+    pub fn save(&self, path_id: &str, bytes: &[u8]) -> std::io::Result<()> {
+        let target = self.file(path_id).ok_or_else(|| std::io::Error::other("invalid upload path"))?;
+        let directory =
+            target.parent().ok_or_else(|| std::io::Error::other("upload path without directory"))?;
+        std::fs::create_dir_all(directory)?;
+        let temporary = target.with_extension("partial");
+        let mut file = std::fs::File::create(&temporary)?;
+        file.write_all(bytes)?;
+        file.sync_all()?;
+        std::fs::rename(&temporary, &target)?;
+        std::fs::File::open(directory)?.sync_all()
+    }
+
+    pub fn read(&self, path_id: &str) -> std::io::Result<Vec<u8>> {
+        let path = self.file(path_id).ok_or_else(|| std::io::Error::from(std::io::ErrorKind::NotFound))?;
+        std::fs::read(path)
+    }
+
+    /// Removes a file's bytes (after its record was deleted, or when recording it failed).
+    pub fn remove(&self, path_id: &str) {
+        if let Some(path) = self.file(path_id)
+            && let Err(e) = std::fs::remove_file(&path)
+        {
+            tracing::warn!("could not remove upload {}: {e}", path.display());
+        }
+    }
+
+    /// A token for a temporary URL to a file.
+    pub fn temporary_token(&self, path_id: &str, token: String, now: i64) -> String {
+        if let Ok(mut tokens) = self.tokens.lock() {
+            tokens.retain(|_, (_, expires)| *expires > now);
+            tokens.insert(token.clone(), (path_id.to_owned(), now + TEMPORARY_URL_SECONDS));
+        }
+        token
+    }
+
+    /// The file a temporary token opens, while it is valid.
+    pub fn path_of_token(&self, token: &str, now: i64) -> Option<String> {
+        let tokens = self.tokens.lock().ok()?;
+        tokens.get(token).filter(|(_, expires)| *expires > now).map(|(path, _)| path.clone())
+    }
+}
