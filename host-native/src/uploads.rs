@@ -2,12 +2,29 @@
 //! temporary download URLs. Rules (names, limits, access) are in `confab_core::api::uploads`.
 
 use std::collections::HashMap;
-use std::io::Write;
 use std::path::{Component, Path, PathBuf};
 use std::sync::Mutex;
 
 /// How long a temporary download URL works (Zulip's signed local-upload URLs: 60 seconds).
 const TEMPORARY_URL_SECONDS: i64 = 60;
+
+/// A file being received; removed when dropped unless it was kept (moved into place).
+pub struct TemporaryFile {
+    path: PathBuf,
+}
+
+impl TemporaryFile {
+    pub fn path(&self) -> &Path {
+        &self.path
+    }
+}
+
+impl Drop for TemporaryFile {
+    fn drop(&mut self) {
+        // Already moved into place, or never written: nothing to remove.
+        let _ = std::fs::remove_file(&self.path);
+    }
+}
 
 /// The uploads directory.
 pub struct FileStore {
@@ -27,18 +44,24 @@ impl FileStore {
         relative.components().all(|c| matches!(c, Component::Normal(_))).then(|| self.root.join(relative))
     }
 
-    /// Writes a file durably: to a temporary name, synced, renamed into place, directory
-    /// synced. Only then does the caller record it, so a recorded upload always has its bytes.
-    pub fn save(&self, path_id: &str, bytes: &[u8]) -> std::io::Result<()> {
+    /// A new temporary file for bytes still arriving (`DIR/uploads/tmp/`).
+    pub fn temporary(&self) -> std::io::Result<TemporaryFile> {
+        let directory = self.root.join("tmp");
+        std::fs::create_dir_all(&directory)?;
+        let name =
+            crate::secrets::random_alphanumeric(24).map_err(|e| std::io::Error::other(e.to_string()))?;
+        Ok(TemporaryFile { path: directory.join(name) })
+    }
+
+    /// Moves received bytes into place durably: synced, renamed, directory synced. Only then
+    /// does the caller record the upload, so a recorded upload always has its bytes.
+    pub fn keep(&self, temporary: &TemporaryFile, path_id: &str) -> std::io::Result<()> {
         let target = self.file(path_id).ok_or_else(|| std::io::Error::other("invalid upload path"))?;
         let directory =
             target.parent().ok_or_else(|| std::io::Error::other("upload path without directory"))?;
         std::fs::create_dir_all(directory)?;
-        let temporary = target.with_extension("partial");
-        let mut file = std::fs::File::create(&temporary)?;
-        file.write_all(bytes)?;
-        file.sync_all()?;
-        std::fs::rename(&temporary, &target)?;
+        std::fs::File::open(&temporary.path)?.sync_all()?;
+        std::fs::rename(&temporary.path, &target)?;
         std::fs::File::open(directory)?.sync_all()
     }
 

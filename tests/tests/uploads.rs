@@ -30,11 +30,11 @@ fn uploads_are_refused_as_zulip_refuses_them() {
     assert_eq!((status, body["msg"].clone()), (400, json!("You must specify a file to upload")));
     let (status, body) = upload(&server, &owner, vec![("a.txt", b"a".to_vec()), ("b.txt", b"b".to_vec())]);
     assert_eq!((status, body["msg"].clone()), (400, json!("You may only upload one file at a time")));
-    let too_big = vec![0u8; 25 * 1024 * 1024 + 1];
+    let too_big = vec![0u8; 100 * 1024 * 1024 + 1];
     let (status, body) = upload(&server, &owner, vec![("big.bin", too_big)]);
     assert_eq!(
         (status, body["msg"].clone()),
-        (400, json!("Uploaded file is larger than the allowed limit of 25 MiB"))
+        (400, json!("Uploaded file is larger than the allowed limit of 100 MiB"))
     );
     let (status, body) = upload(&server, &owner, vec![("../../My Notes!.txt", b"notes".to_vec())]);
     assert_eq!(status, 200, "{body}");

@@ -15,8 +15,9 @@ use crate::ids::{IdKind, MessageId};
 use crate::model::{Attachment, MessageKind, User};
 use crate::store::{Change, IdAllocator, Store};
 
-/// Zulip's `MAX_FILE_UPLOAD_SIZE`, in MiB (register's `max_file_upload_size_mib`).
-pub const MAX_FILE_UPLOAD_SIZE_MIB: u64 = 25;
+/// Zulip's `MAX_FILE_UPLOAD_SIZE`, in MiB (register's `max_file_upload_size_mib`): Zulip's
+/// default since 7.0. Files this large are better sent through the resumable endpoint.
+pub const MAX_FILE_UPLOAD_SIZE_MIB: u64 = 100;
 
 /// The URL prefix of uploaded files.
 pub const UPLOADS_PREFIX: &str = "/user_uploads/";
@@ -286,10 +287,10 @@ mod tests {
 
     #[test]
     fn uploads_are_one_file_within_the_limit() {
-        assert!(check_upload(1, 25 * 1024 * 1024).is_ok());
+        assert!(check_upload(1, 100 * 1024 * 1024).is_ok());
         assert_eq!(
-            check_upload(1, 25 * 1024 * 1024 + 1).map_err(|e| e.msg),
-            Err("Uploaded file is larger than the allowed limit of 25 MiB".to_owned())
+            check_upload(1, 100 * 1024 * 1024 + 1).map_err(|e| e.msg),
+            Err("Uploaded file is larger than the allowed limit of 100 MiB".to_owned())
         );
         assert!(check_upload(0, 1).is_err());
         assert!(check_upload(2, 1).is_err());

@@ -21,7 +21,7 @@ use crate::store::Store;
 use crate::uploads::FileStore;
 use crate::writer::Writer;
 
-pub use request::MAX_BODY_BYTES;
+pub use request::{MAX_BODY_BYTES, MAX_UPLOAD_BODY_BYTES};
 
 /// What every handler shares.
 #[derive(Clone)]

@@ -11,9 +11,13 @@ use confab_core::{ApiError, ErrorCode};
 
 use super::{AppState, respond};
 
-/// The largest request body: a 25 MiB upload (Zulip's `MAX_FILE_UPLOAD_SIZE`) with room for
-/// its multipart framing, so that a file just over the limit gets Zulip's answer.
-pub const MAX_BODY_BYTES: usize = 26 * 1024 * 1024;
+/// The largest request body held in memory. Files of multipart bodies go to disk as they
+/// arrive instead, up to the upload limit (`api::uploads::MAX_FILE_UPLOAD_SIZE_MIB`).
+pub const MAX_BODY_BYTES: usize = 25 * 1024 * 1024;
+
+/// The largest multipart body: one file at the upload limit, with room for its framing.
+pub const MAX_UPLOAD_BODY_BYTES: usize =
+    (confab_core::api::uploads::MAX_FILE_UPLOAD_SIZE_MIB as usize + 1) * 1024 * 1024;
 
 /// A decoded API request.
 pub struct ApiRequest {
@@ -30,10 +34,12 @@ pub struct ApiRequest {
     pub files: Vec<UploadedFile>,
 }
 
-/// A file sent in a multipart body.
+/// A file sent in a multipart body, already written to a temporary file (removed when this is
+/// dropped, unless it was moved into place).
 pub struct UploadedFile {
     pub file_name: String,
-    pub bytes: axum::body::Bytes,
+    pub size: u64,
+    pub temporary: crate::uploads::TemporaryFile,
 }
 
 impl ApiRequest {
@@ -51,7 +57,7 @@ impl ApiRequest {
 }
 
 fn too_large() -> Response {
-    respond::error(&ApiError::bad_request("Request body too large").with_status(413))
+    respond::error(&too_large_error())
 }
 
 fn parse_basic(value: &str) -> Option<(String, String)> {
@@ -100,16 +106,16 @@ impl FromRequest<AppState> for ApiRequest {
                         }
                     };
                     let name = field.name().unwrap_or_default().to_owned();
-                    let file_name = field.file_name().map(str::to_owned);
+                    if let Some(file_name) = field.file_name().map(str::to_owned) {
+                        files.push(receive_file(state, field, file_name).await?);
+                        continue;
+                    }
                     let bytes = field.bytes().await.map_err(|_| too_large())?;
                     total += bytes.len();
                     if total > MAX_BODY_BYTES {
                         return Err(too_large());
                     }
-                    match file_name {
-                        Some(file_name) => files.push(UploadedFile { file_name, bytes }),
-                        None => pairs.push((name, String::from_utf8_lossy(&bytes).into_owned())),
-                    }
+                    pairs.push((name, String::from_utf8_lossy(&bytes).into_owned()));
                 }
                 params.extend(Params::from_pairs(pairs));
                 uploaded = files;
@@ -139,6 +145,41 @@ impl FromRequest<AppState> for ApiRequest {
             files: uploaded,
         })
     }
+}
+
+/// Streams a file field to a temporary file, refusing it once it passes the upload limit.
+async fn receive_file(
+    state: &AppState,
+    mut field: axum::extract::multipart::Field<'_>,
+    file_name: String,
+) -> Result<UploadedFile, Response> {
+    let internal = |e: std::io::Error| respond::error(&ApiError::internal(e));
+    let temporary = state.files.temporary().map_err(internal)?;
+    let mut file = tokio::fs::File::create(temporary.path()).await.map_err(internal)?;
+    let limit = confab_core::api::uploads::MAX_FILE_UPLOAD_SIZE_MIB * 1024 * 1024;
+    let mut size = 0u64;
+    loop {
+        let chunk = match field.chunk().await {
+            Ok(Some(chunk)) => chunk,
+            Ok(None) => break,
+            Err(_) => return Err(respond::error(&ApiError::bad_request("Malformed multipart body"))),
+        };
+        size += chunk.len() as u64;
+        if size > limit {
+            // Core's check words the refusal. The rest of the body is read and dropped (at most
+            // `MAX_UPLOAD_BODY_BYTES` in all) so that the client, still sending, hears it.
+            let refusal = confab_core::api::uploads::check_upload(1, size).err();
+            while let Ok(Some(_)) = field.chunk().await {}
+            return Err(respond::error(&refusal.unwrap_or_else(too_large_error)));
+        }
+        tokio::io::AsyncWriteExt::write_all(&mut file, &chunk).await.map_err(internal)?;
+    }
+    tokio::io::AsyncWriteExt::flush(&mut file).await.map_err(internal)?;
+    Ok(UploadedFile { file_name, size, temporary })
+}
+
+fn too_large_error() -> ApiError {
+    ApiError::bad_request("Request body too large").with_status(413)
 }
 
 /// The client name recorded on messages, by core's rule.

@@ -134,8 +134,8 @@ pub fn router() -> Router<AppState> {
         .route("/user_uploads/temporary/{token}/{filename}", get(serve_temporary))
         .route("/user_uploads/{realm}/{*path}", get(serve_upload))
         .fallback(unknown_endpoint)
-        // Multipart bodies (uploads) may be as large as any other body.
-        .layer(axum::extract::DefaultBodyLimit::max(super::MAX_BODY_BYTES))
+        // Multipart bodies carry uploads: their files go to disk as they arrive.
+        .layer(axum::extract::DefaultBodyLimit::max(super::MAX_UPLOAD_BODY_BYTES))
 }
 
 async fn method_not_allowed(method: axum::http::Method, uri: axum::http::Uri) -> Response {

@@ -29,7 +29,7 @@ pub(super) async fn upload_file(State(state): State<AppState>, mut request: ApiR
         Ok(actor) => actor,
         Err(e) => return respond::error(&e),
     };
-    let size = files.first().map_or(0, |f| f.bytes.len() as u64);
+    let size = files.first().map_or(0, |f| f.size);
     if let Err(e) = api::uploads::check_upload(files.len(), size) {
         return respond::error(&e);
     }
@@ -41,7 +41,7 @@ pub(super) async fn upload_file(State(state): State<AppState>, mut request: ApiR
     let path_id = api::uploads::new_path_id(&actor, &random, &file.file_name);
     let files_store = state.files.clone();
     let target = path_id.clone();
-    let saved = tokio::task::spawn_blocking(move || files_store.save(&target, &file.bytes)).await;
+    let saved = tokio::task::spawn_blocking(move || files_store.keep(&file.temporary, &target)).await;
     if let Err(e) = saved.map_err(ApiError::internal).and_then(|r| r.map_err(ApiError::internal)) {
         return respond::error(&e);
     }
