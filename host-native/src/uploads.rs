@@ -56,13 +56,25 @@ impl FileStore {
     /// Moves received bytes into place durably: synced, renamed, directory synced. Only then
     /// does the caller record the upload, so a recorded upload always has its bytes.
     pub fn keep(&self, temporary: &TemporaryFile, path_id: &str) -> std::io::Result<()> {
+        self.keep_path(&temporary.path, path_id)
+    }
+
+    /// Moves any file into place as an upload, durably (see [`FileStore::keep`]).
+    pub fn keep_path(&self, source: &Path, path_id: &str) -> std::io::Result<()> {
         let target = self.file(path_id).ok_or_else(|| std::io::Error::other("invalid upload path"))?;
         let directory =
             target.parent().ok_or_else(|| std::io::Error::other("upload path without directory"))?;
         std::fs::create_dir_all(directory)?;
-        std::fs::File::open(&temporary.path)?.sync_all()?;
-        std::fs::rename(&temporary.path, &target)?;
+        std::fs::File::open(source)?.sync_all()?;
+        std::fs::rename(source, &target)?;
         std::fs::File::open(directory)?.sync_all()
+    }
+
+    /// Where resumable uploads grow: `DIR/uploads/tus/<id>` and its `<id>.json` description.
+    pub fn tus_paths(&self, id: &str) -> Option<(PathBuf, PathBuf)> {
+        let valid = !id.is_empty() && id.chars().all(|c| c.is_ascii_alphanumeric());
+        let directory = self.root.join("tus");
+        valid.then(|| (directory.join(id), directory.join(format!("{id}.json"))))
     }
 
     pub fn read(&self, path_id: &str) -> std::io::Result<Vec<u8>> {

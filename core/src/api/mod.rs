@@ -32,6 +32,7 @@ pub mod settings;
 pub mod streams;
 pub mod subscription_properties;
 pub mod subscriptions;
+pub mod tus;
 pub mod typing;
 pub mod unread;
 pub mod uploads;

@@ -6,6 +6,7 @@ mod request;
 mod respond;
 mod routes;
 pub mod serve;
+mod tus;
 
 use std::sync::{Arc, Mutex};
 

@@ -43,6 +43,29 @@ pub struct UploadedFile {
 }
 
 impl ApiRequest {
+    /// What the headers say (credentials, User-Agent, organization), without the body: for
+    /// endpoints that read their body themselves (tus).
+    pub fn from_head(headers: &axum::http::HeaderMap, uri: &axum::http::Uri, state: &AppState) -> ApiRequest {
+        let header_str =
+            |name| headers.get(name).and_then(|v: &header::HeaderValue| v.to_str().ok()).map(str::to_owned);
+        let authorization = header_str(header::AUTHORIZATION);
+        let basic = authorization.as_deref().and_then(parse_basic);
+        // HTTP/1.1 requires `Host`; a request in absolute form may carry it in the URI instead.
+        // A Host that is not text still names some host (none of ours), not the root.
+        let host = headers
+            .get(header::HOST)
+            .map(|v| String::from_utf8_lossy(v.as_bytes()).into_owned())
+            .or_else(|| uri.authority().map(ToString::to_string));
+        ApiRequest {
+            params: Params::parse_urlencoded(uri.query().unwrap_or("").as_bytes()),
+            basic,
+            has_authorization: authorization.is_some(),
+            user_agent: header_str(header::USER_AGENT),
+            subdomain: state.site.subdomain_of(host.as_deref()),
+            files: Vec::new(),
+        }
+    }
+
     /// A request with nothing in it (what remains when a task that held one failed).
     pub fn empty() -> ApiRequest {
         ApiRequest {
@@ -72,22 +95,11 @@ impl FromRequest<AppState> for ApiRequest {
     type Rejection = Response;
 
     async fn from_request(req: Request, state: &AppState) -> Result<Self, Self::Rejection> {
+        let mut request = ApiRequest::from_head(req.headers(), req.uri(), state);
         let headers = req.headers();
         let header_str =
             |name| headers.get(name).and_then(|v: &header::HeaderValue| v.to_str().ok()).map(str::to_owned);
-        let authorization = header_str(header::AUTHORIZATION);
-        let basic = authorization.as_deref().and_then(parse_basic);
-        let user_agent = header_str(header::USER_AGENT);
-        // HTTP/1.1 requires `Host`; a request in absolute form may carry it in the URI instead.
-        // A Host that is not text still names some host (none of ours), not the root.
-        let host = headers
-            .get(header::HOST)
-            .map(|v| String::from_utf8_lossy(v.as_bytes()).into_owned())
-            .or_else(|| req.uri().authority().map(ToString::to_string));
-        let subdomain = state.site.subdomain_of(host.as_deref());
         let content_type = header_str(header::CONTENT_TYPE).unwrap_or_default().to_ascii_lowercase();
-        let mut params = Params::parse_urlencoded(req.uri().query().unwrap_or("").as_bytes());
-        let mut uploaded = Vec::new();
         let method = req.method().clone();
 
         if method != Method::GET && method != Method::HEAD {
@@ -117,8 +129,8 @@ impl FromRequest<AppState> for ApiRequest {
                     }
                     pairs.push((name, String::from_utf8_lossy(&bytes).into_owned()));
                 }
-                params.extend(Params::from_pairs(pairs));
-                uploaded = files;
+                request.params.extend(Params::from_pairs(pairs));
+                request.files = files;
             } else {
                 let body =
                     axum::body::to_bytes(req.into_body(), MAX_BODY_BYTES).await.map_err(|_| too_large())?;
@@ -126,7 +138,7 @@ impl FromRequest<AppState> for ApiRequest {
                     if content_type.is_empty()
                         || content_type.starts_with("application/x-www-form-urlencoded")
                     {
-                        params.extend(Params::parse_urlencoded(&body));
+                        request.params.extend(Params::parse_urlencoded(&body));
                     } else if content_type.starts_with("application/json") {
                         return Err(respond::error(&ApiError::new(
                             ErrorCode::BadRequest,
@@ -136,14 +148,7 @@ impl FromRequest<AppState> for ApiRequest {
                 }
             }
         }
-        Ok(ApiRequest {
-            params,
-            basic,
-            has_authorization: authorization.is_some(),
-            user_agent,
-            subdomain,
-            files: uploaded,
-        })
+        Ok(request)
     }
 }
 

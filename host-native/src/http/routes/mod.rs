@@ -119,6 +119,8 @@ pub fn router() -> Router<AppState> {
         )
         .route("/bot_storage", get(get_bot_storage).put(update_bot_storage).delete(remove_bot_storage))
         .route("/user_uploads", axum::routing::post(upload_file))
+        .route("/tus", axum::routing::options(super::tus::options).post(super::tus::create))
+        .route("/tus/{id}", axum::routing::head(super::tus::head).patch(super::tus::patch))
         .route("/user_uploads/{realm}/{*path}", get(get_file_temporary_url))
         .route("/attachments", get(get_attachments))
         .route("/attachments/{attachment_id}", axum::routing::delete(remove_attachment))
@@ -167,7 +169,7 @@ where
 }
 
 /// The actor with its organization's URL, as this server is reached.
-pub(super) fn with_realm_url(site: &confab_core::subdomains::Site, actor: Actor) -> Actor {
+pub(crate) fn with_realm_url(site: &confab_core::subdomains::Site, actor: Actor) -> Actor {
     let realm_url = site.realm_url(&actor.realm.subdomain);
     Actor { realm_url, ..actor }
 }
