@@ -245,6 +245,8 @@ struct LearObjects {
     linkifier: u64,
     group: u64,
     folder: u64,
+    /// A draft of the fool's: personal records share one id sequence.
+    draft: u64,
     queue: String,
 }
 
@@ -294,7 +296,10 @@ fn lear_objects(orgs: &TwoOrganizations) -> LearObjects {
     lear.post("/users/me/presence", Some(&fool), &[("status", "active")]).ok();
     let queue =
         lear.post("/register", Some(&fool), &[]).ok()["queue_id"].as_str().expect("queue_id").to_owned();
-    LearObjects { fool, user, stream, message, direct_message, linkifier, group, folder, queue }
+    let drafts = r#"[{"type": "", "to": [], "topic": "", "content": "A fool's draft"}]"#;
+    let draft =
+        lear.post("/drafts", Some(&fool), &[("drafts", drafts)]).ok()["ids"][0].as_u64().expect("draft id");
+    LearObjects { fool, user, stream, message, direct_message, linkifier, group, folder, draft, queue }
 }
 
 /// A request naming an id: method, path and parameters, where `{id}` stands for the id under
@@ -419,6 +424,13 @@ const GROUP_PROBES: &[Probe] = &[
     ),
 ];
 
+const RECORD_PROBES: &[Probe] = &[
+    ("PATCH", "/drafts/{id}", &[("draft", r#"{"type": "", "to": [], "topic": "", "content": "mine now"}"#)]),
+    ("DELETE", "/drafts/{id}", &[]),
+    ("PATCH", "/saved_snippets/{id}", &[("title", "mine now")]),
+    ("DELETE", "/saved_snippets/{id}", &[]),
+];
+
 const FOLDER_PROBES: &[Probe] = &[
     ("PATCH", "/channel_folders/{id}", &[("name", "mine now")]),
     ("PATCH", "/channel_folders", &[("order", "[{id}]")]),
@@ -485,7 +497,7 @@ fn an_id_from_another_organization_answers_exactly_like_a_missing_id() {
     // Ids nobody has, of a shape no reply contains by accident.
     let numeric_missing = "987654321";
     let queue_missing = "00000000-0000-0000-0000-000000000000";
-    let kinds: [(String, &str, &[Probe], &[&str]); 8] = [
+    let kinds: [(String, &str, &[Probe], &[&str]); 9] = [
         (ids.user.to_string(), numeric_missing, USER_PROBES, USER_NARROWS),
         (ids.stream.to_string(), numeric_missing, CHANNEL_PROBES, CHANNEL_NARROWS),
         (ids.message.to_string(), numeric_missing, MESSAGE_PROBES, MESSAGE_NARROWS),
@@ -493,6 +505,7 @@ fn an_id_from_another_organization_answers_exactly_like_a_missing_id() {
         (ids.linkifier.to_string(), numeric_missing, LINKIFIER_PROBES, &[]),
         (ids.group.to_string(), numeric_missing, GROUP_PROBES, &[]),
         (ids.folder.to_string(), numeric_missing, FOLDER_PROBES, &[]),
+        (ids.draft.to_string(), numeric_missing, RECORD_PROBES, &[]),
         (ids.queue.clone(), queue_missing, QUEUE_PROBES, &[]),
     ];
     let places = [
