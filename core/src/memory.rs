@@ -282,6 +282,15 @@ impl Store for MemoryStore {
         Ok(list)
     }
 
+    fn muters(&self, user: UserId) -> ApiResult<Vec<UserId>> {
+        Ok(self
+            .records
+            .keys()
+            .filter(|(_, kind, id)| *kind == crate::model::RecordKind::MutedUser && *id == user.0)
+            .map(|(muter, _, _)| *muter)
+            .collect())
+    }
+
     fn attachment(&self, id: u64) -> ApiResult<Option<crate::model::Attachment>> {
         Ok(self.attachments.get(&id).cloned())
     }

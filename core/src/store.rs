@@ -99,6 +99,8 @@ pub trait Store {
     fn attachment_by_path(&self, path_id: &str) -> ApiResult<Option<crate::model::Attachment>>;
     /// The files a user uploaded, by id.
     fn user_attachments(&self, user: UserId) -> ApiResult<Vec<crate::model::Attachment>>;
+    /// The users who muted `user` (their `MutedUser` records name `user`).
+    fn muters(&self, user: UserId) -> ApiResult<Vec<UserId>>;
     /// A user's records of one kind, by id.
     fn records(
         &self,

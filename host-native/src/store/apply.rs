@@ -3,7 +3,7 @@
 
 use confab_core::ApiResult;
 use confab_core::ids::{IdKind, RecipientId, UserId};
-use confab_core::model::{IndexedFlag, Message, MessageFlags, MessageKind, RecipientKind, User};
+use confab_core::model::{IndexedFlag, Message, MessageFlags, MessageKind, RecipientKind, RecordKind, User};
 use confab_core::search::message_words;
 use confab_core::store::Change;
 use redb::ReadableTable;
@@ -158,10 +158,17 @@ impl WriteTables<'_> {
                 Ok(())
             }
             Change::PutRecord { user, kind, id, value } => {
+                if *kind == RecordKind::MutedUser {
+                    // Who muted a sender is read on every send: indexed by the muted user.
+                    self.muters.insert((*id, user.0), ()).map_err(storage)?;
+                }
                 self.records.insert((user.0, kind.key(), *id), encode(value)?.as_slice()).map_err(storage)?;
                 self.bump(IdKind::Record, *id)
             }
             Change::DeleteRecord { user, kind, id } => {
+                if *kind == RecordKind::MutedUser {
+                    self.muters.remove((*id, user.0)).map_err(storage)?;
+                }
                 self.records.remove((user.0, kind.key(), *id)).map_err(storage)?;
                 Ok(())
             }

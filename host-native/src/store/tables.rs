@@ -72,5 +72,6 @@ define_tables! {
     attachments: ATTACHMENTID_ATTACHMENT = "attachmentid_attachment", u64 => &'static [u8];
     attachment_paths: PATH_ATTACHMENTID = "path_attachmentid", &'static str => u64;
     user_attachments: USERID_ATTACHMENTID = "userid_attachmentid", (u64, u64) => ();
+    muters: MUTEDID_USERID = "mutedid_userid", (u64, u64) => ();
     records: USERID_KIND_RECORDID_RECORD = "userid_kind_recordid_record", (u64, &'static str, u64) => &'static [u8];
 }

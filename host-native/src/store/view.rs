@@ -179,6 +179,14 @@ macro_rules! impl_store {
                 Ok(linkifiers)
             }
 
+            fn muters(&self, user: UserId) -> ApiResult<Vec<UserId>> {
+                let mut muters = Vec::new();
+                for row in self.muters.range((user.0, 0)..=(user.0, u64::MAX)).map_err(storage)? {
+                    muters.push(UserId(row.map_err(storage)?.0.value().1));
+                }
+                Ok(muters)
+            }
+
             fn attachment(&self, id: u64) -> ApiResult<Option<confab_core::model::Attachment>> {
                 record(self.attachments.get(id).map_err(storage)?)
             }

@@ -374,10 +374,9 @@ pub(super) fn compose(
         })
         .collect();
     // Messages from a user someone muted arrive read for them, as in Zulip.
-    for (user, flags) in receivers.iter_mut().filter(|(user, _)| *user != sender.id) {
-        if crate::api::muted_users::has_muted(store, *user, sender.id)? {
-            *flags = flags.with(MessageFlags::READ);
-        }
+    let muters = store.muters(sender.id)?;
+    for (_, flags) in receivers.iter_mut().filter(|(user, _)| muters.contains(user)) {
+        *flags = flags.with(MessageFlags::READ);
     }
     let mut followups = Vec::new();
     if let Some(stream) = addressed.stream.take().filter(|s| s.first_message_id.is_none()) {
