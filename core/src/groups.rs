@@ -233,12 +233,13 @@ pub fn setting_change<'v>(
 
 /// The organization's group settings: name, default group, and whether guests may hold it
 /// (Zulip's `allow_everyone_group`), per zulip-semantics §6.2.
-pub const REALM_GROUP_SETTINGS: [(&str, SystemGroup, bool); 16] = [
+pub const REALM_GROUP_SETTINGS: [(&str, SystemGroup, bool); 17] = [
     ("can_add_subscribers_group", SystemGroup::Members, false),
     ("can_create_bots_group", SystemGroup::Members, false),
     ("can_create_groups", SystemGroup::Members, false),
     ("can_create_private_channel_group", SystemGroup::Members, false),
     ("can_create_public_channel_group", SystemGroup::Members, false),
+    ("can_create_web_public_channel_group", SystemGroup::Owners, false),
     ("can_create_write_only_bots_group", SystemGroup::Members, false),
     ("can_delete_any_message_group", SystemGroup::Administrators, false),
     ("can_delete_own_message_group", SystemGroup::Everyone, true),

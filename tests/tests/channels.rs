@@ -285,3 +285,47 @@ fn new_users_join_the_default_channels() {
         subs["subscriptions"].as_array().expect("list").iter().filter_map(|s| s["name"].as_str()).collect();
     assert_eq!(names, vec!["welcome"]);
 }
+
+#[test]
+fn web_public_channels_need_spectator_access_and_the_right_group() {
+    let (server, owner, ada, owner_id, _) = setup();
+    let api = server.api();
+    let me = json!([owner_id]).to_string();
+    let web_public = [("name", "open"), ("subscribers", me.as_str()), ("is_web_public", "true")];
+    assert_eq!(
+        create(&server, &owner, &web_public).error(400, "BAD_REQUEST")["msg"],
+        "Web-public channels are not enabled."
+    );
+    api.patch("/realm", Some(&owner), &[("enable_spectator_access", "true")]).ok();
+    let ada_id = api.get("/users/me", Some(&ada), &[]).ok()["user_id"].to_string();
+    api.patch(&format!("/users/{ada_id}"), Some(&owner), &[("role", "200")]).ok();
+    let hers = [("name", "hers"), ("subscribers", "[]"), ("is_web_public", "true")];
+    assert_eq!(
+        create(&server, &ada, &hers).error(400, "BAD_REQUEST")["msg"],
+        "Insufficient permission",
+        "owners only by default"
+    );
+    let private = [
+        ("name", "closed"),
+        ("subscribers", me.as_str()),
+        ("is_web_public", "true"),
+        ("invite_only", "true"),
+    ];
+    assert_eq!(create(&server, &owner, &private).error(400, "BAD_REQUEST")["msg"], "Invalid parameters");
+    let id = create(&server, &owner, &web_public).ok()["id"].as_u64().expect("id");
+    assert_eq!(channel(&server, &owner, id)["is_web_public"], true);
+
+    // Spectators see it when they register.
+    let spectator = api.post("/register", None, &[]).ok();
+    let names: Vec<&Value> =
+        spectator["streams"].as_array().expect("streams").iter().map(|s| &s["name"]).collect();
+    assert_eq!(names, [&json!("open")]);
+
+    let path = format!("/streams/{id}");
+    assert_eq!(
+        api.patch(&path, Some(&owner), &[("is_private", "true")]).error(400, "BAD_REQUEST")["msg"],
+        "Invalid parameters"
+    );
+    api.patch(&path, Some(&owner), &[("is_web_public", "false")]).ok();
+    assert_eq!(channel(&server, &owner, id)["is_web_public"], false);
+}

@@ -136,8 +136,18 @@ pub fn update_stream(
             Map::new(),
         ));
     }
-    if params.optional::<bool>("is_web_public")? == Some(true) {
-        return Err(ApiError::bad_request("Web-public channels are not enabled."));
+    if let Some(web_public) = params.optional::<bool>("is_web_public")? {
+        if web_public {
+            super::channels::check_may_make_web_public(&groups, actor)?;
+        }
+        if web_public != stream.is_web_public {
+            stream.is_web_public = web_public;
+            changed.push(("is_web_public".into(), web_public.into(), Map::new()));
+        }
+    }
+    // Zulip's consistency rules: web-public channels are public and share their history.
+    if stream.is_web_public && (stream.invite_only || !stream.history_public_to_subscribers) {
+        return Err(ApiError::bad_request("Invalid parameters"));
     }
     if let Some(policy) = params.optional::<String>("topics_policy")? {
         if !TOPICS_POLICIES.contains(&policy.as_str()) {

@@ -103,7 +103,10 @@ pub fn create_channel(store: &impl Store, actor: &Actor, params: &Params, now: i
         return Err(ApiError::insufficient_permission());
     }
     if is_web_public {
-        return Err(ApiError::bad_request("Web-public channels are not enabled."));
+        check_may_make_web_public(&groups, actor)?;
+        if invite_only {
+            return Err(ApiError::bad_request("Invalid parameters"));
+        }
     }
     if is_default {
         if !actor.user.is_admin() {
@@ -160,6 +163,7 @@ pub fn create_channel(store: &impl Store, actor: &Actor, params: &Params, now: i
     let id = StreamId(IdAllocator::new(store, IdKind::Stream)?.take());
     let recipient = RecipientId(IdAllocator::new(store, IdKind::Recipient)?.take());
     let stream = Stream {
+        is_web_public,
         message_retention_days,
         topics_policy,
         is_default,
@@ -205,6 +209,19 @@ pub fn create_channel(store: &impl Store, actor: &Actor, params: &Params, now: i
     let mut ids = NoticeIds::new(store)?;
     post_creation_notices(store, actor, &[(&stream, &subscribers)], announce, now, &mut ids, &mut outcome)?;
     Ok(outcome.reply("id", stream.id.0))
+}
+
+/// Zulip's rules for making a channel web-public (readable by anyone on the internet): the
+/// organization lets spectators in, and the actor is in `can_create_web_public_channel_group`.
+pub(crate) fn check_may_make_web_public(groups: &Groups, actor: &Actor) -> ApiResult<()> {
+    let properties = crate::model::realm_properties::realm_properties(&actor.realm.settings.properties);
+    if properties["enable_spectator_access"] != Value::Bool(true) {
+        return Err(ApiError::bad_request("Web-public channels are not enabled."));
+    }
+    if !realm_permission(groups, &actor.realm, &actor.user, "can_create_web_public_channel_group")? {
+        return Err(ApiError::insufficient_permission());
+    }
+    Ok(())
 }
 
 /// The organization's channel for announcing new channels, if it has a usable one.

@@ -379,6 +379,12 @@ pub fn spectator_state(
     if let Some(settings) = state.get_mut("user_settings") {
         *settings = Value::Object(super::realm_user_defaults::realm_user_defaults(realm));
     }
+    if let Some(streams) = state.get_mut("streams") {
+        // What spectators may read: the web-public channels.
+        let groups = Groups::load(store, realm.id)?;
+        let public = store.realm_streams(realm.id)?.into_iter().filter(|s| s.is_web_public && !s.is_archived);
+        *streams = public.map(|s| wire::stream(&groups, &s)).collect();
+    }
     state.insert("queue_id".into(), Value::Null);
     state.insert("last_event_id".into(), json!(-1));
     Ok(state)
@@ -506,6 +512,10 @@ fn realm_user_block(
     block.insert("realm_users".into(), Value::Array(active));
     block.insert("realm_non_active_users".into(), Value::Array(inactive));
     block.insert("cross_realm_bots".into(), Value::Array(bots));
+    let may_create_web_public = {
+        let groups = Groups::load(store, actor.realm.id)?;
+        super::channels::check_may_make_web_public(&groups, actor).is_ok()
+    };
     let own = json!({
         "user_id": user.id,
         "email": user.email,
@@ -524,7 +534,7 @@ fn realm_user_block(
         "can_create_streams": !user.is_guest(),
         "can_create_public_streams": !user.is_guest(),
         "can_create_private_streams": !user.is_guest(),
-        "can_create_web_public_streams": false,
+        "can_create_web_public_streams": may_create_web_public,
         "can_subscribe_other_users": !user.is_guest(),
         "can_invite_others_to_realm": user.is_admin(),
         "user_is_deactivated": !user.is_active,

@@ -166,8 +166,8 @@ pub fn subscribe(store: &impl Store, actor: &Actor, params: &Params, now: i64) -
     if is_default && invite_only {
         return Err(ApiError::bad_request("A default channel cannot be private."));
     }
-    if is_web_public {
-        return Err(ApiError::bad_request("Web-public channels are not enabled."));
+    if is_web_public && invite_only {
+        return Err(ApiError::bad_request("Invalid parameters"));
     }
     let subscribing_others = users.iter().any(|u| u.id != actor.user.id);
     if subscribing_others && actor.user.is_guest() {
@@ -209,6 +209,9 @@ pub fn subscribe(store: &impl Store, actor: &Actor, params: &Params, now: i64) -
                 if !crate::groups::realm_permission(&groups, &actor.realm, &actor.user, creators)? {
                     return Err(ApiError::insufficient_permission());
                 }
+                if is_web_public {
+                    super::channels::check_may_make_web_public(&groups, actor)?;
+                }
                 if is_default && !actor.user.is_admin() {
                     return Err(ApiError::administrator_required());
                 }
@@ -222,7 +225,7 @@ pub fn subscribe(store: &impl Store, actor: &Actor, params: &Params, now: i64) -
                     history_public,
                     now,
                 );
-                let stream = Stream { is_default, folder_id, ..made };
+                let stream = Stream { is_default, folder_id, is_web_public, ..made };
                 outcome.changes.push(Change::PutRecipient(Recipient {
                     id: stream.recipient_id,
                     kind: RecipientKind::Stream(stream.id),
