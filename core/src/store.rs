@@ -99,6 +99,8 @@ pub trait Store {
     fn attachment_by_path(&self, path_id: &str) -> ApiResult<Option<crate::model::Attachment>>;
     /// The files a user uploaded, by id.
     fn user_attachments(&self, user: UserId) -> ApiResult<Vec<crate::model::Attachment>>;
+    /// The organization's custom emoji, deactivated ones included, by id.
+    fn realm_emoji(&self, realm: RealmId) -> ApiResult<Vec<crate::model::RealmEmoji>>;
     /// A user's records of one kind, by id.
     fn records(
         &self,
@@ -165,6 +167,8 @@ pub enum Change {
     PutChannelFolder(crate::model::ChannelFolder),
     PutAttachment(crate::model::Attachment),
     DeleteAttachment(crate::model::Attachment),
+    /// Adds or replaces (deactivates) a custom emoji.
+    PutRealmEmoji(crate::model::RealmEmoji),
     /// Stores a personal record (see `model::RecordKind`), replacing one with the same id.
     PutRecord {
         user: UserId,

@@ -57,6 +57,28 @@ impl MarkdownContext for OrganizationSnapshot {
     }
 }
 
+impl OrganizationSnapshot {
+    /// The active custom emoji of register's `realm_emoji` (`{id: {id, name, source_url,
+    /// deactivated, ...}}`), for a client that builds its snapshot from register's state and
+    /// keeps it in step with `realm_emoji` events.
+    pub fn custom_emoji_from_register(realm_emoji: &serde_json::Value) -> Vec<CustomEmoji> {
+        let Some(all) = realm_emoji.as_object() else { return Vec::new() };
+        let mut emoji: Vec<CustomEmoji> = all
+            .values()
+            .filter(|e| e["deactivated"] != serde_json::Value::Bool(true))
+            .filter_map(|e| {
+                Some(CustomEmoji {
+                    id: e["id"].as_str()?.parse().ok()?,
+                    name: e["name"].as_str()?.to_owned(),
+                    source_url: e["source_url"].as_str()?.to_owned(),
+                })
+            })
+            .collect();
+        emoji.sort_by_key(|e| e.id);
+        emoji
+    }
+}
+
 /// Renders text that mentions no one and links no channel, such as a channel's description.
 pub fn render_description(text: &str) -> String {
     super::render(text, &OrganizationSnapshot::default()).html
