@@ -83,3 +83,23 @@ impl OrganizationSnapshot {
 pub fn render_description(text: &str) -> String {
     super::render(text, &OrganizationSnapshot::default()).html
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn register_state_gives_the_active_custom_emoji_to_the_renderer() {
+        let realm_emoji = serde_json::json!({
+            "2": {"id": "2", "name": "gone_away", "source_url": "/user_avatars/1/emoji/images/b.png", "deactivated": true},
+            "1": {"id": "1", "name": "party", "source_url": "/user_avatars/1/emoji/images/a.png", "deactivated": false},
+        });
+        let custom_emoji = OrganizationSnapshot::custom_emoji_from_register(&realm_emoji);
+        assert_eq!(custom_emoji.iter().map(|e| e.name.as_str()).collect::<Vec<_>>(), ["party"]);
+        let snapshot = OrganizationSnapshot { custom_emoji, ..OrganizationSnapshot::default() };
+        assert_eq!(
+            crate::markdown::render(":party: :gone_away:", &snapshot).html,
+            "<p><img alt=\":party:\" class=\"emoji\" src=\"/user_avatars/1/emoji/images/a.png\" title=\"party\"> :gone_away:</p>"
+        );
+    }
+}
