@@ -233,7 +233,8 @@ pub fn setting_change<'v>(
 
 /// The organization's group settings: name, default group, and whether guests may hold it
 /// (Zulip's `allow_everyone_group`), per zulip-semantics §6.2.
-pub const REALM_GROUP_SETTINGS: [(&str, SystemGroup, bool); 17] = [
+pub const REALM_GROUP_SETTINGS: [(&str, SystemGroup, bool); 18] = [
+    ("can_add_custom_emoji_group", SystemGroup::Members, false),
     ("can_add_subscribers_group", SystemGroup::Members, false),
     ("can_create_bots_group", SystemGroup::Members, false),
     ("can_create_groups", SystemGroup::Members, false),

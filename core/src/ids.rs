@@ -57,6 +57,7 @@ pub enum IdKind {
     /// Personal records (`model::RecordKind`): one sequence for every kind.
     Record,
     Attachment,
+    RealmEmoji,
 }
 
 impl IdKind {
@@ -73,6 +74,7 @@ impl IdKind {
             IdKind::ChannelFolder => "channel_folder",
             IdKind::Record => "record",
             IdKind::Attachment => "attachment",
+            IdKind::RealmEmoji => "realm_emoji",
         }
     }
 }

@@ -17,6 +17,7 @@ pub mod events;
 pub mod groups;
 pub mod html_diff;
 pub mod ids;
+pub mod images;
 pub mod links;
 pub mod markdown;
 pub mod memory;

@@ -30,6 +30,7 @@ pub struct MemoryStore {
     channel_folders: BTreeMap<(RealmId, u64), crate::model::ChannelFolder>,
     records: BTreeMap<(UserId, crate::model::RecordKind, u64), serde_json::Value>,
     attachments: BTreeMap<u64, crate::model::Attachment>,
+    realm_emoji: BTreeMap<(RealmId, u64), crate::model::RealmEmoji>,
     user_settings: BTreeMap<UserId, serde_json::Map<String, serde_json::Value>>,
     alert_words: BTreeMap<UserId, Vec<String>>,
     bot_services: BTreeMap<UserId, crate::model::BotService>,
@@ -124,6 +125,10 @@ impl MemoryStore {
             }
             Change::DeleteAttachment(attachment) => {
                 self.attachments.remove(&attachment.id);
+            }
+            Change::PutRealmEmoji(emoji) => {
+                self.bump(IdKind::RealmEmoji, emoji.id);
+                self.realm_emoji.insert((emoji.realm_id, emoji.id), emoji.clone());
             }
             Change::PutRecord { user, kind, id, value } => {
                 self.bump(IdKind::Record, *id);
@@ -301,6 +306,10 @@ impl Store for MemoryStore {
 
     fn user_attachments(&self, user: UserId) -> ApiResult<Vec<crate::model::Attachment>> {
         Ok(self.attachments.values().filter(|a| a.owner_id == user).cloned().collect())
+    }
+
+    fn realm_emoji(&self, realm: RealmId) -> ApiResult<Vec<crate::model::RealmEmoji>> {
+        Ok(self.realm_emoji.range((realm, 0)..=(realm, u64::MAX)).map(|(_, e)| e.clone()).collect())
     }
 
     fn records(

@@ -101,6 +101,8 @@ pub trait Store {
     fn user_attachments(&self, user: UserId) -> ApiResult<Vec<crate::model::Attachment>>;
     /// The users who muted `user` (their `MutedUser` records name `user`).
     fn muters(&self, user: UserId) -> ApiResult<Vec<UserId>>;
+    /// The organization's custom emoji, deactivated ones included, by id.
+    fn realm_emoji(&self, realm: RealmId) -> ApiResult<Vec<crate::model::RealmEmoji>>;
     /// A user's records of one kind, by id.
     fn records(
         &self,
@@ -167,6 +169,8 @@ pub enum Change {
     PutChannelFolder(crate::model::ChannelFolder),
     PutAttachment(crate::model::Attachment),
     DeleteAttachment(crate::model::Attachment),
+    /// Adds or replaces (deactivates) a custom emoji.
+    PutRealmEmoji(crate::model::RealmEmoji),
     /// Stores a personal record (see `model::RecordKind`), replacing one with the same id.
     PutRecord {
         user: UserId,

@@ -10,9 +10,25 @@ use crate::model::{Message, MessageFlags, MessageKind, Realm, Stream, Subscripti
 use crate::store::Store;
 use crate::time::iso8601;
 
-/// The avatar URL of a user, relative to the organization's URL. Clients resolve it.
+/// The avatar URL of a user, relative to the organization's URL. Clients resolve it. An
+/// uploaded avatar is served at `/user_avatars/{path}` (a new upload gets a new path); the
+/// default one at `/avatar/{user_id}?v={avatar_version}`.
 pub fn avatar_url(user: &User) -> String {
-    format!("/avatar/{}?v={}", user.id, user.avatar_version)
+    match &user.avatar {
+        Some(path) => format!("/user_avatars/{path}"),
+        None => format!("/avatar/{}?v={}", user.id, user.avatar_version),
+    }
+}
+
+/// Zulip's `avatar_source`: `U` for an uploaded avatar, `G` for the default.
+pub fn avatar_source(user: &User) -> &'static str {
+    if user.avatar.is_some() { "U" } else { "G" }
+}
+
+/// `avatar_url` as a client that computes default avatars itself (`client_gravatar`) gets it:
+/// null for a default avatar, the URL of an uploaded one.
+pub fn avatar_url_for(user: &User, client_gravatar: bool) -> Value {
+    if client_gravatar && user.avatar.is_none() { Value::Null } else { avatar_url(user).into() }
 }
 
 /// A user as `GET /users` and `realm_users` show them.
@@ -140,11 +156,7 @@ pub fn message(
 ) -> ApiResult<Value> {
     let sender = store.user(msg.sender_id)?;
     let (sender_email, sender_name, avatar) = match &sender {
-        Some(s) => (
-            s.email.clone(),
-            s.full_name.clone(),
-            if options.client_gravatar { Value::Null } else { avatar_url(s).into() },
-        ),
+        Some(s) => (s.email.clone(), s.full_name.clone(), avatar_url_for(s, options.client_gravatar)),
         None => (String::new(), String::new(), Value::Null),
     };
     let mut fields = json!({

@@ -8,6 +8,7 @@ mod support;
 use confab_core::api::notifications::notifications;
 use confab_core::api::register::{initial_state, parse_register_params};
 use confab_core::events::{Poll, QueueOwner, Registry, apply_event};
+use confab_core::images::ReceivedImage;
 use confab_core::memory::MemoryStore;
 use confab_core::model::Role;
 use confab_core::store::Store as _;
@@ -471,4 +472,49 @@ fn muting_users_and_topics() {
     let mute = [("stream", "general"), ("topic", "hello"), ("op", "add")];
     check(&mut w, "ada@example.com", &legacy, run(api::user_topics::mute_topic, ada.clone(), &mute));
     check(&mut w, "ada@example.com", register, move |s, _| api::muted_users::unmute_user(s, &ada, bob_id));
+}
+
+#[test]
+fn custom_emoji() {
+    let mut w = world();
+    let owner = w.actor("owner@example.com");
+    let png = || ReceivedImage {
+        content_type: Some("image/png".into()),
+        size: 100,
+        head: b"\x89PNG\r\n\x1a\n".to_vec(),
+    };
+    let register = &[("event_types", r#"["realm_emoji"]"#)];
+    let upload = owner.clone();
+    check(&mut w, "ada@example.com", register, move |s, _| {
+        api::realm_emoji::upload_custom_emoji(s, &upload, "party", &[png()], "a.png")
+    });
+    let upload = owner.clone();
+    check(&mut w, "ada@example.com", register, move |s, _| {
+        api::realm_emoji::upload_custom_emoji(s, &upload, "tada", &[png()], "b.png")
+    });
+    check(&mut w, "ada@example.com", register, move |s, _| {
+        api::realm_emoji::deactivate_custom_emoji(s, &owner, "party")
+    });
+}
+
+#[test]
+fn avatars() {
+    let png = ReceivedImage {
+        content_type: Some("image/png".into()),
+        size: 100,
+        head: b"\x89PNG\r\n\x1a\n".to_vec(),
+    };
+    for gravatar in ["true", "false"] {
+        let mut w = world();
+        let register = [("event_types", r#"["realm_user"]"#), ("client_gravatar", gravatar)];
+        for viewer in ["ada@example.com", "bob@example.com"] {
+            let ada = w.actor("ada@example.com");
+            let image = png.clone();
+            check(&mut w, viewer, &register, move |s, _| {
+                api::avatars::set_avatar(s, &ada, &[image], "x.png")
+            });
+            let ada = w.actor("ada@example.com");
+            check(&mut w, viewer, &register, move |s, _| api::avatars::delete_avatar(s, &ada));
+        }
+    }
 }

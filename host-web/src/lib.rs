@@ -17,6 +17,15 @@ pub fn render_message(source: &str, organization_json: &str) -> Result<String, J
     Ok(serde_json::to_string(&markdown::render(source, &organization))?)
 }
 
+/// The custom emoji a renderer knows, from register's `realm_emoji` object (JSON, kept in step
+/// by `applyEvent`): the active ones, as the `custom_emoji` list of the organization given to
+/// `renderMessage` (JSON).
+#[wasm_bindgen(js_name = customEmojiFromRealmEmoji)]
+pub fn custom_emoji_from_realm_emoji(realm_emoji_json: &str) -> Result<String, JsError> {
+    let realm_emoji: serde_json::Value = serde_json::from_str(realm_emoji_json)?;
+    Ok(serde_json::to_string(&OrganizationSnapshot::custom_emoji_from_register(&realm_emoji))?)
+}
+
 /// Renders Markdown that mentions no one (descriptions, previews without an organization).
 #[wasm_bindgen(js_name = renderMarkdown)]
 pub fn render_markdown(source: &str) -> String {

@@ -1,6 +1,7 @@
 """Acceptance 3 of the organizations issue: every field of spec 2.5 (channel and subscription)
 and 2.11 (own user) is present with the right type, validated against the schemas of Zulip's
-OpenAPI document (feature level 247).
+OpenAPI document (feature level 247); and custom emoji (`realm_emoji`) after the client's own
+`upload_custom_emoji`, and the own user after an avatar upload.
 
 Usage: schemas.py ZULIPRC OPENAPI_YAML
 
@@ -12,7 +13,9 @@ OpenAPI schema, `additionalProperties: false` included, so nothing undocumented 
 """
 
 import copy
+import os
 import sys
+import tempfile
 
 import jsonschema
 import yaml
@@ -213,5 +216,26 @@ for member in members:
 
 own_user = response_schema("/users/me", "get")
 validate("GET /users/me", me, own_user, SPEC_OWN_USER)
+
+# Custom emoji and an uploaded avatar, sent the way the client sends files (no content type).
+PNG = bytes.fromhex(
+    "89504e470d0a1a0a0000000d4948445200000001000000010806000000"
+    "1f15c4890000000d49444154789c63f8cfc0f01f00050001ff89993d1d0000000049454e44ae426082"
+)
+with tempfile.TemporaryDirectory() as directory:
+    image = os.path.join(directory, "party.png")
+    with open(image, "wb") as f:
+        f.write(PNG)
+    with open(image, "rb") as f:
+        ok(owner.upload_custom_emoji("party", f), "upload_custom_emoji")
+    with open(image, "rb") as f:
+        ok(owner.call_endpoint("users/me/avatar", method="POST", files=[f]), "POST /users/me/avatar")
+listed = ok(owner.get_realm_emoji(), "GET /realm/emoji")
+validate("GET /realm/emoji", listed, response_schema("/realm/emoji", "get"), {})
+check("GET /realm/emoji has the new emoji", any(e["name"] == "party" for e in listed["emoji"].values()), repr(listed))
+for emoji in ok(owner.register(fetch_event_types=["realm_emoji"]), "register")["realm_emoji"].values():
+    validate(f"register realm_emoji {emoji['name']}", emoji, component("RealmEmoji"), {})
+me = ok(owner.get_profile(), "GET /users/me after the avatar")
+validate("GET /users/me with an avatar", me, own_user, SPEC_OWN_USER)
 
 finish()

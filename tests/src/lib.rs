@@ -153,6 +153,24 @@ impl Drop for TestServer {
     }
 }
 
+/// A file of a multipart request.
+#[derive(Clone, Copy, Debug)]
+pub struct UploadFile<'a> {
+    pub name: &'a str,
+    /// The part's `Content-Type`; none, as the Python client sends files.
+    pub content_type: Option<&'a str>,
+    pub bytes: &'a [u8],
+}
+
+/// A 1×1 PNG image.
+pub const TINY_PNG: &[u8] = &[
+    0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0x00, 0x00, 0x00, 0x0d, 0x49, 0x48, 0x44, 0x52, 0x00,
+    0x00, 0x00, 0x01, 0x00, 0x00, 0x00, 0x01, 0x08, 0x06, 0x00, 0x00, 0x00, 0x1f, 0x15, 0xc4, 0x89, 0x00,
+    0x00, 0x00, 0x0d, 0x49, 0x44, 0x41, 0x54, 0x78, 0x9c, 0x63, 0xf8, 0xcf, 0xc0, 0xf0, 0x1f, 0x00, 0x05,
+    0x00, 0x01, 0xff, 0x89, 0x99, 0x3d, 0x1d, 0x00, 0x00, 0x00, 0x00, 0x49, 0x45, 0x4e, 0x44, 0xae, 0x42,
+    0x60, 0x82,
+];
+
 /// A response: HTTP status and JSON body.
 #[derive(Debug, Clone)]
 pub struct Reply {
@@ -241,6 +259,39 @@ impl Api {
 
     pub fn put(&self, path: &str, auth: Option<&Creds>, params: &[(&str, &str)]) -> Reply {
         self.send(reqwest::Method::PUT, path, auth, params)
+    }
+
+    /// Sends a multipart body of files to `path` with `method`, as the Python client does:
+    /// each file a part named after it, with a content type only where one is given.
+    pub fn send_files(
+        &self,
+        method: reqwest::Method,
+        path: &str,
+        auth: Option<&Creds>,
+        files: &[UploadFile<'_>],
+    ) -> Reply {
+        // A text field, so that a request without files is still a well-formed form.
+        let mut form = reqwest::blocking::multipart::Form::new().text("client", "ConfabTests");
+        for file in files {
+            let mut part = reqwest::blocking::multipart::Part::bytes(file.bytes.to_vec())
+                .file_name(file.name.to_owned());
+            if let Some(content_type) = file.content_type {
+                part = part.mime_str(content_type).expect("a content type");
+            }
+            form = form.part(file.name.to_owned(), part);
+        }
+        let mut request = self.http.request(method, format!("{}{}", self.base_url, path)).multipart(form);
+        if let Some(host) = &self.host {
+            request = request.header("Host", host);
+        }
+        if let Some(creds) = auth {
+            request = request.basic_auth(&creds.email, Some(&creds.api_key));
+        }
+        let response = request.send().expect("the server answers");
+        let status = response.status().as_u16();
+        let text = response.text().expect("a body");
+        let body = serde_json::from_str(&text).unwrap_or_else(|_| panic!("not JSON ({status}): {text}"));
+        Reply { status, body }
     }
 
     /// What a queue holds now (a fetch with `dont_block`), given register's answer. The whole

@@ -201,6 +201,11 @@ fn endpoints(message_id: u64, stream_id: u64) -> Vec<(&'static str, String, Vec<
             vec!["status_text", "emoji_name", "emoji_code", "reaction_type", "away"],
         ),
         ("GET", m("/users/1/status"), vec!["x"]),
+        ("GET", m("/realm/emoji"), vec!["x"]),
+        ("POST", m("/realm/emoji/hostile"), vec!["file", "emoji_name"]),
+        ("DELETE", m("/realm/emoji/hostile"), vec!["x"]),
+        ("POST", m("/users/me/avatar"), vec!["file"]),
+        ("DELETE", m("/users/me/avatar"), vec!["x"]),
         ("DELETE", m("/bot_storage"), vec!["keys"]),
         (
             "PATCH",

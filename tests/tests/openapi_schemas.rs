@@ -1,5 +1,6 @@
-//! Channel, subscription and own-user objects (spec 2.5 and 2.11) validated against the schemas
-//! of Zulip's OpenAPI document, through the real Python client (`tests/python/schemas.py`).
+//! Channel, subscription and own-user objects (spec 2.5 and 2.11) and custom emoji validated
+//! against the schemas of Zulip's OpenAPI document, through the real Python client
+//! (`tests/python/schemas.py`, which also uploads an emoji and an avatar as the client does).
 
 use confab_tests::{TestServer, python, workspace_root};
 

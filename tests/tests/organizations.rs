@@ -5,7 +5,7 @@
 use std::path::Path;
 use std::process::{Command, Output};
 
-use confab_tests::{Api, Creds, Reply, TestServer};
+use confab_tests::{Api, Creds, Reply, TINY_PNG, TestServer, UploadFile};
 use serde_json::json;
 
 const BINARY: &str = env!("CARGO_BIN_EXE_confab-under-test");
@@ -248,6 +248,8 @@ struct LearObjects {
     /// A draft of the fool's: personal records share one id sequence.
     draft: u64,
     queue: String,
+    /// The custom emoji `storm`.
+    emoji: u64,
 }
 
 fn lear_objects(orgs: &TwoOrganizations) -> LearObjects {
@@ -299,7 +301,12 @@ fn lear_objects(orgs: &TwoOrganizations) -> LearObjects {
     let drafts = r#"[{"type": "", "to": [], "topic": "", "content": "A fool's draft"}]"#;
     let draft =
         lear.post("/drafts", Some(&fool), &[("drafts", drafts)]).ok()["ids"][0].as_u64().expect("draft id");
-    LearObjects { fool, user, stream, message, direct_message, linkifier, group, folder, draft, queue }
+    let image = UploadFile { name: "storm.png", content_type: None, bytes: TINY_PNG };
+    lear.send_files(reqwest::Method::POST, "/realm/emoji/storm", Some(king), &[image]).ok();
+    let listed = lear.get("/realm/emoji", Some(king), &[]).ok();
+    let emoji = listed["emoji"].as_object().and_then(|all| all.keys().next().cloned()).expect("storm");
+    let emoji = emoji.parse().expect("a numeric id");
+    LearObjects { fool, user, stream, message, direct_message, linkifier, group, folder, draft, queue, emoji }
 }
 
 /// A request naming an id: method, path and parameters, where `{id}` stands for the id under
@@ -438,6 +445,27 @@ const FOLDER_PROBES: &[Probe] = &[
     ("POST", "/channels/create", &[("name", "foldered"), ("subscribers", "[]"), ("folder_id", "{id}")]),
 ];
 
+/// Custom emoji by name (the names in paths and parameters).
+const EMOJI_NAME_PROBES: &[Probe] = &[
+    ("DELETE", "/realm/emoji/{id}", &[]),
+    ("POST", "/messages/{message}/reactions", &[("emoji_name", "{id}")]),
+    ("POST", "/users/me/status", &[("emoji_name", "{id}")]),
+];
+
+/// Custom emoji by id (their `emoji_code`).
+const EMOJI_ID_PROBES: &[Probe] = &[
+    (
+        "POST",
+        "/messages/{message}/reactions",
+        &[("emoji_name", "storm"), ("emoji_code", "{id}"), ("reaction_type", "realm_emoji")],
+    ),
+    (
+        "POST",
+        "/users/me/status",
+        &[("emoji_name", "storm"), ("emoji_code", "{id}"), ("reaction_type", "realm_emoji")],
+    ),
+];
+
 const QUEUE_PROBES: &[Probe] = &[
     ("GET", "/events", &[("queue_id", "{id}"), ("last_event_id", "-1"), ("dont_block", "true")]),
     ("DELETE", "/events", &[("queue_id", "{id}")]),
@@ -497,7 +525,7 @@ fn an_id_from_another_organization_answers_exactly_like_a_missing_id() {
     // Ids nobody has, of a shape no reply contains by accident.
     let numeric_missing = "987654321";
     let queue_missing = "00000000-0000-0000-0000-000000000000";
-    let kinds: [(String, &str, &[Probe], &[&str]); 9] = [
+    let kinds: [(String, &str, &[Probe], &[&str]); 11] = [
         (ids.user.to_string(), numeric_missing, USER_PROBES, USER_NARROWS),
         (ids.stream.to_string(), numeric_missing, CHANNEL_PROBES, CHANNEL_NARROWS),
         (ids.message.to_string(), numeric_missing, MESSAGE_PROBES, MESSAGE_NARROWS),
@@ -507,6 +535,8 @@ fn an_id_from_another_organization_answers_exactly_like_a_missing_id() {
         (ids.folder.to_string(), numeric_missing, FOLDER_PROBES, &[]),
         (ids.draft.to_string(), numeric_missing, RECORD_PROBES, &[]),
         (ids.queue.clone(), queue_missing, QUEUE_PROBES, &[]),
+        ("storm".to_owned(), "nosuchemoji", EMOJI_NAME_PROBES, &[]),
+        (ids.emoji.to_string(), numeric_missing, EMOJI_ID_PROBES, &[]),
     ];
     let places = [
         ("{general}", general.as_str()),
@@ -550,6 +580,13 @@ fn an_id_from_another_organization_answers_exactly_like_a_missing_id() {
     assert_eq!(members["members"], json!([ids.user]));
     let poll = [("queue_id", ids.queue.as_str()), ("last_event_id", "-1"), ("dont_block", "true")];
     lear.get("/events", Some(&ids.fool), &poll).ok();
+    let emoji = lear.get("/realm/emoji", Some(king), &[]).ok();
+    assert_eq!(emoji["emoji"][ids.emoji.to_string()]["deactivated"], false);
+
+    // Lear's emoji is not the root's, in its list or its Markdown.
+    assert_eq!(root.get("/realm/emoji", Some(owner), &[]).ok()["emoji"], json!({}));
+    let rendered = root.post("/messages/render", Some(owner), &[("content", ":storm:")]).ok();
+    assert_eq!(rendered["rendered"], "<p>:storm:</p>");
 }
 
 #[test]

@@ -1,7 +1,7 @@
 //! Who may do what, by role (zulip-semantics §6.2, Zulip's defaults): for each gated action
 //! and each role, allowed or refused, and refusals in the error shape.
 
-use confab_tests::{Api, Creds, TestServer};
+use confab_tests::{Api, Creds, TINY_PNG, TestServer, UploadFile};
 
 const ROLES: [(&str, &str); 5] =
     [("owner", "100"), ("administrator", "200"), ("moderator", "300"), ("member", "400"), ("guest", "600")];
@@ -126,6 +126,11 @@ fn archive_channel(api: &Api, org: &Org, who: &Creds, _: usize) -> bool {
     succeeded(api.delete(&format!("/streams/{id}"), Some(who), &[]))
 }
 
+fn add_custom_emoji(api: &Api, _: &Org, who: &Creds, n: usize) -> bool {
+    let image = UploadFile { name: "e.png", content_type: None, bytes: TINY_PNG };
+    succeeded(api.send_files(reqwest::Method::POST, &format!("/realm/emoji/emoji{n}"), Some(who), &[image]))
+}
+
 #[test]
 fn each_role_may_do_what_zulip_allows_by_default() {
     let org = org();
@@ -146,6 +151,7 @@ fn each_role_may_do_what_zulip_allows_by_default() {
         ("create a bot", create_bot, [true, true, true, true, false]),
         ("archive a channel", archive_channel, [true, true, false, false, false]),
         ("move a message to another channel", move_to_another_channel, [true, true, true, true, false]),
+        ("add a custom emoji", add_custom_emoji, [true, true, true, true, false]),
     ];
     let mut n = 0;
     for (what, action, expected) in &table {

@@ -2,6 +2,7 @@
 //! after Zulip's `operationId`. Each file opens with the routes it serves.
 
 pub mod alert_words;
+pub mod avatars;
 pub mod bot_storage;
 pub mod bots;
 pub mod channel_admin;
@@ -22,6 +23,7 @@ pub mod outgoing_webhooks;
 pub mod presence;
 pub mod push_tokens;
 pub mod realm;
+pub mod realm_emoji;
 pub mod realm_properties;
 pub mod realm_user_defaults;
 pub mod records;

@@ -71,6 +71,7 @@ pub fn create_realm(store: &impl Store, new: NewRealm, now: i64) -> ApiResult<Ou
         date_joined: now,
         timezone: String::new(),
         avatar_version: 1,
+        avatar: None,
         personal_recipient: bot_recipient,
     };
     changes

@@ -275,7 +275,7 @@ pub fn initial_state(
         ),
         (&["custom_profile_fields"][..], "custom_profile_fields", json!([])),
         (&["custom_profile_fields"][..], "custom_profile_field_types", json!({})),
-        (&["realm_emoji"][..], "realm_emoji", json!({})),
+        (&["realm_emoji"][..], "realm_emoji", super::realm_emoji::realm_emoji_json(store, actor.realm.id)?),
         (&["realm_filters"][..], "realm_filters", json!([])),
         (&["scheduled_messages"][..], "scheduled_messages", json!([])),
         (&["reminders"][..], "reminders", json!([])),
@@ -349,6 +349,7 @@ pub fn spectator_state(
         date_joined: realm.date_created,
         timezone: String::new(),
         avatar_version: 0,
+        avatar: None,
         personal_recipient: crate::ids::RecipientId(0),
     };
     let spectator = Actor {
@@ -488,9 +489,7 @@ fn realm_user_block(
 ) -> ApiResult<Map<String, Value>> {
     let show = |user: &User| {
         let mut shown = wire::user(user);
-        if options.client_gravatar {
-            shown["avatar_url"] = Value::Null;
-        }
+        shown["avatar_url"] = wire::avatar_url_for(user, options.client_gravatar);
         shown
     };
     let mut active = Vec::new();
@@ -523,7 +522,7 @@ fn realm_user_block(
         "full_name": user.full_name,
         "avatar_url": wire::avatar_url(user),
         "avatar_url_medium": wire::avatar_url(user),
-        "avatar_source": "G",
+        "avatar_source": wire::avatar_source(user),
         "avatar_version": user.avatar_version,
         "is_admin": user.is_admin(),
         "is_owner": user.role == crate::model::Role::Owner,

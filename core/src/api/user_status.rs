@@ -99,12 +99,12 @@ pub fn update_status(store: &impl Store, actor: &Actor, params: &Params) -> ApiR
         }
         (Some(name), Some(code), Some(kind)) => {
             let kind = reaction_type(kind)?;
-            check_emoji(name, code, kind)?;
+            check_emoji(store, actor.realm.id, name, code, kind)?;
             Some((name.clone(), code.clone(), kind.to_owned()))
         }
         (Some(name), _, _) => {
-            let (code, kind) = emoji_by_name(name)?;
-            check_emoji(name, &code, kind)?;
+            let (code, kind) = emoji_by_name(store, actor.realm.id, name)?;
+            check_emoji(store, actor.realm.id, name, &code, kind)?;
             Some((name.clone(), code, kind.to_owned()))
         }
         (None, None, None) => None,

@@ -97,6 +97,7 @@ pub fn new_user_changes(
         date_joined: now,
         timezone: String::new(),
         avatar_version: 1,
+        avatar: None,
         personal_recipient: recipient,
     };
     let is_guest = user.is_guest();

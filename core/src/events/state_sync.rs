@@ -50,6 +50,9 @@ pub fn apply_event(state: &mut Map<String, Value>, event: &Value, user_id: u64) 
         "alert_words" => {
             state.insert("alert_words".into(), event["alert_words"].clone());
         }
+        "realm_emoji" if str_of(event, "op") == "update" => {
+            state.insert("realm_emoji".into(), event["realm_emoji"].clone());
+        }
         "user_settings" if str_of(event, "op") == "update" => {
             let property = str_of(event, "property").to_owned();
             if let Some(Value::Object(settings)) = state.get_mut("user_settings") {
@@ -337,6 +340,17 @@ fn apply_realm(state: &mut Map<String, Value>, event: &Value) {
     }
 }
 
+/// Whether the state's user records leave default avatars to the client: register gave some
+/// record a null `avatar_url`, which it does only with `client_gravatar`.
+fn computes_default_avatars(state: &Map<String, Value>) -> bool {
+    ["realm_users", "realm_non_active_users"].iter().any(|key| {
+        state
+            .get(*key)
+            .and_then(Value::as_array)
+            .is_some_and(|users| users.iter().any(|u| u["avatar_url"].is_null()))
+    })
+}
+
 fn apply_realm_user(state: &mut Map<String, Value>, event: &Value, user_id: u64) {
     let person = &event["person"];
     match str_of(event, "op") {
@@ -362,6 +376,18 @@ fn apply_realm_user(state: &mut Map<String, Value>, event: &Value, user_id: u64)
                     list.push(user);
                 }
             }
+            let mut fields = fields;
+            // User records carry neither of these; the user's own top-level fields do.
+            let own_only: Vec<(String, Value)> = ["avatar_source", "avatar_url_medium"]
+                .iter()
+                .filter_map(|f| fields.remove(*f).map(|v| ((*f).to_owned(), v)))
+                .collect();
+            // A client that computes default avatars (`client_gravatar`) has them as null, as
+            // Zulip's `apply_event` keeps them; its state shows that by its null URLs.
+            let default_avatar = own_only.iter().any(|(f, v)| f == "avatar_source" && v == "G");
+            if default_avatar && computes_default_avatars(state) {
+                fields.insert("avatar_url".into(), Value::Null);
+            }
             for key in ["realm_users", "realm_non_active_users"] {
                 let Some(list) = list_mut(state, key) else { continue };
                 for user in list.iter_mut().filter(|u| u["user_id"] == *id) {
@@ -375,10 +401,18 @@ fn apply_realm_user(state: &mut Map<String, Value>, event: &Value, user_id: u64)
                     }
                 }
             }
-            if id.as_u64() == Some(user_id)
-                && let Some(name) = fields.get("full_name")
-            {
-                state.insert("full_name".into(), name.clone());
+            if id.as_u64() == Some(user_id) {
+                // The user's own fields at top level; their own avatar URL is never null.
+                let own: Map<String, Value> = person.as_object().cloned().unwrap_or_default();
+                for field in
+                    ["full_name", "avatar_url", "avatar_url_medium", "avatar_source", "avatar_version"]
+                {
+                    if let Some(value) = own.get(field)
+                        && state.contains_key(field)
+                    {
+                        state.insert(field.into(), value.clone());
+                    }
+                }
             }
         }
         _ => {}

@@ -57,7 +57,49 @@ impl MarkdownContext for OrganizationSnapshot {
     }
 }
 
+impl OrganizationSnapshot {
+    /// The active custom emoji of register's `realm_emoji` (`{id: {id, name, source_url,
+    /// deactivated, ...}}`), for a client that builds its snapshot from register's state and
+    /// keeps it in step with `realm_emoji` events.
+    pub fn custom_emoji_from_register(realm_emoji: &serde_json::Value) -> Vec<CustomEmoji> {
+        let Some(all) = realm_emoji.as_object() else { return Vec::new() };
+        let mut emoji: Vec<CustomEmoji> = all
+            .values()
+            .filter(|e| e["deactivated"] != serde_json::Value::Bool(true))
+            .filter_map(|e| {
+                Some(CustomEmoji {
+                    id: e["id"].as_str()?.parse().ok()?,
+                    name: e["name"].as_str()?.to_owned(),
+                    source_url: e["source_url"].as_str()?.to_owned(),
+                })
+            })
+            .collect();
+        emoji.sort_by_key(|e| e.id);
+        emoji
+    }
+}
+
 /// Renders text that mentions no one and links no channel, such as a channel's description.
 pub fn render_description(text: &str) -> String {
     super::render(text, &OrganizationSnapshot::default()).html
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn register_state_gives_the_active_custom_emoji_to_the_renderer() {
+        let realm_emoji = serde_json::json!({
+            "2": {"id": "2", "name": "gone_away", "source_url": "/user_avatars/1/emoji/images/b.png", "deactivated": true},
+            "1": {"id": "1", "name": "party", "source_url": "/user_avatars/1/emoji/images/a.png", "deactivated": false},
+        });
+        let custom_emoji = OrganizationSnapshot::custom_emoji_from_register(&realm_emoji);
+        assert_eq!(custom_emoji.iter().map(|e| e.name.as_str()).collect::<Vec<_>>(), ["party"]);
+        let snapshot = OrganizationSnapshot { custom_emoji, ..OrganizationSnapshot::default() };
+        assert_eq!(
+            crate::markdown::render(":party: :gone_away:", &snapshot).html,
+            "<p><img alt=\":party:\" class=\"emoji\" src=\"/user_avatars/1/emoji/images/a.png\" title=\"party\"> :gone_away:</p>"
+        );
+    }
 }

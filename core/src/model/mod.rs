@@ -2,6 +2,7 @@
 
 mod attachment;
 mod channel_folder;
+mod emoji;
 mod flags;
 mod group;
 mod linkifier;
@@ -17,6 +18,7 @@ mod user;
 
 pub use attachment::Attachment;
 pub use channel_folder::ChannelFolder;
+pub use emoji::RealmEmoji;
 pub use flags::{IndexedFlag, MessageFlags};
 pub use group::{GroupSetting, SystemGroup, UserGroup};
 pub use linkifier::Linkifier;

@@ -113,6 +113,10 @@ pub struct User {
     /// IANA zone name; empty when unset.
     pub timezone: String,
     pub avatar_version: u32,
+    /// An uploaded avatar: its path under `/user_avatars/`. `None`: the default avatar (Zulip's
+    /// gravatar source, `G`).
+    #[serde(default)]
+    pub avatar: Option<String>,
     /// The recipient that addresses direct messages to this user.
     pub personal_recipient: RecipientId,
 }

@@ -38,8 +38,24 @@ pub struct ApiRequest {
 /// dropped, unless it was moved into place).
 pub struct UploadedFile {
     pub file_name: String,
+    /// The part's `Content-Type`, if it had one.
+    pub content_type: Option<String>,
     pub size: u64,
+    /// The first bytes, by which images are recognised.
+    pub head: Vec<u8>,
     pub temporary: crate::uploads::TemporaryFile,
+}
+
+impl UploadedFile {
+    /// The file as core's image rules see it.
+    pub fn image(&self) -> confab_core::images::ReceivedImage {
+        confab_core::images::ReceivedImage::new(
+            self.content_type.as_deref(),
+            &self.file_name,
+            self.size,
+            self.head.clone(),
+        )
+    }
 }
 
 impl ApiRequest {
@@ -159,6 +175,8 @@ async fn receive_file(
     file_name: String,
 ) -> Result<UploadedFile, Response> {
     let internal = |e: std::io::Error| respond::error(&ApiError::internal(e));
+    let content_type = field.content_type().map(str::to_owned);
+    let mut head = Vec::new();
     let temporary = state.files.temporary().map_err(internal)?;
     let mut file = tokio::fs::File::create(temporary.path()).await.map_err(internal)?;
     let limit = confab_core::api::uploads::MAX_FILE_UPLOAD_SIZE_MIB * 1024 * 1024;
@@ -177,10 +195,12 @@ async fn receive_file(
             while let Ok(Some(_)) = field.chunk().await {}
             return Err(respond::error(&refusal.unwrap_or_else(too_large_error)));
         }
+        let wanted = confab_core::images::SNIFF_BYTES.saturating_sub(head.len()).min(chunk.len());
+        head.extend_from_slice(&chunk[..wanted]);
         tokio::io::AsyncWriteExt::write_all(&mut file, &chunk).await.map_err(internal)?;
     }
     tokio::io::AsyncWriteExt::flush(&mut file).await.map_err(internal)?;
-    Ok(UploadedFile { file_name, size, temporary })
+    Ok(UploadedFile { file_name, content_type, size, head, temporary })
 }
 
 fn too_large_error() -> ApiError {

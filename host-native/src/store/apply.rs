@@ -181,6 +181,11 @@ impl WriteTables<'_> {
                 self.linkifiers.remove((realm.0, *id)).map_err(storage)?;
                 Ok(())
             }
+            Change::PutRealmEmoji(emoji) => {
+                let key = (emoji.realm_id.0, emoji.id);
+                self.realm_emoji.insert(key, encode(emoji)?.as_slice()).map_err(storage)?;
+                self.bump(IdKind::RealmEmoji, emoji.id)
+            }
             Change::SetMessageFlags { user, message, flags } => {
                 let old =
                     self.flags.get((user.0, message.0)).map_err(storage)?.map(|v| MessageFlags(v.value()));

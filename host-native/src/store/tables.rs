@@ -74,4 +74,5 @@ define_tables! {
     user_attachments: USERID_ATTACHMENTID = "userid_attachmentid", (u64, u64) => ();
     muters: MUTEDID_USERID = "mutedid_userid", (u64, u64) => ();
     records: USERID_KIND_RECORDID_RECORD = "userid_kind_recordid_record", (u64, &'static str, u64) => &'static [u8];
+    realm_emoji: REALMID_EMOJIID_EMOJI = "realmid_emojiid_emoji", (u64, u64) => &'static [u8];
 }

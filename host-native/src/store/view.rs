@@ -234,6 +234,14 @@ macro_rules! impl_store {
                 record(self.bot_services.get(bot.0).map_err(storage)?)
             }
 
+            fn realm_emoji(&self, realm: RealmId) -> ApiResult<Vec<confab_core::model::RealmEmoji>> {
+                let mut emoji = Vec::new();
+                for row in self.realm_emoji.range((realm.0, 0)..=(realm.0, u64::MAX)).map_err(storage)? {
+                    emoji.push(codec::decode(row.map_err(storage)?.1.value())?);
+                }
+                Ok(emoji)
+            }
+
             fn alert_words(&self, user: UserId) -> ApiResult<Vec<String>> {
                 Ok(record(self.alert_words.get(user.0).map_err(storage)?)?.unwrap_or_default())
             }

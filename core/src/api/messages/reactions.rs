@@ -42,7 +42,7 @@ pub fn add_reaction(store: &impl Store, actor: &Actor, id: MessageId, params: &P
     let (message, own_flags) = accessible(store, actor, id)?;
     let (emoji_code, kind) = match (emoji_code, kind) {
         (Some(code), Some(kind)) => (code, kind),
-        _ => emoji_by_name(&emoji_name)?,
+        _ => emoji_by_name(store, actor.realm.id, &emoji_name)?,
     };
     let existing = store.reactions(id)?;
     let same_emoji = |r: &&Reaction| r.emoji_code == emoji_code && r.reaction_type == kind;
@@ -52,7 +52,7 @@ pub fn add_reaction(store: &impl Store, actor: &Actor, id: MessageId, params: &P
     // Joining a reaction someone already made needs no check: the emoji may have been renamed
     // since, and the client echoes what it was shown.
     if !existing.iter().any(|r| same_emoji(&r)) {
-        check_emoji(&emoji_name, &emoji_code, kind)?;
+        check_emoji(store, actor.realm.id, &emoji_name, &emoji_code, kind)?;
     }
     let reaction = Reaction {
         message_id: id,
@@ -87,7 +87,7 @@ pub fn remove_reaction(
     let (message, _) = accessible(store, actor, id)?;
     let emoji_code = match (emoji_code, &emoji_name) {
         (Some(code), _) => code,
-        (None, Some(name)) => emoji_by_name(name)?.0,
+        (None, Some(name)) => emoji_by_name(store, actor.realm.id, name)?.0,
         (None, None) => {
             return Err(ApiError::bad_request(
                 "At least one of the following arguments must be present: emoji_name, emoji_code",

@@ -206,6 +206,7 @@ struct StoreContext<'a, S: Store> {
     linkifiers: Vec<markdown::Linkifier>,
     users: OnceCell<Vec<User>>,
     groups: OnceCell<Option<Groups>>,
+    custom_emoji: OnceCell<Vec<markdown::CustomEmoji>>,
     failure: RefCell<Option<ApiError>>,
 }
 
@@ -219,6 +220,7 @@ impl<'a, S: Store> StoreContext<'a, S> {
             linkifiers: markdown_linkifiers(store, realm.id)?,
             users: OnceCell::new(),
             groups: OnceCell::new(),
+            custom_emoji: OnceCell::new(),
             failure: RefCell::new(None),
         })
     }
@@ -230,6 +232,14 @@ impl<'a, S: Store> StoreContext<'a, S> {
     /// The organization's groups, read once, on the first group mention.
     fn groups(&self) -> Option<&Groups> {
         self.groups.get_or_init(|| self.keep(Groups::load(self.store, self.realm))).as_ref()
+    }
+
+    /// The organization's active custom emoji, read once, on the first `:name:` that could be one.
+    fn custom_emoji(&self) -> &[markdown::CustomEmoji] {
+        self.custom_emoji.get_or_init(|| {
+            self.keep(crate::api::realm_emoji::active_custom_emoji(self.store, self.realm))
+                .unwrap_or_default()
+        })
     }
 
     /// Every user of the organization, read once: full-name mentions need a scan.
@@ -280,9 +290,8 @@ impl<S: Store> MarkdownContext for StoreContext<'_, S> {
             .then_some(MentionStream { id: stream.id.0, name: stream.name })
     }
 
-    /// Custom emoji arrive with the organizations issue.
-    fn custom_emoji(&self, _name: &str) -> Option<markdown::CustomEmoji> {
-        None
+    fn custom_emoji(&self, name: &str) -> Option<markdown::CustomEmoji> {
+        self.custom_emoji().iter().find(|e| e.name == name).cloned()
     }
 
     fn linkifiers(&self) -> &[markdown::Linkifier] {

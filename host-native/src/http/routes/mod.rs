@@ -20,6 +20,7 @@ use crate::store::{ReadTables, WriteTables};
 
 mod channels;
 mod groups;
+mod images;
 mod messages;
 mod organization;
 mod personal;
@@ -28,6 +29,7 @@ mod users;
 
 use channels::*;
 use groups::*;
+use images::*;
 use messages::*;
 use organization::*;
 use personal::*;
@@ -129,12 +131,20 @@ pub fn router() -> Router<AppState> {
         .route("/user_topics", axum::routing::post(update_user_topic))
         .route("/users/me/subscriptions/muted_topics", axum::routing::patch(mute_topic))
         .route("/users/{user}/status", get(get_user_status))
+        // Custom emoji and avatars (images under /user_avatars/).
+        .route("/realm/emoji", get(get_custom_emoji))
+        .route(
+            "/realm/emoji/{*emoji_name}",
+            axum::routing::post(upload_custom_emoji).delete(deactivate_custom_emoji),
+        )
+        .route("/users/me/avatar", axum::routing::post(set_avatar).delete(delete_avatar))
         .fallback(unknown_endpoint)
         .method_not_allowed_fallback(method_not_allowed);
     Router::new()
         .nest("/api/v1", v1)
         .route("/user_uploads/temporary/{token}/{filename}", get(serve_temporary))
         .route("/user_uploads/{realm}/{*path}", get(serve_upload))
+        .route("/user_avatars/{*path}", get(serve_user_avatar))
         .fallback(unknown_endpoint)
         // Multipart bodies carry uploads: their files go to disk as they arrive.
         .layer(axum::extract::DefaultBodyLimit::max(super::MAX_UPLOAD_BODY_BYTES))

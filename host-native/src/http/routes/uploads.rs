@@ -7,7 +7,7 @@ use axum::response::IntoResponse;
 use super::*;
 
 /// Authenticates on a snapshot, handing the request back.
-async fn authenticated(state: &AppState, request: ApiRequest) -> (ApiResult<Actor>, ApiRequest) {
+pub(super) async fn authenticated(state: &AppState, request: ApiRequest) -> (ApiResult<Actor>, ApiRequest) {
     let store = state.store.clone();
     let site = state.site.clone();
     let joined = tokio::task::spawn_blocking(move || {
