@@ -76,7 +76,8 @@ fn attachment_json(store: &impl Store, attachment: &Attachment) -> ApiResult<Val
     let mut messages = Vec::new();
     for id in &attachment.message_ids {
         if let Some(message) = store.message(*id)? {
-            messages.push(json!({"id": id, "date_sent": message.timestamp}));
+            // Zulip sends milliseconds here.
+            messages.push(json!({"id": id, "date_sent": message.timestamp * 1000}));
         }
     }
     Ok(json!({
@@ -90,8 +91,13 @@ fn attachment_json(store: &impl Store, attachment: &Attachment) -> ApiResult<Val
     }))
 }
 
+/// Zulip's `upload_space_used`: the organization's uploads, in bytes.
 fn space_used(store: &impl Store, user: &User) -> ApiResult<u64> {
-    Ok(store.user_attachments(user.id)?.iter().map(|a| a.size).sum())
+    let mut used = 0;
+    for member in store.realm_users(user.realm_id)? {
+        used += store.user_attachments(member.id)?.iter().map(|a| a.size).sum::<u64>();
+    }
+    Ok(used)
 }
 
 fn attachment_event(
@@ -174,7 +180,7 @@ pub fn may_download(store: &impl Store, user: &User, path_id: &str) -> ApiResult
 pub fn get_attachments(store: &impl Store, actor: &Actor) -> ApiResult<Outcome> {
     let attachments = store.user_attachments(actor.user.id)?;
     let shown = attachments.iter().map(|a| attachment_json(store, a)).collect::<ApiResult<Vec<_>>>()?;
-    let used: u64 = attachments.iter().map(|a| a.size).sum();
+    let used = space_used(store, &actor.user)?;
     Ok(Outcome::default().reply("attachments", shown).reply("upload_space_used", used))
 }
 
@@ -200,6 +206,7 @@ pub fn claim_attachments(
     store: &impl Store,
     sender: &User,
     message: MessageId,
+    sent_at: i64,
     paths: &[String],
     previous_paths: &[String],
 ) -> ApiResult<(Vec<Change>, Vec<Event>)> {
@@ -235,7 +242,7 @@ pub fn claim_attachments(
                 && attachment.message_ids.contains(&message)
                 && !list.iter().any(|m| m["id"] == message.0)
             {
-                list.push(json!({"id": message, "date_sent": Value::Null}));
+                list.push(json!({"id": message, "date_sent": sent_at * 1000}));
             }
             events.push(attachment_event(store, &owner, "update", shown, 0)?);
         }

@@ -311,6 +311,7 @@ pub fn update_message(
             store,
             &actor.user,
             message.id,
+            message.timestamp,
             &rendered.user_upload_paths,
             &previous,
         )?;

@@ -397,7 +397,7 @@ pub(super) fn compose(
     let mut changes = addressed.changes;
     changes.push(Change::InsertMessage { message, receivers: receivers.clone() });
     let (claims, claim_events) =
-        crate::api::uploads::claim_attachments(store, sender, id, &rendering.user_upload_paths, &[])?;
+        crate::api::uploads::claim_attachments(store, sender, id, now, &rendering.user_upload_paths, &[])?;
     changes.extend(claims);
     followups.extend(claim_events);
     Ok(Composed { id, changes, event: Event::Message { message: id, receivers }, followups })

@@ -65,7 +65,7 @@ fn html(status: StatusCode, body: &'static str) -> Response {
 /// Zulip's `serve_file` answers for a path the user may not have.
 fn refusal(allowed: Option<bool>) -> Option<Response> {
     match allowed {
-        None => Some(html(StatusCode::NOT_FOUND, "<p>File not found.</p>")),
+        None => Some(html(StatusCode::NOT_FOUND, "<p>This file does not exist or has been deleted.</p>")),
         Some(false) => Some(html(StatusCode::FORBIDDEN, "<p>You are not authorized to view this file.</p>")),
         Some(true) => None,
     }
@@ -75,7 +75,9 @@ fn refusal(allowed: Option<bool>) -> Option<Response> {
 /// with the HTML pages; API clients read the error shape better).
 fn api_refusal(allowed: Option<bool>) -> Option<Response> {
     match allowed {
-        None => Some(respond::error(&ApiError::bad_request("File not found.").with_status(404))),
+        None => Some(respond::error(
+            &ApiError::bad_request("This file does not exist or has been deleted.").with_status(404),
+        )),
         Some(false) => Some(respond::error(
             &ApiError::bad_request("You are not authorized to view this file.").with_status(403),
         )),
@@ -113,7 +115,7 @@ async fn file_response(state: &AppState, path_id: String) -> Response {
     let bytes = match tokio::task::spawn_blocking(move || files.read(&target)).await {
         Ok(Ok(bytes)) => bytes,
         Ok(Err(e)) if e.kind() == std::io::ErrorKind::NotFound => {
-            return html(StatusCode::NOT_FOUND, "<p>File not found.</p>");
+            return html(StatusCode::NOT_FOUND, "<p>This file does not exist or has been deleted.</p>");
         }
         Ok(Err(e)) => return respond::error(&ApiError::internal(e)),
         Err(e) => return respond::error(&ApiError::internal(e)),
