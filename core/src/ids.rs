@@ -53,6 +53,7 @@ pub enum IdKind {
     Recipient,
     Linkifier,
     UserGroup,
+    ProfileField,
 }
 
 impl IdKind {
@@ -66,6 +67,7 @@ impl IdKind {
             IdKind::Recipient => "recipient",
             IdKind::Linkifier => "linkifier",
             IdKind::UserGroup => "user_group",
+            IdKind::ProfileField => "profile_field",
         }
     }
 }

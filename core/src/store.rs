@@ -10,8 +10,8 @@ use std::ops::Bound;
 use crate::error::ApiResult;
 use crate::ids::{IdKind, MessageId, RealmId, RecipientId, StreamId, UserId};
 use crate::model::{
-    Credentials, IndexedFlag, Linkifier, Message, MessageFlags, Presence, Reaction, Realm, Recipient, Stream,
-    Subscription, User, UserGroup,
+    Credentials, IndexedFlag, Linkifier, Message, MessageFlags, Presence, ProfileField, ProfileValue,
+    Reaction, Realm, Recipient, Stream, Subscription, User, UserGroup,
 };
 
 /// An ordered set of message ids the store can walk without scanning all messages.
@@ -94,6 +94,10 @@ pub trait Store {
     fn alert_words(&self, user: UserId) -> ApiResult<Vec<String>>;
     /// The organization's user groups (system groups included), by id.
     fn user_groups(&self, realm: RealmId) -> ApiResult<Vec<UserGroup>>;
+    /// The organization's custom profile fields, by id.
+    fn profile_fields(&self, realm: RealmId) -> ApiResult<Vec<ProfileField>>;
+    /// A user's custom profile field values, by field id.
+    fn profile_values(&self, user: UserId) -> ApiResult<Vec<ProfileValue>>;
     /// Walks an index between two bounds.
     fn message_ids(
         &self,
@@ -154,6 +158,18 @@ pub enum Change {
     PutAlertWords(UserId, Vec<String>),
     /// Replaces the settings a user changed from the defaults.
     PutUserSettings(UserId, serde_json::Map<String, serde_json::Value>),
+    PutProfileField(ProfileField),
+    /// Deletes a custom profile field (its values are deleted by their own changes).
+    DeleteProfileField {
+        realm: RealmId,
+        id: u64,
+    },
+    /// Sets (`Some`) or clears (`None`) a user's value for a custom profile field.
+    PutProfileValue {
+        user: UserId,
+        field: u64,
+        value: Option<ProfileValue>,
+    },
 }
 
 /// Hands out ids of one kind within a command, starting at the store's next id.

@@ -15,8 +15,10 @@ pub fn avatar_url(user: &User) -> String {
     format!("/avatar/{}?v={}", user.id, user.avatar_version)
 }
 
-/// A user as `GET /users` and `realm_users` show them.
-pub fn user(user: &User) -> Value {
+/// A user as `GET /users` and `realm_users` show them. `profile_data` (custom profile field
+/// values, see `api::custom_profile_fields::values::profile_data_json`) is shown for humans
+/// when given; bots have none.
+pub fn user(user: &User, profile_data: Option<Value>) -> Value {
     let mut fields = json!({
         "user_id": user.id,
         "email": user.email,
@@ -36,8 +38,8 @@ pub fn user(user: &User) -> Value {
         "bot_type": user.bot_type.map(|t| t.value()),
         "bot_owner_id": user.bot_owner_id,
     });
-    if !user.is_bot() {
-        fields["profile_data"] = json!({});
+    if let Some(data) = profile_data.filter(|_| !user.is_bot()) {
+        fields["profile_data"] = data;
     }
     fields
 }

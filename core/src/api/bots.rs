@@ -152,7 +152,7 @@ pub fn add_bot(
     let events = vec![
         Event::Other {
             users: everyone,
-            body: json!({"type": "realm_user", "op": "add", "person": wire::user(&bot)}),
+            body: json!({"type": "realm_user", "op": "add", "person": wire::user(&bot, None)}),
         },
         Event::Other {
             users: bot_watchers(store, actor, actor.user.id)?,

@@ -5,6 +5,7 @@ pub mod alert_words;
 pub mod bots;
 pub mod channel_admin;
 pub mod channels;
+pub mod custom_profile_fields;
 pub mod fetch_api_key;
 pub mod linkifiers;
 pub mod messages;

@@ -267,8 +267,6 @@ pub fn initial_state(
         (&["drafts"][..], "drafts", json!([])),
         (&["saved_snippets"][..], "saved_snippets", json!([])),
         (&["navigation_view"][..], "navigation_views", json!([])),
-        (&["custom_profile_fields"][..], "custom_profile_fields", json!([])),
-        (&["custom_profile_fields"][..], "custom_profile_field_types", json!({})),
         (&["realm_emoji"][..], "realm_emoji", json!({})),
         (&["realm_filters"][..], "realm_filters", json!([])),
         (&["scheduled_messages"][..], "scheduled_messages", json!([])),
@@ -284,6 +282,11 @@ pub fn initial_state(
         if wanted.any(types) {
             put(key, value);
         }
+    }
+    if wanted.any(&["custom_profile_fields"]) {
+        let fields = super::custom_profile_fields::realm_fields(store, actor)?;
+        put("custom_profile_fields", fields.iter().map(super::custom_profile_fields::field_json).collect());
+        put("custom_profile_field_types", super::custom_profile_fields::field_types_json());
     }
     if wanted.any(&["realm_linkifiers"]) {
         let linkifiers = if caps.linkifier_url_template {
@@ -334,7 +337,7 @@ fn realm_block(actor: &Actor, site: &Site) -> Map<String, Value> {
         "realm_waiting_period_threshold": 0,
         "realm_wildcard_mention_policy": 5,
         "realm_enable_read_receipts": false,
-        "realm_default_external_accounts": {},
+        "realm_default_external_accounts": super::custom_profile_fields::default_external_accounts_json(),
         "realm_inline_image_preview": true,
         "realm_inline_url_embed_preview": false,
         "realm_send_welcome_emails": false,
@@ -403,25 +406,26 @@ fn realm_user_block(
     actor: &Actor,
     options: &RegisterOptions,
 ) -> ApiResult<Map<String, Value>> {
-    let show = |user: &User| {
-        let mut shown = wire::user(user);
+    // Custom profile field values go to every signed-in client, as in Zulip.
+    let show = |user: &User| -> ApiResult<Value> {
+        let mut shown = wire::user(user, Some(super::users::profile_data(store, user)?));
         if options.client_gravatar {
             shown["avatar_url"] = Value::Null;
         }
-        shown
+        Ok(shown)
     };
     let mut active = Vec::new();
     let mut inactive = Vec::new();
     let mut bots = Vec::new();
     for user in store.realm_users(actor.realm.id)? {
         if Some(user.id) == actor.realm.notification_bot {
-            let mut bot = show(&user);
+            let mut bot = show(&user)?;
             bot["is_system_bot"] = true.into();
             bots.push(bot);
         } else if user.is_active {
-            active.push(show(&user));
+            active.push(show(&user)?);
         } else {
-            inactive.push(show(&user));
+            inactive.push(show(&user)?);
         }
     }
     let user = &actor.user;

@@ -14,7 +14,9 @@ use crate::error::{ApiError, ApiResult};
 use crate::ids::{IdKind, RecipientId, UserId};
 use crate::model::{BotType, Credentials, Realm, Recipient, RecipientKind, Role, Subscription, User};
 
+use super::custom_profile_fields::values::profile_data_json;
 use super::subscriptions::stream_color;
+use crate::params::Params;
 use crate::store::{Change, IdAllocator, MessageIndex, Store};
 use crate::wire;
 
@@ -122,7 +124,7 @@ pub fn create_user(store: &impl Store, actor: &Actor, new: NewUser, now: i64) ->
     let (id, changes) = new_user_changes(store, &actor.realm, new, now)?;
     let everyone: Vec<UserId> = crate::command::active_user_ids(store, actor.realm.id)?;
     let created = changes.iter().find_map(|c| match c {
-        Change::PutUser(u) => Some(wire::user(u)),
+        Change::PutUser(u) => Some(wire::user(u, Some(json!({})))),
         _ => None,
     });
     let mut outcome = Outcome { changes, ..Outcome::default() }.reply("user_id", id.0);
@@ -138,7 +140,7 @@ pub fn create_user(store: &impl Store, actor: &Actor, new: NewUser, now: i64) ->
 
 /// `GET /users/me`: the actor's own record, with `max_message_id`.
 pub fn get_own_user(store: &impl Store, actor: &Actor) -> ApiResult<Outcome> {
-    let mut fields = wire::user(&actor.user);
+    let mut fields = wire::user(&actor.user, Some(profile_data(store, &actor.user)?));
     let newest = store
         .message_ids(
             &MessageIndex::UserHistory(actor.user.id),
@@ -156,20 +158,34 @@ pub fn get_own_user(store: &impl Store, actor: &Actor) -> ApiResult<Outcome> {
     Ok(outcome)
 }
 
+/// A user's custom profile field values as user objects show them.
+pub fn profile_data(store: &impl Store, user: &User) -> ApiResult<Value> {
+    Ok(profile_data_json(&store.profile_values(user.id)?))
+}
+
+/// `include_custom_profile_fields` of the user queries: the values, if asked for.
+fn requested_profile_data(store: &impl Store, params: &Params, user: &User) -> ApiResult<Option<Value>> {
+    if params.or("include_custom_profile_fields", false)? {
+        Ok(Some(profile_data(store, user)?))
+    } else {
+        Ok(None)
+    }
+}
+
 /// `GET /users`: every user of the organization, deactivated ones included as Zulip does. The
 /// notification bot is a system bot: Zulip lists those apart (`cross_realm_bots`), not here.
-pub fn get_users(store: &impl Store, actor: &Actor) -> ApiResult<Outcome> {
-    let members: Vec<Value> = store
-        .realm_users(actor.realm.id)?
-        .iter()
-        .filter(|u| Some(u.id) != actor.realm.notification_bot)
-        .map(wire::user)
-        .collect();
+pub fn get_users(store: &impl Store, actor: &Actor, params: &Params) -> ApiResult<Outcome> {
+    let mut members = Vec::new();
+    for user in store.realm_users(actor.realm.id)? {
+        if Some(user.id) != actor.realm.notification_bot {
+            members.push(wire::user(&user, requested_profile_data(store, params, &user)?));
+        }
+    }
     Ok(Outcome::default().reply("members", members))
 }
 
 /// `GET /users/{user_id}` and `GET /users/{email}`.
-pub fn get_user(store: &impl Store, actor: &Actor, who: UserRef<'_>) -> ApiResult<Outcome> {
+pub fn get_user(store: &impl Store, actor: &Actor, who: UserRef<'_>, params: &Params) -> ApiResult<Outcome> {
     let found = match who {
         UserRef::Id(id) => store.user(id)?,
         UserRef::Email(email) => match store.user_by_email(actor.realm.id, email)? {
@@ -178,7 +194,10 @@ pub fn get_user(store: &impl Store, actor: &Actor, who: UserRef<'_>) -> ApiResul
         },
     };
     match found.filter(|u| u.realm_id == actor.realm.id) {
-        Some(user) => Ok(Outcome::default().reply("user", wire::user(&user))),
+        Some(user) => {
+            let shown = wire::user(&user, requested_profile_data(store, params, &user)?);
+            Ok(Outcome::default().reply("user", shown))
+        }
         None => Err(ApiError::no_such_user()),
     }
 }

@@ -149,6 +149,25 @@ impl WriteTables<'_> {
                 self.linkifiers.remove((realm.0, *id)).map_err(storage)?;
                 Ok(())
             }
+            Change::PutProfileField(field) => {
+                let key = (field.realm_id.0, field.id);
+                self.profile_fields.insert(key, encode(field)?.as_slice()).map_err(storage)?;
+                self.bump(IdKind::ProfileField, field.id)
+            }
+            Change::DeleteProfileField { realm, id } => {
+                self.profile_fields.remove((realm.0, *id)).map_err(storage)?;
+                Ok(())
+            }
+            Change::PutProfileValue { user, field, value } => {
+                match value {
+                    Some(value) => self
+                        .profile_values
+                        .insert((user.0, *field), encode(value)?.as_slice())
+                        .map_err(storage)?,
+                    None => self.profile_values.remove((user.0, *field)).map_err(storage)?,
+                };
+                Ok(())
+            }
             Change::SetMessageFlags { user, message, flags } => {
                 let old =
                     self.flags.get((user.0, message.0)).map_err(storage)?.map(|v| MessageFlags(v.value()));

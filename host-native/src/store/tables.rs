@@ -68,4 +68,6 @@ define_tables! {
     alert_words: USERID_ALERTWORDS = "userid_alertwords", u64 => &'static [u8];
     user_settings: USERID_SETTINGS = "userid_settings", u64 => &'static [u8];
     user_groups: REALMID_USERGROUPID_USERGROUP = "realmid_usergroupid_usergroup", (u64, u64) => &'static [u8];
+    profile_fields: REALMID_FIELDID_PROFILEFIELD = "realmid_fieldid_profilefield", (u64, u64) => &'static [u8];
+    profile_values: USERID_FIELDID_PROFILEVALUE = "userid_fieldid_profilevalue", (u64, u64) => &'static [u8];
 }

@@ -199,6 +199,22 @@ macro_rules! impl_store {
                 Ok(groups)
             }
 
+            fn profile_fields(&self, realm: RealmId) -> ApiResult<Vec<ProfileField>> {
+                let mut fields = Vec::new();
+                for row in self.profile_fields.range((realm.0, 0)..=(realm.0, u64::MAX)).map_err(storage)? {
+                    fields.push(codec::decode(row.map_err(storage)?.1.value())?);
+                }
+                Ok(fields)
+            }
+
+            fn profile_values(&self, user: UserId) -> ApiResult<Vec<ProfileValue>> {
+                let mut values = Vec::new();
+                for row in self.profile_values.range((user.0, 0)..=(user.0, u64::MAX)).map_err(storage)? {
+                    values.push(codec::decode(row.map_err(storage)?.1.value())?);
+                }
+                Ok(values)
+            }
+
             fn presence(&self, user: UserId) -> ApiResult<Option<Presence>> {
                 record(self.presences.get(user.0).map_err(storage)?)
             }
@@ -281,8 +297,8 @@ mod impls {
     use confab_core::ApiResult;
     use confab_core::ids::{IdKind, MessageId, RealmId, RecipientId, StreamId, UserId};
     use confab_core::model::{
-        Credentials, Linkifier, Message, MessageFlags, Presence, Reaction, Realm, Recipient, Stream,
-        Subscription, User, UserGroup,
+        Credentials, Linkifier, Message, MessageFlags, Presence, ProfileField, ProfileValue, Reaction, Realm,
+        Recipient, Stream, Subscription, User, UserGroup,
     };
     use confab_core::store::{Direction, MessageIdIter, MessageIndex};
     use redb::ReadableTable;

@@ -22,12 +22,14 @@ mod channels;
 mod groups;
 mod messages;
 mod organization;
+mod profile;
 mod users;
 
 use channels::*;
 use groups::*;
 use messages::*;
 use organization::*;
+use profile::*;
 use users::*;
 
 pub fn router() -> Router<AppState> {
@@ -84,6 +86,21 @@ pub fn router() -> Router<AppState> {
         .route("/mark_all_as_read", axum::routing::post(mark_all_as_read))
         .route("/mark_stream_as_read", axum::routing::post(mark_stream_as_read))
         .route("/mark_topic_as_read", axum::routing::post(mark_topic_as_read))
+        // Custom profile fields and users' values for them.
+        .route(
+            "/realm/profile_fields",
+            get(get_custom_profile_fields)
+                .post(create_custom_profile_field)
+                .patch(reorder_custom_profile_fields),
+        )
+        .route(
+            "/realm/profile_fields/{field_id}",
+            axum::routing::patch(update_custom_profile_field).delete(remove_custom_profile_field),
+        )
+        .route(
+            "/users/me/profile_data",
+            axum::routing::patch(update_profile_data).delete(remove_profile_data),
+        )
         .fallback(unknown_endpoint)
         .method_not_allowed_fallback(method_not_allowed);
     Router::new().nest("/api/v1", v1).fallback(unknown_endpoint)
