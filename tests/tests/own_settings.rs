@@ -80,3 +80,39 @@ fn the_name_and_time_zone_change_the_user_record() {
     api.patch("/settings", Some(&owner), &[("full_name", "")]).error(400, "BAD_REQUEST");
     api.patch("/settings", Some(&owner), &[("timezone", "Mars; rm -rf")]).error(400, "BAD_REQUEST");
 }
+
+#[test]
+fn time_zones_are_iana_names_stored_as_their_zone_and_shown_to_everyone() {
+    let server = TestServer::start(env!("CARGO_BIN_EXE_confab-under-test"));
+    let owner = server.owner();
+    let api = server.api();
+    let ada = api.create_user(&owner, "ada@example.com", "Ada");
+    let ada_id = api.get("/users/me", Some(&ada), &[]).ok()["user_id"].clone();
+    let watcher = api.post("/register", Some(&owner), &[("event_types", r#"["realm_user"]"#)]).ok();
+    let own = api.post("/register", Some(&ada), &[("event_types", r#"["user_settings"]"#)]).ok();
+
+    // A link of the database is stored as the zone it stands for, as Zulip does.
+    api.patch("/settings", Some(&ada), &[("timezone", "Asia/Calcutta")]).ok();
+    assert_eq!(api.get("/users/me", Some(&ada), &[]).ok()["timezone"], "Asia/Kolkata");
+    let events = api.queued(&owner, &watcher)["events"].clone();
+    assert_eq!(
+        events[0],
+        json!({"id": events[0]["id"], "type": "realm_user", "op": "update",
+               "person": {"email": "ada@example.com", "user_id": ada_id, "timezone": "Asia/Kolkata"}})
+    );
+    let events = api.queued(&ada, &own)["events"].clone();
+    assert_eq!(events[0]["property"], "timezone");
+    assert_eq!(events[0]["value"], "Asia/Kolkata");
+    // Setting the same zone again changes nothing and tells no one.
+    api.patch("/settings", Some(&ada), &[("timezone", "Asia/Kolkata")]).ok();
+    assert_eq!(api.queued(&owner, &watcher)["events"].as_array().map(Vec::len), Some(1));
+
+    for bad in ["Mars/Olympus_Mons", "", "asia/kolkata", "Asia/Kolkata "] {
+        let refused = api.patch("/settings", Some(&ada), &[("timezone", bad)]).error(400, "BAD_REQUEST");
+        assert_eq!(refused["msg"], "Invalid timezone", "{bad:?}");
+    }
+    let state = api.post("/register", Some(&owner), &[("fetch_event_types", r#"["realm_user"]"#)]).ok();
+    let shown =
+        state["realm_users"].as_array().expect("users").iter().find(|u| u["user_id"] == ada_id).cloned();
+    assert_eq!(shown.expect("ada")["timezone"], "Asia/Kolkata");
+}

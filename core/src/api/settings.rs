@@ -17,9 +17,6 @@ use crate::store::{Change, Store};
 
 use super::users::validate_full_name;
 
-/// The longest time zone name accepted (the IANA database's longest is 32 characters).
-const MAX_TIMEZONE_LENGTH: usize = 40;
-
 fn invalid(name: &str) -> ApiError {
     ApiError::bad_request(format!("Invalid {name}"))
 }
@@ -49,25 +46,20 @@ fn read_setting(params: &Params, name: &str, default: &Value) -> ApiResult<Optio
             Some(text) => {
                 let ok = match allowed_values(name) {
                     Allowed::Strings(choices) => choices.contains(&text.as_str()),
-                    _ if name == "timezone" => valid_timezone(&text),
+                    _ if name == "timezone" => crate::timezones::is_known(&text),
                     _ => true,
                 };
                 if !ok {
                     return Err(invalid(name));
                 }
-                text.into()
+                // Zulip stores a link's zone (`Asia/Calcutta` as `Asia/Kolkata`).
+                if name == "timezone" { crate::timezones::canonical(&text).into() } else { text.into() }
             }
             None => return Ok(None),
         },
         _ => return Ok(None),
     };
     Ok(Some(value))
-}
-
-/// An IANA-style zone name (`Area/City`, `UTC`) or empty for "not set". Without a zone
-/// database in core, the shape is checked, not the name.
-fn valid_timezone(name: &str) -> bool {
-    name.len() <= MAX_TIMEZONE_LENGTH && name.chars().all(|c| c.is_ascii_alphanumeric() || "/_+-".contains(c))
 }
 
 /// `PATCH /settings`.
@@ -115,6 +107,14 @@ pub fn update_settings(store: &impl Store, actor: &Actor, params: &Params) -> Ap
             body["language_name"] = "English".into();
         }
         outcome.events.push(Event::Other { users: vec![user.id], body });
+        if property == "timezone" {
+            // Everyone sees users' time zones (with the API email, for older clients).
+            let person = json!({"email": user.email, "user_id": user.id, "timezone": value});
+            outcome.events.push(Event::Other {
+                users: crate::command::active_user_ids(store, actor.realm.id)?,
+                body: json!({"type": "realm_user", "op": "update", "person": person}),
+            });
+        }
     }
     outcome.changes.push(Change::PutUserSettings(user.id, changed));
     if let Some(updated) = updated_user {
