@@ -198,9 +198,13 @@ impl Store for MemoryStore {
         Ok(self.users.get(&id).cloned())
     }
 
-    fn user_by_email(&self, realm: RealmId, email: &str) -> ApiResult<Option<UserId>> {
+    fn user_by_delivery_email(&self, realm: RealmId, email: &str) -> ApiResult<Option<UserId>> {
         let email = email.trim().to_lowercase();
-        Ok(self.users.values().find(|u| u.realm_id == realm && u.email.to_lowercase() == email).map(|u| u.id))
+        Ok(self
+            .users
+            .values()
+            .find(|u| u.realm_id == realm && u.delivery_email.to_lowercase() == email)
+            .map(|u| u.id))
     }
 
     fn realm_users(&self, realm: RealmId) -> ApiResult<Vec<User>> {

@@ -56,8 +56,9 @@ pub trait Store {
     fn realms(&self) -> ApiResult<Vec<Realm>>;
 
     fn user(&self, id: UserId) -> ApiResult<Option<User>>;
-    /// Looks up an API email, compared case-insensitively.
-    fn user_by_email(&self, realm: RealmId, email: &str) -> ApiResult<Option<UserId>>;
+    /// Looks up a real (delivery) email, compared case-insensitively. API emails, which differ
+    /// for users who hide their address, are resolved by `api::users::user_by_api_email`.
+    fn user_by_delivery_email(&self, realm: RealmId, email: &str) -> ApiResult<Option<UserId>>;
     fn realm_users(&self, realm: RealmId) -> ApiResult<Vec<User>>;
     fn credentials(&self, user: UserId) -> ApiResult<Option<Credentials>>;
 

@@ -15,14 +15,16 @@ pub fn avatar_url(user: &User) -> String {
     format!("/avatar/{}?v={}", user.id, user.avatar_version)
 }
 
-/// A user as `GET /users` and `realm_users` show them. `profile_data` (custom profile field
-/// values, see `api::custom_profile_fields::values::profile_data_json`) is shown for humans
-/// when given; bots have none.
-pub fn user(user: &User, profile_data: Option<Value>) -> Value {
+/// A user as `GET /users` and `realm_users` show them to `viewer`: `delivery_email` is null
+/// unless the user's `email_address_visibility` lets the viewer see it. `profile_data` (custom
+/// profile field values, see `api::custom_profile_fields::values::profile_data_json`) is
+/// shown for humans when given; bots have none.
+pub fn user(user: &User, viewer: &User, profile_data: Option<Value>) -> Value {
+    let delivery_email = viewer.can_see_delivery_email(user).then_some(&user.delivery_email);
     let mut fields = json!({
         "user_id": user.id,
         "email": user.email,
-        "delivery_email": user.delivery_email,
+        "delivery_email": delivery_email,
         "full_name": user.full_name,
         "avatar_url": avatar_url(user),
         "avatar_version": user.avatar_version,

@@ -319,3 +319,31 @@ fn custom_profile_fields_and_values() {
         api::custom_profile_fields::remove_custom_profile_field(s, &owner, team)
     });
 }
+
+#[test]
+fn time_zones_and_email_visibility() {
+    let mut w = world();
+    let ada = w.actor("ada@example.com");
+    let register = &[("event_types", r#"["realm_user", "user_settings"]"#)];
+    let settings = |pairs: &'static [(&'static str, &'static str)]| {
+        run(|s, a, p, _| api::settings::update_settings(s, a, p), ada.clone(), pairs)
+    };
+    check(&mut w, "bob@example.com", register, settings(&[("timezone", "US/Eastern")]));
+    for viewer in ["bob@example.com", "owner@example.com", "ada@example.com"] {
+        let ada = w.actor("ada@example.com");
+        let hidden = run(
+            |s, a, p, _| api::settings::update_settings(s, a, p),
+            ada,
+            &[("email_address_visibility", "3")],
+        );
+        let events = check(&mut w, viewer, register, hidden);
+        assert!(!events.is_empty(), "{viewer} hears of it");
+        let ada = w.actor("ada@example.com");
+        let shown = run(
+            |s, a, p, _| api::settings::update_settings(s, a, p),
+            ada,
+            &[("email_address_visibility", "1")],
+        );
+        check(&mut w, viewer, register, shown);
+    }
+}

@@ -408,7 +408,7 @@ fn realm_user_block(
 ) -> ApiResult<Map<String, Value>> {
     // Custom profile field values go to every signed-in client, as in Zulip.
     let show = |user: &User| -> ApiResult<Value> {
-        let mut shown = wire::user(user, Some(super::users::profile_data(store, user)?));
+        let mut shown = wire::user(user, &actor.user, Some(super::users::profile_data(store, user)?));
         if options.client_gravatar {
             shown["avatar_url"] = Value::Null;
         }

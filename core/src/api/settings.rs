@@ -8,10 +8,10 @@ use serde_json::{Map, Value, json};
 
 use crate::command::{Actor, Event, Outcome};
 use crate::error::{ApiError, ApiResult};
-use crate::model::User;
 use crate::model::settings::{
     Allowed, READ_ONLY_SETTINGS, allowed_values, default_user_settings, user_settings,
 };
+use crate::model::{EmailVisibility, User};
 use crate::params::Params;
 use crate::store::{Change, Store};
 
@@ -62,12 +62,22 @@ fn read_setting(params: &Params, name: &str, default: &Value) -> ApiResult<Optio
     Ok(Some(value))
 }
 
+/// The settings kept on the user record rather than with the others, because user objects
+/// show them or depend on them.
+fn with_record_settings(user: &User, mut settings: Map<String, Value>) -> Map<String, Value> {
+    settings.insert("email_address_visibility".into(), user.email_address_visibility.value().into());
+    settings
+}
+
 /// `PATCH /settings`.
 pub fn update_settings(store: &impl Store, actor: &Actor, params: &Params) -> ApiResult<Outcome> {
     let user = &actor.user;
+    if user.is_bot() {
+        return Err(ApiError::bad_request("This endpoint does not accept bot requests."));
+    }
     let defaults = default_user_settings(&user.timezone);
     let mut changed = store.user_settings(user.id)?;
-    let current = user_settings(&user.timezone, &changed);
+    let current = with_record_settings(user, user_settings(&user.timezone, &changed));
     let mut outcome = Outcome::default();
     let mut updated_user: Option<User> = None;
     if let Some(name) = params.optional::<String>("full_name")? {
@@ -94,6 +104,12 @@ pub fn update_settings(store: &impl Store, actor: &Actor, params: &Params) -> Ap
             // The time zone is also the user's (realm_user) field.
             let base = updated_user.take().unwrap_or_else(|| user.clone());
             updated_user = Some(User { timezone: value.as_str().unwrap_or_default().to_owned(), ..base });
+        } else if name == "email_address_visibility" {
+            let base = updated_user.take().unwrap_or_else(|| user.clone());
+            let visibility = value.as_i64().and_then(EmailVisibility::from_value).unwrap_or_default();
+            let mut updated = User { email_address_visibility: visibility, ..base };
+            updated.email = super::users::api_email(&updated, &actor.realm_url);
+            updated_user = Some(updated);
         } else if *default == value {
             changed.remove(name);
         } else {
@@ -115,6 +131,11 @@ pub fn update_settings(store: &impl Store, actor: &Actor, params: &Params) -> Ap
                 body: json!({"type": "realm_user", "op": "update", "person": person}),
             });
         }
+        if property == "email_address_visibility"
+            && let Some(updated) = &updated_user
+        {
+            email_visibility_events(store, actor, updated, &mut outcome)?;
+        }
     }
     outcome.changes.push(Change::PutUserSettings(user.id, changed));
     if let Some(updated) = updated_user {
@@ -123,7 +144,44 @@ pub fn update_settings(store: &impl Store, actor: &Actor, params: &Params) -> Ap
     Ok(outcome)
 }
 
+/// What others learn when a user changes who may see their real email (Zulip's
+/// `do_change_user_setting`): those who gain access get it and those who lose it get null;
+/// when the API email changes (to or from `Everyone`), everyone gets the new one.
+fn email_visibility_events(
+    store: &impl Store,
+    actor: &Actor,
+    updated: &User,
+    outcome: &mut Outcome,
+) -> ApiResult<()> {
+    let before = &actor.user;
+    let (mut gained, mut lost) = (Vec::new(), Vec::new());
+    for other in store.realm_users(actor.realm.id)?.iter().filter(|u| u.is_active) {
+        match (other.can_see_delivery_email(before), other.can_see_delivery_email(updated)) {
+            (false, true) => gained.push(other.id),
+            (true, false) => lost.push(other.id),
+            _ => {}
+        }
+    }
+    for (users, delivery_email) in [(gained, Some(&updated.delivery_email)), (lost, None)] {
+        if !users.is_empty() {
+            let person = json!({"user_id": updated.id, "delivery_email": delivery_email});
+            outcome.events.push(Event::Other {
+                users,
+                body: json!({"type": "realm_user", "op": "update", "person": person}),
+            });
+        }
+    }
+    if updated.email != before.email {
+        let person = json!({"user_id": updated.id, "new_email": updated.email});
+        outcome.events.push(Event::Other {
+            users: crate::command::active_user_ids(store, actor.realm.id)?,
+            body: json!({"type": "realm_user", "op": "update", "person": person}),
+        });
+    }
+    Ok(())
+}
+
 /// A user's settings as register shows them.
 pub fn settings_of(store: &impl Store, user: &User) -> ApiResult<Map<String, Value>> {
-    Ok(user_settings(&user.timezone, &store.user_settings(user.id)?))
+    Ok(with_record_settings(user, user_settings(&user.timezone, &store.user_settings(user.id)?)))
 }

@@ -21,4 +21,4 @@ pub use profile::{ProfileField, ProfileFieldType, ProfileValue};
 pub use realm::{Realm, RealmSettings};
 pub use recipient::{Recipient, RecipientKind, direct_group_key};
 pub use stream::{ChannelPermissions, Stream, Subscription};
-pub use user::{BotService, BotType, Credentials, Role, User};
+pub use user::{BotService, BotType, Credentials, EmailVisibility, Role, User};

@@ -47,10 +47,10 @@ impl WriteTables<'_> {
                 if let Some(old) = self.users.get(user.id.0).map_err(storage)? {
                     let old: User = decode(old.value())?;
                     self.emails
-                        .remove((old.realm_id.0, old.email.to_lowercase().as_str()))
+                        .remove((old.realm_id.0, old.delivery_email.to_lowercase().as_str()))
                         .map_err(storage)?;
                 }
-                let email = user.email.to_lowercase();
+                let email = user.delivery_email.to_lowercase();
                 self.emails.insert((user.realm_id.0, email.as_str()), user.id.0).map_err(storage)?;
                 self.realm_users.insert((user.realm_id.0, user.id.0), ()).map_err(storage)?;
                 self.users.insert(user.id.0, encode(user)?.as_slice()).map_err(storage)?;

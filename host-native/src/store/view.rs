@@ -70,7 +70,7 @@ macro_rules! impl_store {
                 record(self.users.get(id.0).map_err(storage)?)
             }
 
-            fn user_by_email(&self, realm: RealmId, email: &str) -> ApiResult<Option<UserId>> {
+            fn user_by_delivery_email(&self, realm: RealmId, email: &str) -> ApiResult<Option<UserId>> {
                 let email = email.trim().to_lowercase();
                 Ok(self.emails.get((realm.0, email.as_str())).map_err(storage)?.map(|v| UserId(v.value())))
             }
