@@ -127,7 +127,15 @@ fn endpoints(message_id: u64, stream_id: u64) -> Vec<(&'static str, String, Vec<
         (
             "PATCH",
             m("/settings"),
-            vec!["full_name", "timezone", "emojiset", "color_scheme", "enter_sends", "web_font_size_px"],
+            vec![
+                "full_name",
+                "timezone",
+                "emojiset",
+                "color_scheme",
+                "enter_sends",
+                "web_font_size_px",
+                "email_address_visibility",
+            ],
         ),
         ("GET", m("/users/x/presence"), vec!["x"]),
         ("POST", m("/typing"), vec!["type", "op", "to", "stream_id", "topic"]),

@@ -2,7 +2,10 @@
 //!
 //! A user's own settings (Zulip's `UserBaseSettings`): each is checked against its type and
 //! choices, saved as a change from the defaults, and told to the user's clients as a
-//! `user_settings` event (the event system adds the legacy forms for older clients).
+//! `user_settings` event (the event system adds the legacy forms for older clients). Two are
+//! kept on the user record because user objects show them, and others hear of them as
+//! `realm_user` updates: `timezone` (an IANA name, a link stored as its zone) and
+//! `email_address_visibility` (who sees the real email; see `email_visibility_events`).
 
 use serde_json::{Map, Value, json};
 
