@@ -3,7 +3,7 @@
 //! a bracketed IPv6 address, `localhost` or a domain name whose last label is alphabetic (or
 //! punycode); an optional port; then anything without whitespace.
 
-use std::net::{Ipv4Addr, Ipv6Addr};
+use core::net::{Ipv4Addr, Ipv6Addr};
 
 /// Django's `URLValidator.max_length`.
 const MAX_URL_LENGTH: usize = 2048;
