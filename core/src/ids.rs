@@ -58,6 +58,7 @@ pub enum IdKind {
     Record,
     Attachment,
     RealmEmoji,
+    ProfileField,
 }
 
 impl IdKind {
@@ -75,6 +76,7 @@ impl IdKind {
             IdKind::Record => "record",
             IdKind::Attachment => "attachment",
             IdKind::RealmEmoji => "realm_emoji",
+            IdKind::ProfileField => "profile_field",
         }
     }
 }

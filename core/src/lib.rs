@@ -30,6 +30,7 @@ pub mod search;
 pub mod store;
 pub mod subdomains;
 pub mod time;
+pub mod timezones;
 pub mod version;
 pub mod wire;
 

@@ -8,8 +8,8 @@ use std::ops::Bound;
 use crate::error::ApiResult;
 use crate::ids::{IdKind, MessageId, RealmId, RecipientId, StreamId, UserGroupId, UserId};
 use crate::model::{
-    Credentials, Linkifier, Message, MessageFlags, MessageKind, Presence, Reaction, Realm, Recipient,
-    RecipientKind, Stream, Subscription, User, UserGroup, direct_group_key,
+    Credentials, Linkifier, Message, MessageFlags, MessageKind, Presence, ProfileField, ProfileValue,
+    Reaction, Realm, Recipient, RecipientKind, Stream, Subscription, User, UserGroup, direct_group_key,
 };
 use crate::store::{Change, Direction, MessageIdIter, MessageIndex, Store};
 
@@ -35,6 +35,8 @@ pub struct MemoryStore {
     alert_words: BTreeMap<UserId, Vec<String>>,
     bot_services: BTreeMap<UserId, crate::model::BotService>,
     presences: BTreeMap<UserId, Presence>,
+    profile_fields: BTreeMap<(RealmId, u64), ProfileField>,
+    profile_values: BTreeMap<(UserId, u64), ProfileValue>,
     counters: BTreeMap<&'static str, u64>,
 }
 
@@ -147,6 +149,21 @@ impl MemoryStore {
             Change::PutPresence(presence) => {
                 self.presences.insert(presence.user_id, *presence);
             }
+            Change::PutProfileField(field) => {
+                self.bump(IdKind::ProfileField, field.id);
+                self.profile_fields.insert((field.realm_id, field.id), field.clone());
+            }
+            Change::DeleteProfileField { realm, id } => {
+                self.profile_fields.remove(&(*realm, *id));
+            }
+            Change::PutProfileValue { user, field, value } => match value {
+                Some(value) => {
+                    self.profile_values.insert((*user, *field), value.clone());
+                }
+                None => {
+                    self.profile_values.remove(&(*user, *field));
+                }
+            },
         }
     }
 
@@ -207,9 +224,13 @@ impl Store for MemoryStore {
         Ok(self.users.get(&id).cloned())
     }
 
-    fn user_by_email(&self, realm: RealmId, email: &str) -> ApiResult<Option<UserId>> {
+    fn user_by_delivery_email(&self, realm: RealmId, email: &str) -> ApiResult<Option<UserId>> {
         let email = email.trim().to_lowercase();
-        Ok(self.users.values().find(|u| u.realm_id == realm && u.email.to_lowercase() == email).map(|u| u.id))
+        Ok(self
+            .users
+            .values()
+            .find(|u| u.realm_id == realm && u.delivery_email.to_lowercase() == email)
+            .map(|u| u.id))
     }
 
     fn realm_users(&self, realm: RealmId) -> ApiResult<Vec<User>> {
@@ -330,6 +351,14 @@ impl Store for MemoryStore {
 
     fn bot_service(&self, bot: UserId) -> ApiResult<Option<crate::model::BotService>> {
         Ok(self.bot_services.get(&bot).cloned())
+    }
+
+    fn profile_fields(&self, realm: RealmId) -> ApiResult<Vec<ProfileField>> {
+        Ok(self.profile_fields.range((realm, 0)..=(realm, u64::MAX)).map(|(_, f)| f.clone()).collect())
+    }
+
+    fn profile_values(&self, user: UserId) -> ApiResult<Vec<ProfileValue>> {
+        Ok(self.profile_values.range((user, 0)..=(user, u64::MAX)).map(|(_, v)| v.clone()).collect())
     }
 
     fn alert_words(&self, user: UserId) -> ApiResult<Vec<String>> {

@@ -10,8 +10,8 @@ use std::ops::Bound;
 use crate::error::ApiResult;
 use crate::ids::{IdKind, MessageId, RealmId, RecipientId, StreamId, UserId};
 use crate::model::{
-    Credentials, IndexedFlag, Linkifier, Message, MessageFlags, Presence, Reaction, Realm, Recipient, Stream,
-    Subscription, User, UserGroup,
+    Credentials, IndexedFlag, Linkifier, Message, MessageFlags, Presence, ProfileField, ProfileValue,
+    Reaction, Realm, Recipient, Stream, Subscription, User, UserGroup,
 };
 
 /// An ordered set of message ids the store can walk without scanning all messages.
@@ -56,8 +56,9 @@ pub trait Store {
     fn realms(&self) -> ApiResult<Vec<Realm>>;
 
     fn user(&self, id: UserId) -> ApiResult<Option<User>>;
-    /// Looks up an API email, compared case-insensitively.
-    fn user_by_email(&self, realm: RealmId, email: &str) -> ApiResult<Option<UserId>>;
+    /// Looks up a real (delivery) email, compared case-insensitively. API emails, which differ
+    /// for users who hide their address, are resolved by `api::users::user_by_api_email`.
+    fn user_by_delivery_email(&self, realm: RealmId, email: &str) -> ApiResult<Option<UserId>>;
     fn realm_users(&self, realm: RealmId) -> ApiResult<Vec<User>>;
     fn credentials(&self, user: UserId) -> ApiResult<Option<Credentials>>;
 
@@ -111,6 +112,10 @@ pub trait Store {
     ) -> ApiResult<Vec<(u64, serde_json::Value)>>;
     /// The organization's channel folders, archived ones included, in display order.
     fn channel_folders(&self, realm: RealmId) -> ApiResult<Vec<crate::model::ChannelFolder>>;
+    /// The organization's custom profile fields, by id.
+    fn profile_fields(&self, realm: RealmId) -> ApiResult<Vec<ProfileField>>;
+    /// A user's custom profile field values, by field id.
+    fn profile_values(&self, user: UserId) -> ApiResult<Vec<ProfileValue>>;
     /// Walks an index between two bounds.
     fn message_ids(
         &self,
@@ -188,6 +193,18 @@ pub enum Change {
     PutAlertWords(UserId, Vec<String>),
     /// Replaces the settings a user changed from the defaults.
     PutUserSettings(UserId, serde_json::Map<String, serde_json::Value>),
+    PutProfileField(ProfileField),
+    /// Deletes a custom profile field (its values are deleted by their own changes).
+    DeleteProfileField {
+        realm: RealmId,
+        id: u64,
+    },
+    /// Sets (`Some`) or clears (`None`) a user's value for a custom profile field.
+    PutProfileValue {
+        user: UserId,
+        field: u64,
+        value: Option<ProfileValue>,
+    },
 }
 
 /// Hands out ids of one kind within a command, starting at the store's next id.

@@ -31,12 +31,16 @@ pub fn avatar_url_for(user: &User, client_gravatar: bool) -> Value {
     if client_gravatar && user.avatar.is_none() { Value::Null } else { avatar_url(user).into() }
 }
 
-/// A user as `GET /users` and `realm_users` show them.
-pub fn user(user: &User) -> Value {
+/// A user as `GET /users` and `realm_users` show them to `viewer`: `delivery_email` is null
+/// unless the user's `email_address_visibility` lets the viewer see it. `profile_data` (custom
+/// profile field values, see `api::custom_profile_fields::values::profile_data_json`) is
+/// shown for humans when given; bots have none.
+pub fn user(user: &User, viewer: &User, profile_data: Option<Value>) -> Value {
+    let delivery_email = viewer.can_see_delivery_email(user).then_some(&user.delivery_email);
     let mut fields = json!({
         "user_id": user.id,
         "email": user.email,
-        "delivery_email": user.delivery_email,
+        "delivery_email": delivery_email,
         "full_name": user.full_name,
         "avatar_url": avatar_url(user),
         "avatar_version": user.avatar_version,
@@ -54,8 +58,8 @@ pub fn user(user: &User) -> Value {
     if user.is_bot() {
         fields["bot_type"] = json!(user.bot_type.map(|t| t.value()));
         fields["bot_owner_id"] = json!(user.bot_owner_id);
-    } else {
-        fields["profile_data"] = json!({});
+    } else if let Some(data) = profile_data {
+        fields["profile_data"] = data;
     }
     fields
 }

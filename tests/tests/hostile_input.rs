@@ -127,7 +127,15 @@ fn endpoints(message_id: u64, stream_id: u64) -> Vec<(&'static str, String, Vec<
         (
             "PATCH",
             m("/settings"),
-            vec!["full_name", "timezone", "emojiset", "color_scheme", "enter_sends", "web_font_size_px"],
+            vec![
+                "full_name",
+                "timezone",
+                "emojiset",
+                "color_scheme",
+                "enter_sends",
+                "web_font_size_px",
+                "email_address_visibility",
+            ],
         ),
         ("GET", m("/users/x/presence"), vec!["x"]),
         ("POST", m("/typing"), vec!["type", "op", "to", "stream_id", "topic"]),
@@ -230,6 +238,31 @@ fn endpoints(message_id: u64, stream_id: u64) -> Vec<(&'static str, String, Vec<
         ("POST", m("/fetch_api_key"), vec!["username", "password"]),
         ("GET", m("/server_settings"), vec!["x"]),
         ("DELETE", m("/streams/{s}"), vec!["x"]),
+        ("GET", m("/realm/profile_fields"), vec!["x"]),
+        (
+            "POST",
+            m("/realm/profile_fields"),
+            vec![
+                "name",
+                "hint",
+                "field_type",
+                "field_data",
+                "display_in_profile_summary",
+                "required",
+                "editable_by_user",
+            ],
+        ),
+        ("PATCH", m("/realm/profile_fields"), vec!["order"]),
+        (
+            "PATCH",
+            m("/realm/profile_fields/1"),
+            vec!["name", "hint", "field_data", "display_in_profile_summary", "required", "editable_by_user"],
+        ),
+        ("DELETE", m("/realm/profile_fields/x"), vec!["x"]),
+        ("PATCH", m("/users/me/profile_data"), vec!["data"]),
+        ("DELETE", m("/users/me/profile_data"), vec!["data"]),
+        ("PATCH", m("/users/1"), vec!["profile_data"]),
+        ("GET", m("/users"), vec!["include_custom_profile_fields"]),
     ]
 }
 

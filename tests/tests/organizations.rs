@@ -247,6 +247,7 @@ struct LearObjects {
     folder: u64,
     /// A draft of the fool's: personal records share one id sequence.
     draft: u64,
+    profile_field: u64,
     queue: String,
     /// The custom emoji `storm`.
     emoji: u64,
@@ -293,6 +294,10 @@ fn lear_objects(orgs: &TwoOrganizations) -> LearObjects {
         .ok()["group_id"]
         .as_u64()
         .expect("group_id");
+    let profile_field =
+        lear.post("/realm/profile_fields", Some(king), &[("name", "Role"), ("field_type", "1")]).ok()["id"]
+            .as_u64()
+            .expect("id");
     let folder = lear.post("/channel_folders/create", Some(king), &[("name", "Moors"), ("description", "")]);
     let folder = folder.ok()["channel_folder_id"].as_u64().expect("channel_folder_id");
     lear.post("/users/me/presence", Some(&fool), &[("status", "active")]).ok();
@@ -306,12 +311,25 @@ fn lear_objects(orgs: &TwoOrganizations) -> LearObjects {
     let listed = lear.get("/realm/emoji", Some(king), &[]).ok();
     let emoji = listed["emoji"].as_object().and_then(|all| all.keys().next().cloned()).expect("storm");
     let emoji = emoji.parse().expect("a numeric id");
-    LearObjects { fool, user, stream, message, direct_message, linkifier, group, folder, draft, queue, emoji }
+    LearObjects {
+        fool,
+        user,
+        stream,
+        message,
+        direct_message,
+        linkifier,
+        group,
+        folder,
+        draft,
+        queue,
+        emoji,
+        profile_field,
+    }
 }
 
 /// A request naming an id: method, path and parameters, where `{id}` stands for the id under
-/// test and `{general}`, `{message}`, `{group}` and `{everyone}` for the root's own channel,
-/// message and groups.
+/// test and `{general}`, `{message}`, `{group}`, `{everyone}` and `{userfield}` for the root's
+/// own channel, message, groups and person-picker profile field.
 type Probe<'a> = (&'a str, &'a str, &'a [(&'a str, &'a str)]);
 
 const USER_PROBES: &[Probe] = &[
@@ -339,6 +357,16 @@ const USER_PROBES: &[Probe] = &[
     ),
     ("POST", "/user_groups/{group}/members", &[("add", "[{id}]")]),
     ("GET", "/user_groups/{everyone}/members/{id}", &[]),
+    ("PATCH", "/users/me/profile_data", &[("data", r#"[{"id": {userfield}, "value": [{id}]}]"#)]),
+    ("GET", "/users/{id}", &[("include_custom_profile_fields", "true")]),
+];
+
+const PROFILE_FIELD_PROBES: &[Probe] = &[
+    ("PATCH", "/realm/profile_fields/{id}", &[("name", "Mine now")]),
+    ("DELETE", "/realm/profile_fields/{id}", &[]),
+    ("PATCH", "/realm/profile_fields", &[("order", "[{id}]")]),
+    ("PATCH", "/users/me/profile_data", &[("data", r#"[{"id": {id}, "value": "x"}]"#)]),
+    ("DELETE", "/users/me/profile_data", &[("data", "[{id}]")]),
 ];
 
 const CHANNEL_PROBES: &[Probe] = &[
@@ -521,11 +549,15 @@ fn an_id_from_another_organization_answers_exactly_like_a_missing_id() {
     let everyone =
         groups["user_groups"].as_array().expect("groups").iter().find(|g| g["name"] == "role:everyone");
     let everyone = everyone.expect("role:everyone")["id"].to_string();
+    let userfield = root
+        .post("/realm/profile_fields", Some(owner), &[("name", "Mentor"), ("field_type", "6")])
+        .ok()["id"]
+        .to_string();
 
     // Ids nobody has, of a shape no reply contains by accident.
     let numeric_missing = "987654321";
     let queue_missing = "00000000-0000-0000-0000-000000000000";
-    let kinds: [(String, &str, &[Probe], &[&str]); 11] = [
+    let kinds: [(String, &str, &[Probe], &[&str]); 12] = [
         (ids.user.to_string(), numeric_missing, USER_PROBES, USER_NARROWS),
         (ids.stream.to_string(), numeric_missing, CHANNEL_PROBES, CHANNEL_NARROWS),
         (ids.message.to_string(), numeric_missing, MESSAGE_PROBES, MESSAGE_NARROWS),
@@ -534,6 +566,7 @@ fn an_id_from_another_organization_answers_exactly_like_a_missing_id() {
         (ids.group.to_string(), numeric_missing, GROUP_PROBES, &[]),
         (ids.folder.to_string(), numeric_missing, FOLDER_PROBES, &[]),
         (ids.draft.to_string(), numeric_missing, RECORD_PROBES, &[]),
+        (ids.profile_field.to_string(), numeric_missing, PROFILE_FIELD_PROBES, &[]),
         (ids.queue.clone(), queue_missing, QUEUE_PROBES, &[]),
         ("storm".to_owned(), "nosuchemoji", EMOJI_NAME_PROBES, &[]),
         (ids.emoji.to_string(), numeric_missing, EMOJI_ID_PROBES, &[]),
@@ -543,6 +576,7 @@ fn an_id_from_another_organization_answers_exactly_like_a_missing_id() {
         ("{message}", own_message.as_str()),
         ("{group}", group.as_str()),
         ("{everyone}", everyone.as_str()),
+        ("{userfield}", userfield.as_str()),
     ];
     for (lear_id, missing_id, probes, narrows) in &kinds {
         let narrow_params: Vec<[(&str, &str); 4]> = narrows
@@ -578,6 +612,8 @@ fn an_id_from_another_organization_answers_exactly_like_a_missing_id() {
     assert_eq!(fool["user"]["is_active"], true);
     let members = lear.get(&format!("/user_groups/{}/members", ids.group), Some(king), &[]).ok();
     assert_eq!(members["members"], json!([ids.user]));
+    let fields = lear.get("/realm/profile_fields", Some(king), &[]).ok();
+    assert_eq!(fields["custom_fields"][0]["name"], "Role");
     let poll = [("queue_id", ids.queue.as_str()), ("last_event_id", "-1"), ("dont_block", "true")];
     lear.get("/events", Some(&ids.fool), &poll).ok();
     let emoji = lear.get("/realm/emoji", Some(king), &[]).ok();

@@ -80,3 +80,144 @@ fn the_name_and_time_zone_change_the_user_record() {
     api.patch("/settings", Some(&owner), &[("full_name", "")]).error(400, "BAD_REQUEST");
     api.patch("/settings", Some(&owner), &[("timezone", "Mars; rm -rf")]).error(400, "BAD_REQUEST");
 }
+
+#[test]
+fn time_zones_are_iana_names_stored_as_their_zone_and_shown_to_everyone() {
+    let server = TestServer::start(env!("CARGO_BIN_EXE_confab-under-test"));
+    let owner = server.owner();
+    let api = server.api();
+    let ada = api.create_user(&owner, "ada@example.com", "Ada");
+    let ada_id = api.get("/users/me", Some(&ada), &[]).ok()["user_id"].clone();
+    let watcher = api.post("/register", Some(&owner), &[("event_types", r#"["realm_user"]"#)]).ok();
+    let own = api.post("/register", Some(&ada), &[("event_types", r#"["user_settings"]"#)]).ok();
+
+    // A link of the database is stored as the zone it stands for, as Zulip does.
+    api.patch("/settings", Some(&ada), &[("timezone", "Asia/Calcutta")]).ok();
+    assert_eq!(api.get("/users/me", Some(&ada), &[]).ok()["timezone"], "Asia/Kolkata");
+    let events = api.queued(&owner, &watcher)["events"].clone();
+    assert_eq!(
+        events[0],
+        json!({"id": events[0]["id"], "type": "realm_user", "op": "update",
+               "person": {"email": "ada@example.com", "user_id": ada_id, "timezone": "Asia/Kolkata"}})
+    );
+    let events = api.queued(&ada, &own)["events"].clone();
+    assert_eq!(events[0]["property"], "timezone");
+    assert_eq!(events[0]["value"], "Asia/Kolkata");
+    // Setting the same zone again changes nothing and tells no one.
+    api.patch("/settings", Some(&ada), &[("timezone", "Asia/Kolkata")]).ok();
+    assert_eq!(api.queued(&owner, &watcher)["events"].as_array().map(Vec::len), Some(1));
+
+    for bad in ["Mars/Olympus_Mons", "", "asia/kolkata", "Asia/Kolkata "] {
+        let refused = api.patch("/settings", Some(&ada), &[("timezone", bad)]).error(400, "BAD_REQUEST");
+        assert_eq!(refused["msg"], "Invalid timezone", "{bad:?}");
+    }
+    let state = api.post("/register", Some(&owner), &[("fetch_event_types", r#"["realm_user"]"#)]).ok();
+    let shown =
+        state["realm_users"].as_array().expect("users").iter().find(|u| u["user_id"] == ada_id).cloned();
+    assert_eq!(shown.expect("ada")["timezone"], "Asia/Kolkata");
+}
+
+#[test]
+fn email_address_visibility_decides_who_sees_the_real_email() {
+    let server = TestServer::start(env!("CARGO_BIN_EXE_confab-under-test"));
+    let owner = server.owner();
+    let api = server.api();
+    let ada = api.create_user(&owner, "ada@example.com", "Ada");
+    let bob = api.create_user(&owner, "bob@example.com", "Bob");
+    let mo = api.create_user(&owner, "mo@example.com", "Mo");
+    let gil = api.create_user(&owner, "gil@example.com", "Gil");
+    let id_of = |who: &confab_tests::Creds| {
+        api.get("/users/me", Some(who), &[]).ok()["user_id"].as_u64().expect("id")
+    };
+    let (ada_id, mo_id, gil_id) = (id_of(&ada), id_of(&mo), id_of(&gil));
+    api.patch(&format!("/users/{mo_id}"), Some(&owner), &[("role", "300")]).ok();
+    api.patch(&format!("/users/{gil_id}"), Some(&owner), &[("role", "600")]).ok();
+    let register = |who: &confab_tests::Creds| {
+        api.post("/register", Some(who), &[("event_types", r#"["realm_user"]"#)]).ok()
+    };
+    let (owner_queue, bob_queue) = (register(&owner), register(&bob));
+    let seen_by =
+        |who: &confab_tests::Creds| api.get(&format!("/users/{ada_id}"), Some(who), &[]).ok()["user"].clone();
+    assert_eq!(seen_by(&gil)["delivery_email"], "ada@example.com", "everyone sees it by default");
+
+    // Administrators only: the others see null and a stand-in API email.
+    api.patch("/settings", Some(&ada), &[("email_address_visibility", "3")]).ok();
+    let stand_in = format!("user{ada_id}@127.0.0.1");
+    for (who, real) in [(&owner, true), (&mo, false), (&bob, false), (&gil, false), (&ada, true)] {
+        let shown = seen_by(who);
+        assert_eq!(shown["email"], stand_in.as_str());
+        let expected = if real { json!("ada@example.com") } else { Value::Null };
+        assert_eq!(shown["delivery_email"], expected, "as seen by {}", who.email);
+    }
+    let me = api.get("/users/me", Some(&ada), &[]).ok();
+    assert_eq!(
+        (me["email"].clone(), me["delivery_email"].clone()),
+        (json!(stand_in), json!("ada@example.com"))
+    );
+    let state = api.post("/register", Some(&ada), &[("fetch_event_types", r#"["user_settings"]"#)]).ok();
+    assert_eq!(state["user_settings"]["email_address_visibility"], 3);
+
+    let person = |events: &Value, at: usize| events[at]["person"].clone();
+    let events = api.queued(&owner, &owner_queue)["events"].clone();
+    assert_eq!(events.as_array().map(Vec::len), Some(1), "the owner could see it and still can");
+    assert_eq!(person(&events, 0), json!({"user_id": ada_id, "new_email": stand_in}));
+    let events = api.queued(&bob, &bob_queue)["events"].clone();
+    assert_eq!(person(&events, 0), json!({"user_id": ada_id, "delivery_email": null}));
+    assert_eq!(person(&events, 1), json!({"user_id": ada_id, "new_email": stand_in}));
+
+    // Messages show the API email; the real one still logs in and names no one else.
+    api.subscribe(&owner, &["general"], &[stand_in.as_str(), "bob@example.com"]);
+    let sent = api.post(
+        "/messages",
+        Some(&ada),
+        &[("type", "stream"), ("to", "general"), ("topic", "t"), ("content", "hi")],
+    );
+    let message = sent.ok()["id"].as_u64().expect("id");
+    let shown = api.get(&format!("/messages/{message}"), Some(&bob), &[]).ok();
+    assert_eq!(shown["message"]["sender_email"], stand_in.as_str());
+    let key = api
+        .post("/fetch_api_key", None, &[("username", "ada@example.com"), ("password", "s3cret-pass")])
+        .ok();
+    assert_eq!(key["email"], "ada@example.com");
+    let to_stand_in = json!([stand_in]).to_string();
+    api.post(
+        "/messages",
+        Some(&bob),
+        &[("type", "private"), ("to", to_stand_in.as_str()), ("content", "hey")],
+    )
+    .ok();
+    api.post(
+        "/messages",
+        Some(&bob),
+        &[("type", "private"), ("to", r#"["ada@example.com"]"#), ("content", "x")],
+    )
+    .error(400, "BAD_REQUEST");
+    api.get("/users/ada@example.com", Some(&owner), &[]).ok();
+    assert_eq!(
+        api.get("/users/ada@example.com", Some(&bob), &[]).error(400, "BAD_REQUEST")["msg"],
+        "No such user"
+    );
+    api.get(&format!("/users/{stand_in}"), Some(&bob), &[]).ok();
+
+    // Moderators, then members: each role sees what Zulip lets it see.
+    api.patch("/settings", Some(&ada), &[("email_address_visibility", "5")]).ok();
+    assert_eq!(seen_by(&mo)["delivery_email"], "ada@example.com");
+    assert_eq!(seen_by(&bob)["delivery_email"], Value::Null);
+    api.patch("/settings", Some(&ada), &[("email_address_visibility", "2")]).ok();
+    assert_eq!(seen_by(&bob)["delivery_email"], "ada@example.com");
+    assert_eq!(seen_by(&gil)["delivery_email"], Value::Null);
+    api.patch("/settings", Some(&ada), &[("email_address_visibility", "4")]).ok();
+    assert_eq!(seen_by(&owner)["delivery_email"], Value::Null);
+
+    // Back to everyone: the real email is the API email again.
+    api.queued(&bob, &bob_queue);
+    api.patch("/settings", Some(&ada), &[("email_address_visibility", "1")]).ok();
+    assert_eq!(seen_by(&bob)["email"], "ada@example.com");
+    let events = api.queued(&bob, &bob_queue)["events"].clone();
+    let last = events.as_array().expect("events").len();
+    assert_eq!(person(&events, last - 2), json!({"user_id": ada_id, "delivery_email": "ada@example.com"}));
+    assert_eq!(person(&events, last - 1), json!({"user_id": ada_id, "new_email": "ada@example.com"}));
+    let refused =
+        api.patch("/settings", Some(&ada), &[("email_address_visibility", "6")]).error(400, "BAD_REQUEST");
+    assert_eq!(refused["msg"], "Invalid email_address_visibility");
+}

@@ -83,6 +83,20 @@ fn add_linkifier(api: &Api, _: &Org, who: &Creds, n: usize) -> bool {
     ))
 }
 
+fn add_custom_profile_field(api: &Api, _: &Org, who: &Creds, n: usize) -> bool {
+    let name = format!("Field {n}");
+    succeeded(api.post("/realm/profile_fields", Some(who), &[("name", name.as_str()), ("field_type", "1")]))
+}
+
+/// Sets the user's own value of a field only administrators may fill in.
+fn set_admin_only_profile_value(api: &Api, org: &Org, who: &Creds, n: usize) -> bool {
+    let name = format!("Badge {n}");
+    let params = [("name", name.as_str()), ("field_type", "1"), ("editable_by_user", "false")];
+    let field = api.post("/realm/profile_fields", Some(&org.owner), &params).ok()["id"].clone();
+    let data = format!(r#"[{{"id": {field}, "value": "gold"}}]"#);
+    succeeded(api.patch("/users/me/profile_data", Some(who), &[("data", data.as_str())]))
+}
+
 fn change_organization(api: &Api, _: &Org, who: &Creds, n: usize) -> bool {
     succeeded(api.patch("/realm", Some(who), &[("description", &format!("version {n}"))]))
 }
@@ -148,6 +162,12 @@ fn each_role_may_do_what_zulip_allows_by_default() {
         ("create a user group", create_user_group, [true, true, true, true, false]),
         ("add a linkifier", add_linkifier, [true, true, false, false, false]),
         ("change organization settings", change_organization, [true, true, false, false, false]),
+        ("add a custom profile field", add_custom_profile_field, [true, true, false, false, false]),
+        (
+            "fill in an admin-only profile field",
+            set_admin_only_profile_value,
+            [true, true, false, false, false],
+        ),
         ("create a bot", create_bot, [true, true, true, true, false]),
         ("archive a channel", archive_channel, [true, true, false, false, false]),
         ("move a message to another channel", move_to_another_channel, [true, true, true, true, false]),

@@ -27,12 +27,6 @@ pub struct BotSecrets {
     pub service_token: String,
 }
 
-/// The email domain of an organization's bots: its host, without a port.
-fn bot_domain(actor: &Actor) -> String {
-    let host = actor.realm_url.split("://").nth(1).unwrap_or(&actor.realm_url);
-    host.split(':').next().unwrap_or(host).to_owned()
-}
-
 /// Zulip's `check_short_name`: letters, digits, `-` and `_`; a trailing `-bot` is implied.
 fn short_name(params: &Params) -> ApiResult<String> {
     let name: String = params.required("short_name")?;
@@ -117,8 +111,8 @@ pub fn add_bot(
     } else {
         None
     };
-    let email = format!("{short}-bot@{}", bot_domain(actor));
-    if store.user_by_email(actor.realm.id, &email)?.is_some() {
+    let email = format!("{short}-bot@{}", super::users::email_domain(&actor.realm_url));
+    if store.user_by_delivery_email(actor.realm.id, &email)?.is_some() {
         return Err(ApiError::bad_request("Username already in use"));
     }
     let new = NewUser {
@@ -152,7 +146,7 @@ pub fn add_bot(
     let events = vec![
         Event::Other {
             users: everyone,
-            body: json!({"type": "realm_user", "op": "add", "person": wire::user(&bot)}),
+            body: json!({"type": "realm_user", "op": "add", "person": wire::user(&bot, &bot, None)}),
         },
         Event::Other {
             users: bot_watchers(store, actor, actor.user.id)?,

@@ -27,7 +27,7 @@ pub fn fetch_api_key(
     if realm.deactivated {
         return Err(ApiError::realm_deactivated());
     }
-    let user = match store.user_by_email(realm.id, username)? {
+    let user = match store.user_by_delivery_email(realm.id, username)? {
         Some(id) => store.user(id)?,
         None => None,
     };
@@ -49,6 +49,6 @@ pub fn fetch_api_key(
     }
     Ok(Outcome::default()
         .reply("api_key", credentials.api_key.clone())
-        .reply("email", user.email.clone())
+        .reply("email", user.delivery_email.clone())
         .reply("user_id", user.id.0))
 }

@@ -200,7 +200,7 @@ fn resolve_user(store: &impl Store, actor: &Actor, operand: &Value) -> ApiResult
         Value::Number(n) => n.as_u64().map(UserId).and_then(|id| store.user(id).ok().flatten()),
         Value::String(s) => match s.trim().parse::<u64>() {
             Ok(id) => store.user(UserId(id))?,
-            Err(_) => match store.user_by_email(actor.realm.id, s.trim())? {
+            Err(_) => match crate::api::users::user_by_api_email(store, actor.realm.id, s.trim())? {
                 Some(id) => store.user(id)?,
                 None => None,
             },

@@ -138,7 +138,7 @@ pub fn get_presence(store: &impl Store, actor: &Actor, now: i64) -> ApiResult<Ou
 pub fn get_user_presence(store: &impl Store, actor: &Actor, who: UserRef<'_>) -> ApiResult<Outcome> {
     let user: Option<User> = match who {
         UserRef::Id(id) => store.user(id)?,
-        UserRef::Email(email) => match store.user_by_email(actor.realm.id, email)? {
+        UserRef::Email(email) => match crate::api::users::user_by_api_email(store, actor.realm.id, email)? {
             Some(id) => store.user(id)?,
             None => None,
         },

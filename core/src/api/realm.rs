@@ -63,6 +63,7 @@ pub fn create_realm(store: &impl Store, new: NewRealm, now: i64) -> ApiResult<Ou
         realm_id: realm.id,
         email: format!("notification-bot@{}", NOTIFICATION_BOT_DOMAIN),
         delivery_email: format!("notification-bot@{}", NOTIFICATION_BOT_DOMAIN),
+        email_address_visibility: crate::model::EmailVisibility::Everyone,
         full_name: "Notification Bot".to_owned(),
         role: Role::Member,
         bot_type: Some(BotType::Generic),

@@ -273,8 +273,6 @@ pub fn initial_state(
             "navigation_views",
             super::navigation_views::navigation_views_json(store, user.id)?,
         ),
-        (&["custom_profile_fields"][..], "custom_profile_fields", json!([])),
-        (&["custom_profile_fields"][..], "custom_profile_field_types", json!({})),
         (&["realm_emoji"][..], "realm_emoji", super::realm_emoji::realm_emoji_json(store, actor.realm.id)?),
         (&["realm_filters"][..], "realm_filters", json!([])),
         (&["scheduled_messages"][..], "scheduled_messages", json!([])),
@@ -314,6 +312,11 @@ pub fn initial_state(
             Value::Object(super::realm_user_defaults::realm_user_defaults(&actor.realm)),
         );
     }
+    if wanted.any(&["custom_profile_fields"]) {
+        let fields = super::custom_profile_fields::realm_fields(store, actor)?;
+        put("custom_profile_fields", fields.iter().map(super::custom_profile_fields::field_json).collect());
+        put("custom_profile_field_types", super::custom_profile_fields::field_types_json());
+    }
     if wanted.any(&["realm_linkifiers"]) {
         let linkifiers = if caps.linkifier_url_template {
             wire::linkifiers(&store.linkifiers(actor.realm.id)?)
@@ -350,6 +353,7 @@ pub fn spectator_state(
         timezone: String::new(),
         avatar_version: 0,
         avatar: None,
+        email_address_visibility: Default::default(),
         personal_recipient: crate::ids::RecipientId(0),
     };
     let spectator = Actor {
@@ -426,7 +430,7 @@ fn realm_block(actor: &Actor, site: &Site) -> Map<String, Value> {
         "realm_topics_policy": settings.topics_policy,
         "realm_mandatory_topics": settings.topics_policy == "disable_empty_topic",
         "realm_wildcard_mention_policy": 5,
-        "realm_default_external_accounts": {},
+        "realm_default_external_accounts": super::custom_profile_fields::default_external_accounts_json(),
         "realm_is_zephyr_mirror_realm": false,
         "realm_plan_type": 1,
         "realm_push_notifications_enabled": false,
@@ -487,23 +491,24 @@ fn realm_user_block(
     actor: &Actor,
     options: &RegisterOptions,
 ) -> ApiResult<Map<String, Value>> {
-    let show = |user: &User| {
-        let mut shown = wire::user(user);
+    // Custom profile field values go to every signed-in client, as in Zulip.
+    let show = |user: &User| -> ApiResult<Value> {
+        let mut shown = wire::user(user, &actor.user, Some(super::users::profile_data(store, user)?));
         shown["avatar_url"] = wire::avatar_url_for(user, options.client_gravatar);
-        shown
+        Ok(shown)
     };
     let mut active = Vec::new();
     let mut inactive = Vec::new();
     let mut bots = Vec::new();
     for user in store.realm_users(actor.realm.id)? {
         if Some(user.id) == actor.realm.notification_bot {
-            let mut bot = show(&user);
+            let mut bot = show(&user)?;
             bot["is_system_bot"] = true.into();
             bots.push(bot);
         } else if user.is_active {
-            active.push(show(&user));
+            active.push(show(&user)?);
         } else {
-            inactive.push(show(&user));
+            inactive.push(show(&user)?);
         }
     }
     let user = &actor.user;

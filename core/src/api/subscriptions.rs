@@ -83,7 +83,8 @@ fn principals(store: &impl Store, actor: &Actor, params: &Params) -> ApiResult<V
     let mut users: Vec<User> = Vec::new();
     for principal in list {
         let user = match &principal {
-            Value::String(email) => match store.user_by_email(actor.realm.id, email)? {
+            Value::String(email) => match crate::api::users::user_by_api_email(store, actor.realm.id, email)?
+            {
                 Some(id) => active_user_in_realm(store, actor, id)?,
                 None => None,
             },

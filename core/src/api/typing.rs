@@ -24,7 +24,8 @@ fn recipients(store: &impl Store, actor: &Actor, to: &[Value]) -> ApiResult<Vec<
     for entry in to {
         let user = match entry {
             Value::Number(n) => n.as_u64().map(UserId).map(|id| store.user(id)).transpose()?.flatten(),
-            Value::String(email) => match store.user_by_email(actor.realm.id, email)? {
+            Value::String(email) => match crate::api::users::user_by_api_email(store, actor.realm.id, email)?
+            {
                 Some(id) => store.user(id)?,
                 None => None,
             },

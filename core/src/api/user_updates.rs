@@ -13,6 +13,7 @@ use crate::model::{Role, User};
 use crate::params::Params;
 use crate::store::{Change, Store};
 
+use super::custom_profile_fields::values::set_profile_data_as_admin;
 use super::users::{active_owners, validate_full_name};
 
 fn realm_user_update(store: &impl Store, actor: &Actor, person: serde_json::Value) -> ApiResult<Event> {
@@ -20,7 +21,8 @@ fn realm_user_update(store: &impl Store, actor: &Actor, person: serde_json::Valu
     Ok(Event::Other { users, body: json!({"type": "realm_user", "op": "update", "person": person}) })
 }
 
-/// `PATCH /users/{user_id}`: `full_name` and `role`.
+/// `PATCH /users/{user_id}`: `full_name`, `role` and `profile_data` (custom profile field
+/// values, see `custom_profile_fields::values`).
 pub fn update_user(store: &impl Store, actor: &Actor, target: UserId, params: &Params) -> ApiResult<Outcome> {
     require_admin(actor)?;
     let user: User =
@@ -33,7 +35,8 @@ pub fn update_user(store: &impl Store, actor: &Actor, target: UserId, params: &P
         }
         None => None,
     };
-    if full_name.is_none() && role.is_none() {
+    let profile_data = params.has("profile_data");
+    if full_name.is_none() && role.is_none() && !profile_data {
         return Err(ApiError::bad_request("No new data supplied"));
     }
     let mut updated = user.clone();
@@ -54,5 +57,9 @@ pub fn update_user(store: &impl Store, actor: &Actor, target: UserId, params: &P
         updated.full_name = name.clone();
         events.push(realm_user_update(store, actor, json!({"user_id": user.id, "full_name": name}))?);
     }
-    Ok(Outcome { changes: vec![Change::PutUser(updated)], events, ..Outcome::default() })
+    let mut outcome = Outcome { changes: vec![Change::PutUser(updated)], events, ..Outcome::default() };
+    if profile_data {
+        set_profile_data_as_admin(store, actor, &user, params, &mut outcome)?;
+    }
+    Ok(outcome)
 }

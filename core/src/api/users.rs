@@ -11,10 +11,12 @@ use serde_json::{Value, json};
 
 use crate::command::{Actor, Event, Outcome, require_admin};
 use crate::error::{ApiError, ApiResult};
-use crate::ids::{IdKind, RecipientId, UserId};
+use crate::ids::{IdKind, RealmId, RecipientId, UserId};
 use crate::model::{BotType, Credentials, Realm, Recipient, RecipientKind, Role, Subscription, User};
 
+use super::custom_profile_fields::values::profile_data_json;
 use super::subscriptions::stream_color;
+use crate::params::Params;
 use crate::store::{Change, IdAllocator, MessageIndex, Store};
 use crate::wire;
 
@@ -55,6 +57,45 @@ pub fn validate_email(email: &str) -> ApiResult<()> {
     Ok(())
 }
 
+/// Finds the user an API email names (Zulip's `get_user`): the real address of a user who
+/// shows it to everyone, or the `user{id}@{host}` stand-in of one who does not. A hidden real
+/// address names no one.
+pub fn user_by_api_email(store: &impl Store, realm: RealmId, email: &str) -> ApiResult<Option<UserId>> {
+    let email = email.trim();
+    let named = |user: &User| user.realm_id == realm && user.email.eq_ignore_ascii_case(email);
+    let stand_in = email
+        .split_once('@')
+        .and_then(|(local, _)| local.strip_prefix("user"))
+        .and_then(|digits| digits.parse::<u64>().ok());
+    if let Some(id) = stand_in
+        && store.user(UserId(id))?.is_some_and(|u| named(&u))
+    {
+        return Ok(Some(UserId(id)));
+    }
+    match store.user_by_delivery_email(realm, email)? {
+        Some(id) if store.user(id)?.is_some_and(|u| named(&u)) => Ok(Some(id)),
+        _ => Ok(None),
+    }
+}
+
+/// The domain of an organization's made-up addresses (bots', and the API emails of users who
+/// hide theirs): its host without a port, as Zulip's `get_fake_email_domain` ends up with
+/// when the host has one.
+pub fn email_domain(realm_url: &str) -> &str {
+    let host = realm_url.split("://").nth(1).unwrap_or(realm_url);
+    host.split(['/', ':']).next().unwrap_or(host)
+}
+
+/// The API email a user's `email_address_visibility` calls for (Zulip's
+/// `get_display_email_address`).
+pub fn api_email(user: &User, realm_url: &str) -> String {
+    if user.email_address_visibility == crate::model::EmailVisibility::Everyone {
+        user.delivery_email.clone()
+    } else {
+        format!("user{}@{}", user.id, email_domain(realm_url))
+    }
+}
+
 /// Checks a full name as Zulip's `check_full_name` does.
 pub fn validate_full_name(name: &str) -> ApiResult<String> {
     let name = name.trim();
@@ -79,7 +120,7 @@ pub fn new_user_changes(
 ) -> ApiResult<(UserId, Vec<Change>)> {
     validate_email(&new.email)?;
     let full_name = validate_full_name(&new.full_name)?;
-    if store.user_by_email(realm.id, &new.email)?.is_some() {
+    if store.user_by_delivery_email(realm.id, &new.email)?.is_some() {
         return Err(ApiError::bad_request(format!("Email '{}' already in use", new.email)));
     }
     let id = UserId(IdAllocator::new(store, IdKind::User)?.take());
@@ -89,6 +130,7 @@ pub fn new_user_changes(
         realm_id: realm.id,
         email: new.email.clone(),
         delivery_email: new.email,
+        email_address_visibility: crate::model::EmailVisibility::Everyone,
         full_name,
         role: new.role,
         bot_type: new.bot_type,
@@ -125,25 +167,34 @@ pub fn new_user_changes(
 pub fn create_user(store: &impl Store, actor: &Actor, new: NewUser, now: i64) -> ApiResult<Outcome> {
     require_admin(actor)?;
     let (id, changes) = new_user_changes(store, &actor.realm, new, now)?;
-    let everyone: Vec<UserId> = crate::command::active_user_ids(store, actor.realm.id)?;
     let created = changes.iter().find_map(|c| match c {
-        Change::PutUser(u) => Some(wire::user(u)),
+        Change::PutUser(u) => Some(u.clone()),
         _ => None,
     });
     let mut outcome = Outcome { changes, ..Outcome::default() }.reply("user_id", id.0);
-    if let Some(person) = created {
-        let mut users = everyone;
-        users.push(id);
-        outcome
-            .events
-            .push(Event::Other { users, body: json!({"type": "realm_user", "op": "add", "person": person}) });
+    if let Some(created) = created {
+        let mut everyone: Vec<User> =
+            store.realm_users(actor.realm.id)?.into_iter().filter(|u| u.is_active).collect();
+        everyone.push(created.clone());
+        // Those who may see the real email get it; the others get null (Zulip sends the two
+        // forms of the event to the two audiences).
+        let (seeing, not_seeing): (Vec<&User>, Vec<&User>) =
+            everyone.iter().partition(|u| u.can_see_delivery_email(&created));
+        for audience in [seeing, not_seeing] {
+            let Some(viewer) = audience.first() else { continue };
+            let person = wire::user(&created, viewer, Some(json!({})));
+            outcome.events.push(Event::Other {
+                users: audience.iter().map(|u| u.id).collect(),
+                body: json!({"type": "realm_user", "op": "add", "person": person}),
+            });
+        }
     }
     Ok(outcome)
 }
 
 /// `GET /users/me`: the actor's own record, with `max_message_id`.
 pub fn get_own_user(store: &impl Store, actor: &Actor) -> ApiResult<Outcome> {
-    let mut fields = wire::user(&actor.user);
+    let mut fields = wire::user(&actor.user, &actor.user, Some(profile_data(store, &actor.user)?));
     let newest = store
         .message_ids(
             &MessageIndex::UserHistory(actor.user.id),
@@ -161,29 +212,50 @@ pub fn get_own_user(store: &impl Store, actor: &Actor) -> ApiResult<Outcome> {
     Ok(outcome)
 }
 
+/// A user's custom profile field values as user objects show them.
+pub fn profile_data(store: &impl Store, user: &User) -> ApiResult<Value> {
+    Ok(profile_data_json(&store.profile_values(user.id)?))
+}
+
+/// `include_custom_profile_fields` of the user queries: the values, if asked for.
+fn requested_profile_data(store: &impl Store, params: &Params, user: &User) -> ApiResult<Option<Value>> {
+    if params.or("include_custom_profile_fields", false)? {
+        Ok(Some(profile_data(store, user)?))
+    } else {
+        Ok(None)
+    }
+}
+
 /// `GET /users`: every user of the organization, deactivated ones included as Zulip does. The
 /// notification bot is a system bot: Zulip lists those apart (`cross_realm_bots`), not here.
-pub fn get_users(store: &impl Store, actor: &Actor) -> ApiResult<Outcome> {
-    let members: Vec<Value> = store
-        .realm_users(actor.realm.id)?
-        .iter()
-        .filter(|u| Some(u.id) != actor.realm.notification_bot)
-        .map(wire::user)
-        .collect();
+pub fn get_users(store: &impl Store, actor: &Actor, params: &Params) -> ApiResult<Outcome> {
+    let mut members = Vec::new();
+    for user in store.realm_users(actor.realm.id)? {
+        if Some(user.id) != actor.realm.notification_bot {
+            members.push(wire::user(&user, &actor.user, requested_profile_data(store, params, &user)?));
+        }
+    }
     Ok(Outcome::default().reply("members", members))
 }
 
 /// `GET /users/{user_id}` and `GET /users/{email}`.
-pub fn get_user(store: &impl Store, actor: &Actor, who: UserRef<'_>) -> ApiResult<Outcome> {
+pub fn get_user(store: &impl Store, actor: &Actor, who: UserRef<'_>, params: &Params) -> ApiResult<Outcome> {
     let found = match who {
         UserRef::Id(id) => store.user(id)?,
-        UserRef::Email(email) => match store.user_by_email(actor.realm.id, email)? {
+        // The API email, or the real one of a user whose real email the actor may see.
+        UserRef::Email(email) => match user_by_api_email(store, actor.realm.id, email)? {
             Some(id) => store.user(id)?,
-            None => None,
+            None => match store.user_by_delivery_email(actor.realm.id, email)? {
+                Some(id) => store.user(id)?.filter(|u| actor.user.can_see_delivery_email(u)),
+                None => None,
+            },
         },
     };
     match found.filter(|u| u.realm_id == actor.realm.id) {
-        Some(user) => Ok(Outcome::default().reply("user", wire::user(&user))),
+        Some(user) => {
+            let shown = wire::user(&user, &actor.user, requested_profile_data(store, params, &user)?);
+            Ok(Outcome::default().reply("user", shown))
+        }
         None => Err(ApiError::no_such_user()),
     }
 }

@@ -53,6 +53,7 @@ pub fn apply_event(state: &mut Map<String, Value>, event: &Value, user_id: u64) 
         "realm_emoji" if str_of(event, "op") == "update" => {
             state.insert("realm_emoji".into(), event["realm_emoji"].clone());
         }
+        "custom_profile_fields" => apply_custom_profile_fields(state, event),
         "user_settings" if str_of(event, "op") == "update" => {
             let property = str_of(event, "property").to_owned();
             if let Some(Value::Object(settings)) = state.get_mut("user_settings") {
@@ -392,7 +393,11 @@ fn apply_realm_user(state: &mut Map<String, Value>, event: &Value, user_id: u64)
                 let Some(list) = list_mut(state, key) else { continue };
                 for user in list.iter_mut().filter(|u| u["user_id"] == *id) {
                     for (field, value) in fields.iter().filter(|(f, _)| f.as_str() != "user_id") {
-                        user[field.as_str()] = value.clone();
+                        match field.as_str() {
+                            "custom_profile_field" => set_profile_value(user, value),
+                            "new_email" => user["email"] = value.clone(),
+                            _ => user[field.as_str()] = value.clone(),
+                        }
                     }
                     if let Some(role) = fields.get("role") {
                         user["is_admin"] = json!(role.as_u64().is_some_and(|r| r <= 200));
@@ -413,10 +418,52 @@ fn apply_realm_user(state: &mut Map<String, Value>, event: &Value, user_id: u64)
                         state.insert(field.into(), value.clone());
                     }
                 }
+                for field in ["delivery_email", "email"] {
+                    if let Some(value) = own.get(field) {
+                        state.insert(field.into(), value.clone());
+                    }
+                }
+                if let Some(email) = own.get("new_email") {
+                    state.insert("email".into(), email.clone());
+                }
             }
         }
         _ => {}
     }
+}
+
+/// The organization's fields, after any change: values of fields that are gone go with them.
+fn apply_custom_profile_fields(state: &mut Map<String, Value>, event: &Value) {
+    state.insert("custom_profile_fields".into(), event["fields"].clone());
+    let ids: Vec<String> = event["fields"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .filter_map(|f| f["id"].as_u64())
+        .map(|id| id.to_string())
+        .collect();
+    for key in ["realm_users", "realm_non_active_users"] {
+        for user in list_mut(state, key).into_iter().flatten() {
+            if let Some(data) = user.get_mut("profile_data").and_then(Value::as_object_mut) {
+                data.retain(|id, _| ids.contains(id));
+            }
+        }
+    }
+}
+
+/// One custom profile field value of a user: set, or removed when `value` is null.
+fn set_profile_value(user: &mut Value, change: &Value) {
+    let Some(data) = user.get_mut("profile_data").and_then(Value::as_object_mut) else { return };
+    let id = change["id"].as_u64().unwrap_or_default().to_string();
+    if change["value"].is_null() {
+        data.remove(&id);
+        return;
+    }
+    let mut shown = json!({"value": change["value"]});
+    if let Some(rendered) = change.get("rendered_value") {
+        shown["rendered_value"] = rendered.clone();
+    }
+    data.insert(id, shown);
 }
 
 fn apply_user_group(state: &mut Map<String, Value>, event: &Value) {

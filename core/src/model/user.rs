@@ -95,15 +95,82 @@ impl BotType {
     }
 }
 
+/// Who may see a user's real (delivery) email: the user setting `email_address_visibility`,
+/// with Zulip's values. Others see `delivery_email` null, and everyone but `Everyone` makes the
+/// API email a stand-in (`user{id}@{host}`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(into = "u8", try_from = "u8")]
+pub enum EmailVisibility {
+    #[default]
+    Everyone,
+    Members,
+    Admins,
+    Nobody,
+    Moderators,
+}
+
+impl EmailVisibility {
+    pub fn value(self) -> u8 {
+        match self {
+            EmailVisibility::Everyone => 1,
+            EmailVisibility::Members => 2,
+            EmailVisibility::Admins => 3,
+            EmailVisibility::Nobody => 4,
+            EmailVisibility::Moderators => 5,
+        }
+    }
+
+    pub fn from_value(value: i64) -> Option<EmailVisibility> {
+        Some(match value {
+            1 => EmailVisibility::Everyone,
+            2 => EmailVisibility::Members,
+            3 => EmailVisibility::Admins,
+            4 => EmailVisibility::Nobody,
+            5 => EmailVisibility::Moderators,
+            _ => return None,
+        })
+    }
+
+    /// Whether a user of role `viewer` may see the email of a user with this setting (Zulip's
+    /// `can_access_delivery_email`, for someone other than the user themselves).
+    pub fn allows(self, viewer: Role) -> bool {
+        match self {
+            EmailVisibility::Everyone => true,
+            EmailVisibility::Members => viewer != Role::Guest,
+            EmailVisibility::Moderators => viewer <= Role::Moderator,
+            EmailVisibility::Admins => viewer.is_admin(),
+            EmailVisibility::Nobody => false,
+        }
+    }
+}
+
+impl From<EmailVisibility> for u8 {
+    fn from(visibility: EmailVisibility) -> u8 {
+        visibility.value()
+    }
+}
+
+impl TryFrom<u8> for EmailVisibility {
+    type Error = String;
+    fn try_from(value: u8) -> Result<Self, Self::Error> {
+        EmailVisibility::from_value(i64::from(value))
+            .ok_or_else(|| format!("invalid email visibility {value}"))
+    }
+}
+
 /// A human or bot account.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct User {
     pub id: UserId,
     pub realm_id: RealmId,
-    /// The API email: what clients authenticate with and address messages to.
+    /// The API email: what clients address messages and name users with. The real address
+    /// when `email_address_visibility` is `Everyone`, else `user{id}@{host}`.
     pub email: String,
-    /// The real address; equal to `email` until email visibility settings arrive.
+    /// The real address: what users log in and authenticate with.
     pub delivery_email: String,
+    /// Who may see `delivery_email` (a setting kept here because every user object needs it).
+    #[serde(default)]
+    pub email_address_visibility: EmailVisibility,
     pub full_name: String,
     pub role: Role,
     pub bot_type: Option<BotType>,
@@ -132,6 +199,11 @@ impl User {
 
     pub fn is_guest(&self) -> bool {
         self.role == Role::Guest
+    }
+
+    /// Whether this user may see `target`'s real email.
+    pub fn can_see_delivery_email(&self, target: &User) -> bool {
+        self.id == target.id || target.email_address_visibility.allows(self.role)
     }
 }
 

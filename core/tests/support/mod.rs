@@ -49,7 +49,7 @@ impl World {
     }
 
     pub fn actor(&self, email: &str) -> Actor {
-        let id = self.store.user_by_email(self.realm, email).ok().flatten().expect("user exists");
+        let id = self.store.user_by_delivery_email(self.realm, email).ok().flatten().expect("user exists");
         Actor {
             user: self.store.user(id).ok().flatten().expect("user"),
             realm: self.store.realm(self.realm).ok().flatten().expect("realm"),

@@ -75,7 +75,7 @@ fn account(
 
 /// The user of `realm` with this email, if the key is theirs.
 fn account_in(tables: &ReadTables, realm: &Realm, email: &str, key: &str) -> ApiResult<Option<User>> {
-    let Some(id) = tables.user_by_email(realm.id, email)? else { return Ok(None) };
+    let Some(id) = tables.user_by_delivery_email(realm.id, email)? else { return Ok(None) };
     let Some(user) = tables.user(id)? else { return Ok(None) };
     let Some(credentials) = tables.credentials(user.id)? else { return Ok(None) };
     Ok(constant_time_eq(&credentials.api_key, key).then_some(user))

@@ -47,10 +47,10 @@ impl WriteTables<'_> {
                 if let Some(old) = self.users.get(user.id.0).map_err(storage)? {
                     let old: User = decode(old.value())?;
                     self.emails
-                        .remove((old.realm_id.0, old.email.to_lowercase().as_str()))
+                        .remove((old.realm_id.0, old.delivery_email.to_lowercase().as_str()))
                         .map_err(storage)?;
                 }
-                let email = user.email.to_lowercase();
+                let email = user.delivery_email.to_lowercase();
                 self.emails.insert((user.realm_id.0, email.as_str()), user.id.0).map_err(storage)?;
                 self.realm_users.insert((user.realm_id.0, user.id.0), ()).map_err(storage)?;
                 self.users.insert(user.id.0, encode(user)?.as_slice()).map_err(storage)?;
@@ -185,6 +185,25 @@ impl WriteTables<'_> {
                 let key = (emoji.realm_id.0, emoji.id);
                 self.realm_emoji.insert(key, encode(emoji)?.as_slice()).map_err(storage)?;
                 self.bump(IdKind::RealmEmoji, emoji.id)
+            }
+            Change::PutProfileField(field) => {
+                let key = (field.realm_id.0, field.id);
+                self.profile_fields.insert(key, encode(field)?.as_slice()).map_err(storage)?;
+                self.bump(IdKind::ProfileField, field.id)
+            }
+            Change::DeleteProfileField { realm, id } => {
+                self.profile_fields.remove((realm.0, *id)).map_err(storage)?;
+                Ok(())
+            }
+            Change::PutProfileValue { user, field, value } => {
+                match value {
+                    Some(value) => self
+                        .profile_values
+                        .insert((user.0, *field), encode(value)?.as_slice())
+                        .map_err(storage)?,
+                    None => self.profile_values.remove((user.0, *field)).map_err(storage)?,
+                };
+                Ok(())
             }
             Change::SetMessageFlags { user, message, flags } => {
                 let old =

@@ -42,6 +42,7 @@ define_tables! {
     subdomains: SUBDOMAIN_REALMID = "subdomain_realmid", &'static str => u64;
     users: USERID_USER = "userid_user", u64 => &'static [u8];
     realm_users: REALMID_USERID = "realmid_userid", (u64, u64) => ();
+    // Keyed by the lower-cased delivery (real) email.
     emails: REALMID_EMAIL_USERID = "realmid_email_userid", (u64, &'static str) => u64;
     credentials: USERID_CREDENTIALS = "userid_credentials", u64 => &'static [u8];
     recipients: RECIPIENTID_RECIPIENT = "recipientid_recipient", u64 => &'static [u8];
@@ -75,4 +76,6 @@ define_tables! {
     muters: MUTEDID_USERID = "mutedid_userid", (u64, u64) => ();
     records: USERID_KIND_RECORDID_RECORD = "userid_kind_recordid_record", (u64, &'static str, u64) => &'static [u8];
     realm_emoji: REALMID_EMOJIID_EMOJI = "realmid_emojiid_emoji", (u64, u64) => &'static [u8];
+    profile_fields: REALMID_FIELDID_PROFILEFIELD = "realmid_fieldid_profilefield", (u64, u64) => &'static [u8];
+    profile_values: USERID_FIELDID_PROFILEVALUE = "userid_fieldid_profilevalue", (u64, u64) => &'static [u8];
 }

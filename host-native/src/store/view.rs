@@ -70,7 +70,7 @@ macro_rules! impl_store {
                 record(self.users.get(id.0).map_err(storage)?)
             }
 
-            fn user_by_email(&self, realm: RealmId, email: &str) -> ApiResult<Option<UserId>> {
+            fn user_by_delivery_email(&self, realm: RealmId, email: &str) -> ApiResult<Option<UserId>> {
                 let email = email.trim().to_lowercase();
                 Ok(self.emails.get((realm.0, email.as_str())).map_err(storage)?.map(|v| UserId(v.value())))
             }
@@ -258,6 +258,22 @@ macro_rules! impl_store {
                 Ok(groups)
             }
 
+            fn profile_fields(&self, realm: RealmId) -> ApiResult<Vec<ProfileField>> {
+                let mut fields = Vec::new();
+                for row in self.profile_fields.range((realm.0, 0)..=(realm.0, u64::MAX)).map_err(storage)? {
+                    fields.push(codec::decode(row.map_err(storage)?.1.value())?);
+                }
+                Ok(fields)
+            }
+
+            fn profile_values(&self, user: UserId) -> ApiResult<Vec<ProfileValue>> {
+                let mut values = Vec::new();
+                for row in self.profile_values.range((user.0, 0)..=(user.0, u64::MAX)).map_err(storage)? {
+                    values.push(codec::decode(row.map_err(storage)?.1.value())?);
+                }
+                Ok(values)
+            }
+
             fn presence(&self, user: UserId) -> ApiResult<Option<Presence>> {
                 record(self.presences.get(user.0).map_err(storage)?)
             }
@@ -340,8 +356,8 @@ mod impls {
     use confab_core::ApiResult;
     use confab_core::ids::{IdKind, MessageId, RealmId, RecipientId, StreamId, UserId};
     use confab_core::model::{
-        Credentials, Linkifier, Message, MessageFlags, Presence, Reaction, Realm, Recipient, Stream,
-        Subscription, User, UserGroup,
+        Credentials, Linkifier, Message, MessageFlags, Presence, ProfileField, ProfileValue, Reaction, Realm,
+        Recipient, Stream, Subscription, User, UserGroup,
     };
     use confab_core::store::{Direction, MessageIdIter, MessageIndex};
     use redb::ReadableTable;

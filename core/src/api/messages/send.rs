@@ -128,7 +128,7 @@ fn target_users(store: &impl Store, actor: &Actor, to: &str) -> ApiResult<Vec<Us
                 found.ok_or_else(|| ApiError::bad_request(format!("Invalid user ID {n}")))?
             }
             Value::String(email) => {
-                let found = match store.user_by_email(actor.realm.id, email)? {
+                let found = match crate::api::users::user_by_api_email(store, actor.realm.id, email)? {
                     Some(id) => store.user(id)?,
                     None => None,
                 };

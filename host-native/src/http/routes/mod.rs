@@ -24,6 +24,7 @@ mod images;
 mod messages;
 mod organization;
 mod personal;
+mod profile;
 mod uploads;
 mod users;
 
@@ -33,6 +34,7 @@ use images::*;
 use messages::*;
 use organization::*;
 use personal::*;
+use profile::*;
 use uploads::*;
 use users::*;
 
@@ -138,6 +140,21 @@ pub fn router() -> Router<AppState> {
             axum::routing::post(upload_custom_emoji).delete(deactivate_custom_emoji),
         )
         .route("/users/me/avatar", axum::routing::post(set_avatar).delete(delete_avatar))
+        // Custom profile fields and users' values for them.
+        .route(
+            "/realm/profile_fields",
+            get(get_custom_profile_fields)
+                .post(create_custom_profile_field)
+                .patch(reorder_custom_profile_fields),
+        )
+        .route(
+            "/realm/profile_fields/{field_id}",
+            axum::routing::patch(update_custom_profile_field).delete(remove_custom_profile_field),
+        )
+        .route(
+            "/users/me/profile_data",
+            axum::routing::patch(update_profile_data).delete(remove_profile_data),
+        )
         .fallback(unknown_endpoint)
         .method_not_allowed_fallback(method_not_allowed);
     Router::new()

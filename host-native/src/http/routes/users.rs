@@ -7,7 +7,7 @@ pub(super) async fn get_own_user(State(state): State<AppState>, request: ApiRequ
 }
 
 pub(super) async fn get_users(State(state): State<AppState>, request: ApiRequest) -> Response {
-    query(state, request, |t, actor, _| api::users::get_users(t, actor)).await
+    query(state, request, api::users::get_users).await
 }
 
 pub(super) async fn get_user(
@@ -15,8 +15,8 @@ pub(super) async fn get_user(
     Path(user): Path<String>,
     request: ApiRequest,
 ) -> Response {
-    query(state, request, move |t, actor, _| {
-        api::users::get_user(t, actor, api::users::UserRef::parse(&user))
+    query(state, request, move |t, actor, params| {
+        api::users::get_user(t, actor, api::users::UserRef::parse(&user), params)
     })
     .await
 }
