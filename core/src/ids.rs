@@ -43,6 +43,12 @@ id_type!(
     UserGroupId
 );
 
+id_type!(
+    /// A scheduled message or reminder (one sequence, as in Zulip). Not the id the message
+    /// gets when it is sent.
+    ScheduledMessageId
+);
+
 /// Which id sequence a new object draws from. The store keeps one counter per kind.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum IdKind {
@@ -54,6 +60,7 @@ pub enum IdKind {
     Linkifier,
     UserGroup,
     ChannelFolder,
+    ScheduledMessage,
 }
 
 impl IdKind {
@@ -68,6 +75,7 @@ impl IdKind {
             IdKind::Linkifier => "linkifier",
             IdKind::UserGroup => "user_group",
             IdKind::ChannelFolder => "channel_folder",
+            IdKind::ScheduledMessage => "scheduled_message",
         }
     }
 }

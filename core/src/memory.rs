@@ -6,12 +6,14 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::ops::Bound;
 
 use crate::error::ApiResult;
-use crate::ids::{IdKind, MessageId, RealmId, RecipientId, StreamId, UserGroupId, UserId};
+use crate::ids::{
+    IdKind, MessageId, RealmId, RecipientId, ScheduledMessageId, StreamId, UserGroupId, UserId,
+};
 use crate::model::{
     Credentials, Linkifier, Message, MessageFlags, MessageKind, Presence, Reaction, Realm, Recipient,
-    RecipientKind, Stream, Subscription, User, UserGroup, direct_group_key,
+    RecipientKind, ScheduledMessage, Stream, Subscription, User, UserGroup, direct_group_key,
 };
-use crate::store::{Change, Direction, MessageIdIter, MessageIndex, Store};
+use crate::store::{Change, Direction, MessageIdIter, MessageIndex, PendingDeliveries, Store};
 
 /// Everything, in ordered maps.
 #[derive(Clone, Debug, Default)]
@@ -32,6 +34,7 @@ pub struct MemoryStore {
     alert_words: BTreeMap<UserId, Vec<String>>,
     bot_services: BTreeMap<UserId, crate::model::BotService>,
     presences: BTreeMap<UserId, Presence>,
+    scheduled_messages: BTreeMap<ScheduledMessageId, ScheduledMessage>,
     counters: BTreeMap<&'static str, u64>,
 }
 
@@ -125,6 +128,13 @@ impl MemoryStore {
             }
             Change::PutPresence(presence) => {
                 self.presences.insert(presence.user_id, *presence);
+            }
+            Change::PutScheduledMessage(scheduled) => {
+                self.bump(IdKind::ScheduledMessage, scheduled.id.0);
+                self.scheduled_messages.insert(scheduled.id, scheduled.clone());
+            }
+            Change::DeleteScheduledMessage(id) => {
+                self.scheduled_messages.remove(id);
             }
         }
     }
@@ -295,6 +305,30 @@ impl Store for MemoryStore {
 
     fn presence(&self, user: UserId) -> ApiResult<Option<Presence>> {
         Ok(self.presences.get(&user).copied())
+    }
+
+    fn scheduled_message(&self, id: ScheduledMessageId) -> ApiResult<Option<ScheduledMessage>> {
+        Ok(self.scheduled_messages.get(&id).cloned())
+    }
+
+    fn user_scheduled_messages(&self, user: UserId) -> ApiResult<Vec<ScheduledMessage>> {
+        Ok(self
+            .scheduled_messages
+            .values()
+            .filter(|s| s.sender_id == user && s.is_undelivered())
+            .cloned()
+            .collect())
+    }
+
+    fn pending_deliveries(&self) -> ApiResult<PendingDeliveries<'_>> {
+        let mut pending: Vec<(i64, ScheduledMessageId)> = self
+            .scheduled_messages
+            .values()
+            .filter(|s| s.is_pending())
+            .map(|s| (s.deliver_at, s.id))
+            .collect();
+        pending.sort_unstable();
+        Ok(Box::new(pending.into_iter().map(Ok)))
     }
 
     fn message_ids(

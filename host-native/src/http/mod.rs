@@ -13,6 +13,7 @@ use axum::Router;
 use confab_core::rate_limit::SlidingWindow;
 use confab_core::subdomains::Site;
 
+use crate::deliveries::Deliveries;
 use crate::events::EventHub;
 use crate::store::Store;
 use crate::writer::Writer;
@@ -30,6 +31,8 @@ pub struct AppState {
     pub login_failures: Arc<Mutex<SlidingWindow>>,
     /// The event queues.
     pub events: EventHub,
+    /// Wakes the task that sends scheduled messages when one is created or changed.
+    pub deliveries: Deliveries,
 }
 
 impl AppState {
@@ -43,6 +46,7 @@ impl AppState {
             store,
             writer,
             events,
+            deliveries: Deliveries::default(),
             site: Arc::new(site),
             login_failures: Arc::new(Mutex::new(SlidingWindow::failed_logins())),
         }

@@ -69,4 +69,7 @@ define_tables! {
     user_settings: USERID_SETTINGS = "userid_settings", u64 => &'static [u8];
     user_groups: REALMID_USERGROUPID_USERGROUP = "realmid_usergroupid_usergroup", (u64, u64) => &'static [u8];
     channel_folders: REALMID_FOLDERID_FOLDER = "realmid_folderid_folder", (u64, u64) => &'static [u8];
+    scheduled: SCHEDULEDID_SCHEDULED = "scheduledid_scheduled", u64 => &'static [u8];
+    user_scheduled: USERID_SCHEDULEDID = "userid_scheduledid", (u64, u64) => ();
+    deliveries: DELIVERAT_SCHEDULEDID = "deliverat_scheduledid", (i64, u64) => ();
 }

@@ -22,12 +22,14 @@ mod channels;
 mod groups;
 mod messages;
 mod organization;
+mod scheduled;
 mod users;
 
 use channels::*;
 use groups::*;
 use messages::*;
 use organization::*;
+use scheduled::*;
 use users::*;
 
 pub fn router() -> Router<AppState> {
@@ -88,6 +90,13 @@ pub fn router() -> Router<AppState> {
         .route("/mark_all_as_read", axum::routing::post(mark_all_as_read))
         .route("/mark_stream_as_read", axum::routing::post(mark_stream_as_read))
         .route("/mark_topic_as_read", axum::routing::post(mark_topic_as_read))
+        .route("/scheduled_messages", get(get_scheduled_messages).post(create_scheduled_message))
+        .route(
+            "/scheduled_messages/{scheduled_message_id}",
+            axum::routing::patch(update_scheduled_message).delete(delete_scheduled_message),
+        )
+        .route("/reminders", get(get_reminders).post(create_message_reminder))
+        .route("/reminders/{reminder_id}", axum::routing::delete(delete_reminder))
         .fallback(unknown_endpoint)
         .method_not_allowed_fallback(method_not_allowed);
     Router::new().nest("/api/v1", v1).fallback(unknown_endpoint)
