@@ -96,8 +96,11 @@ impl Deliveries {
     }
 }
 
-/// How long until UNIX second `at` begins on the wall clock (zero if it has).
+/// How long until UNIX second `at` begins on the wall clock (zero if it has; the longest sleep
+/// for a time the clock cannot even name).
 fn until(at: i64) -> Duration {
-    let target = UNIX_EPOCH + Duration::from_secs(u64::try_from(at).unwrap_or(0));
-    target.duration_since(SystemTime::now()).unwrap_or(Duration::ZERO)
+    match UNIX_EPOCH.checked_add(Duration::from_secs(u64::try_from(at).unwrap_or(0))) {
+        Some(target) => target.duration_since(SystemTime::now()).unwrap_or(Duration::ZERO),
+        None => MAX_SLEEP,
+    }
 }

@@ -245,6 +245,8 @@ struct LearObjects {
     linkifier: u64,
     group: u64,
     folder: u64,
+    scheduled: u64,
+    reminder: u64,
     queue: String,
 }
 
@@ -291,11 +293,41 @@ fn lear_objects(orgs: &TwoOrganizations) -> LearObjects {
         .expect("group_id");
     let folder = lear.post("/channel_folders/create", Some(king), &[("name", "Moors"), ("description", "")]);
     let folder = folder.ok()["channel_folder_id"].as_u64().expect("channel_folder_id");
+    let far = ("scheduled_delivery_timestamp", FAR_FUTURE);
+    let scheduled = lear
+        .post(
+            "/scheduled_messages",
+            Some(&fool),
+            &[("type", "stream"), ("to", &stream.to_string()), ("topic", "storm"), ("content", "Later"), far],
+        )
+        .ok()["scheduled_message_id"]
+        .as_u64()
+        .expect("scheduled_message_id");
+    let reminder = lear
+        .post("/reminders", Some(&fool), &[("message_id", &message.to_string()), far])
+        .ok()["reminder_id"]
+        .as_u64()
+        .expect("reminder_id");
     lear.post("/users/me/presence", Some(&fool), &[("status", "active")]).ok();
     let queue =
         lear.post("/register", Some(&fool), &[]).ok()["queue_id"].as_str().expect("queue_id").to_owned();
-    LearObjects { fool, user, stream, message, direct_message, linkifier, group, folder, queue }
+    LearObjects {
+        fool,
+        user,
+        stream,
+        message,
+        direct_message,
+        linkifier,
+        group,
+        folder,
+        scheduled,
+        reminder,
+        queue,
+    }
 }
+
+/// A delivery time no test waits for (2100-01-01).
+const FAR_FUTURE: &str = "4102444800";
 
 /// A request naming an id: method, path and parameters, where `{id}` stands for the id under
 /// test and `{general}`, `{message}`, `{group}` and `{everyone}` for the root's own channel,
@@ -325,6 +357,16 @@ const USER_PROBES: &[Probe] = &[
     ),
     ("POST", "/user_groups/{group}/members", &[("add", "[{id}]")]),
     ("GET", "/user_groups/{everyone}/members/{id}", &[]),
+    (
+        "POST",
+        "/scheduled_messages",
+        &[
+            ("type", "direct"),
+            ("to", "[{id}]"),
+            ("content", "x"),
+            ("scheduled_delivery_timestamp", FAR_FUTURE),
+        ],
+    ),
 ];
 
 const CHANNEL_PROBES: &[Probe] = &[
@@ -335,6 +377,17 @@ const CHANNEL_PROBES: &[Probe] = &[
     ("GET", "/users/me/{id}/topics", &[]),
     ("POST", "/streams/{id}/delete_topic", &[("topic_name", "storm")]),
     ("POST", "/messages", &[("type", "stream"), ("to", "{id}"), ("topic", "t"), ("content", "x")]),
+    (
+        "POST",
+        "/scheduled_messages",
+        &[
+            ("type", "stream"),
+            ("to", "{id}"),
+            ("topic", "t"),
+            ("content", "x"),
+            ("scheduled_delivery_timestamp", FAR_FUTURE),
+        ],
+    ),
     ("POST", "/typing", &[("op", "start"), ("type", "stream"), ("stream_id", "{id}"), ("topic", "storm")]),
     ("POST", "/mark_stream_as_read", &[("stream_id", "{id}")]),
     ("POST", "/mark_topic_as_read", &[("stream_id", "{id}"), ("topic_name", "storm")]),
@@ -374,6 +427,7 @@ const MESSAGE_PROBES: &[Probe] = &[
     ("POST", "/messages/flags", &[("messages", "[{id}]"), ("op", "remove"), ("flag", "read")]),
     ("GET", "/messages", &[("message_ids", "[{id}]")]),
     ("GET", "/messages/matches_narrow", &[("msg_ids", "[{id}]"), ("narrow", "[]")]),
+    ("POST", "/reminders", &[("message_id", "{id}"), ("scheduled_delivery_timestamp", FAR_FUTURE)]),
 ];
 
 /// Narrows naming an id, each probed through `GET /messages`.
@@ -422,6 +476,14 @@ const FOLDER_PROBES: &[Probe] = &[
     ("PATCH", "/streams/{general}", &[("folder_id", "{id}")]),
     ("POST", "/channels/create", &[("name", "foldered"), ("subscribers", "[]"), ("folder_id", "{id}")]),
 ];
+
+const SCHEDULED_PROBES: &[Probe] = &[
+    ("PATCH", "/scheduled_messages/{id}", &[("content", "mine now")]),
+    ("PATCH", "/scheduled_messages/{id}", &[("scheduled_delivery_timestamp", FAR_FUTURE)]),
+    ("DELETE", "/scheduled_messages/{id}", &[]),
+];
+
+const REMINDER_PROBES: &[Probe] = &[("DELETE", "/reminders/{id}", &[])];
 
 const QUEUE_PROBES: &[Probe] = &[
     ("GET", "/events", &[("queue_id", "{id}"), ("last_event_id", "-1"), ("dont_block", "true")]),
@@ -482,7 +544,7 @@ fn an_id_from_another_organization_answers_exactly_like_a_missing_id() {
     // Ids nobody has, of a shape no reply contains by accident.
     let numeric_missing = "987654321";
     let queue_missing = "00000000-0000-0000-0000-000000000000";
-    let kinds: [(String, &str, &[Probe], &[&str]); 8] = [
+    let kinds: [(String, &str, &[Probe], &[&str]); 10] = [
         (ids.user.to_string(), numeric_missing, USER_PROBES, USER_NARROWS),
         (ids.stream.to_string(), numeric_missing, CHANNEL_PROBES, CHANNEL_NARROWS),
         (ids.message.to_string(), numeric_missing, MESSAGE_PROBES, MESSAGE_NARROWS),
@@ -490,6 +552,8 @@ fn an_id_from_another_organization_answers_exactly_like_a_missing_id() {
         (ids.linkifier.to_string(), numeric_missing, LINKIFIER_PROBES, &[]),
         (ids.group.to_string(), numeric_missing, GROUP_PROBES, &[]),
         (ids.folder.to_string(), numeric_missing, FOLDER_PROBES, &[]),
+        (ids.scheduled.to_string(), numeric_missing, SCHEDULED_PROBES, &[]),
+        (ids.reminder.to_string(), numeric_missing, REMINDER_PROBES, &[]),
         (ids.queue.clone(), queue_missing, QUEUE_PROBES, &[]),
     ];
     let places = [
@@ -532,6 +596,10 @@ fn an_id_from_another_organization_answers_exactly_like_a_missing_id() {
     assert_eq!(fool["user"]["is_active"], true);
     let members = lear.get(&format!("/user_groups/{}/members", ids.group), Some(king), &[]).ok();
     assert_eq!(members["members"], json!([ids.user]));
+    let scheduled = lear.get("/scheduled_messages", Some(&ids.fool), &[]).ok();
+    assert_eq!(scheduled["scheduled_messages"][0]["content"], "Later");
+    let reminders = lear.get("/reminders", Some(&ids.fool), &[]).ok();
+    assert_eq!(reminders["reminders"][0]["reminder_id"], ids.reminder);
     let poll = [("queue_id", ids.queue.as_str()), ("last_event_id", "-1"), ("dont_block", "true")];
     lear.get("/events", Some(&ids.fool), &poll).ok();
 }

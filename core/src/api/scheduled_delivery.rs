@@ -82,7 +82,7 @@ pub fn deliver_scheduled_message(
     let actor = Actor { user: sender, realm, client: scheduled.client.clone(), realm_url };
     let attempt = if scheduled.is_reminder() {
         send_reminder(store, &actor, &scheduled, now)?
-    } else if now > scheduled.deliver_at + LATE_CUTOFF_SECONDS {
+    } else if now > scheduled.deliver_at.saturating_add(LATE_CUTOFF_SECONDS) {
         Err(Failure::Told("Message could not be sent at the scheduled time.".to_owned()))
     } else {
         send_as_sender(store, &actor, &scheduled, now)?
