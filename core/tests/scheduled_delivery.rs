@@ -191,3 +191,38 @@ fn a_deactivated_sender_fails_silently() {
     assert!(outcome.events.is_empty(), "nobody to tell");
     assert!(sent_messages(&outcome).is_empty());
 }
+
+#[test]
+fn reminders_say_what_zulip_says() {
+    let mut w = world();
+    let ada = w.actor("ada@example.com");
+    let (owner_id, ada_id) = (w.user_id("owner@example.com"), w.user_id("ada@example.com"));
+    let remind = |w: &mut World, message: u64, note: Option<&str>| {
+        let (message, at) = (message.to_string(), (w.now + 1_000).to_string());
+        let mut pairs = vec![("message_id", message.as_str()), ("scheduled_delivery_timestamp", at.as_str())];
+        pairs.extend(note.map(|n| ("note", n)));
+        let p = params(&pairs);
+        let reply =
+            w.run(|s, now| api::reminders::create_message_reminder(s, &ada, &p, now)).expect("created");
+        stored(w, ScheduledMessageId(reply["reminder_id"].as_u64().expect("id"))).content
+    };
+    let dm = w.dm("owner@example.com", r#"["ada@example.com"]"#, "Psst\n```\ncode\n```");
+    assert_eq!(
+        remind(&mut w, dm, Some("\nreply soon  ")),
+        format!(
+            "You requested a reminder for the following direct message. Note:\n > reply soon\n\n\
+             @_**Olive Owner|{owner_id}** [said](http://chat.example.com/#narrow/dm/{owner_id},{ada_id}/near/{dm}):\n\
+             ````quote\nPsst\n```\ncode\n```\n````"
+        ),
+        "a fence longer than the quoted message's"
+    );
+    let poll = w.stream("owner@example.com", "general", "a*b", "/poll Lunch?");
+    let general = general(&w);
+    assert_eq!(
+        remind(&mut w, poll, None),
+        format!(
+            "You requested a reminder for [#general > a&#42;b @ 💬](#narrow/channel/{general}-general/topic/a*b/near/{poll}).\n\n\
+             @_**Olive Owner|{owner_id}** [sent](http://chat.example.com/#narrow/channel/{general}-general/topic/a*b/near/{poll}) a poll."
+        )
+    );
+}

@@ -224,6 +224,7 @@ fn the_server_sends_a_scheduled_message_at_its_time_as_its_sender() {
             ("topic", "launch"),
             ("content", "We are **live**"),
             ("scheduled_delivery_timestamp", &soon),
+            ("read_by_sender", "true"),
         ],
     );
     let narrow =
@@ -233,6 +234,8 @@ fn the_server_sends_a_scheduled_message_at_its_time_as_its_sender() {
     assert_eq!(sent["content"], "<p>We are <strong>live</strong></p>");
     assert!(sent["timestamp"].as_i64().expect("timestamp") >= soon.parse::<i64>().expect("number"));
     assert_eq!(scheduled(&api, &owner), Vec::<Value>::new(), "a sent message leaves the list");
+    let own_copy = api.get(&format!("/messages/{}", sent["id"]), Some(&owner), &[]).ok();
+    assert_eq!(own_copy["message"]["flags"], json!(["read"]), "read_by_sender");
     let ada_events = api.queued(&ada, &queue)["events"].as_array().expect("events").clone();
     assert!(
         ada_events.iter().any(|e| e["type"] == "message" && e["message"]["id"] == sent["id"]),
