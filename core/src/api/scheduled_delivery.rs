@@ -15,7 +15,7 @@ use serde_json::{Value, json};
 use crate::command::{Actor, Outcome};
 use crate::error::{ApiError, ApiResult, ErrorCode};
 use crate::ids::{MessageId, ScheduledMessageId};
-use crate::model::{DeliveryState, ScheduledMessage, ScheduledTarget};
+use crate::model::{DeliveryState, ReminderOf, ScheduledMessage, ScheduledTarget};
 use crate::params::Params;
 use crate::store::{Change, Store};
 use crate::subdomains::Site;
@@ -80,8 +80,8 @@ pub fn deliver_scheduled_message(
     };
     let realm_url = site.realm_url(&realm.subdomain);
     let actor = Actor { user: sender, realm, client: scheduled.client.clone(), realm_url };
-    let attempt = if scheduled.is_reminder() {
-        send_reminder(store, &actor, &scheduled, now)?
+    let attempt = if let Some(of) = &scheduled.reminder {
+        send_reminder(store, &actor, of, &scheduled.content, now)?
     } else if now > scheduled.deliver_at.saturating_add(LATE_CUTOFF_SECONDS) {
         Err(Failure::Told("Message could not be sent at the scheduled time.".to_owned()))
     } else {
@@ -146,17 +146,17 @@ fn send_as_sender(
 fn send_reminder(
     store: &impl Store,
     actor: &Actor,
-    scheduled: &ScheduledMessage,
+    of: &ReminderOf,
+    stored_content: &str,
     now: i64,
 ) -> ApiResult<Result<Outcome, Failure>> {
-    let Some(of) = &scheduled.reminder else { return Ok(Err(Failure::Recorded("Not a reminder".into()))) };
     let current = readable_message(store, actor, of.message_id)
         .and_then(|message| reminder_content(store, actor, &message, of.note.as_deref()));
     let content = match current {
         Ok(content) => content,
         Err(err) => {
             refused(err)?;
-            scheduled.content.clone()
+            stored_content.to_owned()
         }
     };
     match notify_user(store, actor, &actor.user, &content, now) {
