@@ -43,6 +43,12 @@ id_type!(
     UserGroupId
 );
 
+id_type!(
+    /// A scheduled message or reminder (one sequence, as in Zulip). Not the id the message
+    /// gets when it is sent.
+    ScheduledMessageId
+);
+
 /// Which id sequence a new object draws from. The store keeps one counter per kind.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum IdKind {
@@ -59,6 +65,7 @@ pub enum IdKind {
     Attachment,
     RealmEmoji,
     ProfileField,
+    ScheduledMessage,
 }
 
 impl IdKind {
@@ -77,6 +84,7 @@ impl IdKind {
             IdKind::Attachment => "attachment",
             IdKind::RealmEmoji => "realm_emoji",
             IdKind::ProfileField => "profile_field",
+            IdKind::ScheduledMessage => "scheduled_message",
         }
     }
 }

@@ -1,7 +1,7 @@
 //! Zulip's links to conversations: the Markdown that names them and the `#narrow` URLs the
 //! web app understands.
 
-use crate::ids::{MessageId, StreamId};
+use crate::ids::{MessageId, StreamId, UserId};
 
 /// Zulip's `encode_hash_component`: URL-quote (keeping `*`), then `.` for `%` so that the
 /// fragment survives browsers that decode it.
@@ -36,8 +36,61 @@ pub fn topic_mention(stream_name: &str, topic: &str) -> String {
     format!("#**{stream_name}>{topic}**")
 }
 
+/// The `#narrow` fragment of a direct message: every participant's id, as Zulip's
+/// `message_link_url` writes it.
+pub fn direct_message_narrow(participants: &[UserId], near: MessageId) -> String {
+    let ids: Vec<String> = participants.iter().map(ToString::to_string).collect();
+    format!("#narrow/dm/{}/near/{near}", ids.join(","))
+}
+
+/// Whether a channel or topic name would break `#**channel>topic**` (Zulip's
+/// `will_produce_broken_stream_topic_link`).
+fn breaks_topic_syntax(name: &str) -> bool {
+    name.contains(['`', '>', '*', '&', '[', ']']) || name.contains("$$")
+}
+
+/// HTML entities for the characters that break the syntax, for link text (Zulip's
+/// `escape_invalid_stream_topic_characters`).
+fn escape_topic_syntax(name: &str) -> String {
+    let mut out = String::with_capacity(name.len());
+    let mut rest = name;
+    while let Some(c) = rest.chars().next() {
+        if let Some(after) = rest.strip_prefix("$$") {
+            out.push_str("&#36;&#36;");
+            rest = after;
+            continue;
+        }
+        match c {
+            '`' => out.push_str("&#96;"),
+            '>' => out.push_str("&gt;"),
+            '*' => out.push_str("&#42;"),
+            '&' => out.push_str("&amp;"),
+            '[' => out.push_str("&#91;"),
+            ']' => out.push_str("&#93;"),
+            _ => out.push(c),
+        }
+        rest = &rest[c.len_utf8()..];
+    }
+    out
+}
+
+/// `#**channel>topic@id**`, the Markdown that links a message; a plain Markdown link where the
+/// names would break that syntax (Zulip's `get_message_link_syntax`).
+pub fn message_link(stream_id: StreamId, stream_name: &str, topic: &str, message_id: MessageId) -> String {
+    if !breaks_topic_syntax(stream_name) && !breaks_topic_syntax(topic) {
+        return format!("#**{stream_name}>{topic}@{message_id}**");
+    }
+    let shown_topic = if topic.is_empty() { crate::wire::EMPTY_TOPIC_DISPLAY_NAME } else { topic };
+    format!(
+        "[#{} > {} @ 💬]({})",
+        escape_topic_syntax(stream_name),
+        escape_topic_syntax(shown_topic),
+        topic_narrow(stream_id, stream_name, topic, Some(message_id))
+    )
+}
+
 /// `@_**Full Name|id**`, a silent mention of a user.
-pub fn silent_mention(full_name: &str, user_id: crate::ids::UserId) -> String {
+pub fn silent_mention(full_name: &str, user_id: UserId) -> String {
     format!("@_**{full_name}|{user_id}**")
 }
 
@@ -54,5 +107,15 @@ mod tests {
             topic_narrow(StreamId(7), "design team", "v2", Some(MessageId(9))),
             "#narrow/channel/7-design-team/topic/v2/near/9"
         );
+    }
+
+    #[test]
+    fn message_links_fall_back_to_markdown_links_as_zulip_does() {
+        assert_eq!(message_link(StreamId(3), "Verona", "test", MessageId(5)), "#**Verona>test@5**");
+        assert_eq!(
+            message_link(StreamId(3), "a*b", "x > y $$", MessageId(5)),
+            "[#a&#42;b > x &gt; y &#36;&#36; @ 💬](#narrow/channel/3-a*b/topic/x.20.3E.20y.20.24.24/near/5)"
+        );
+        assert_eq!(direct_message_narrow(&[UserId(10), UserId(12)], MessageId(7)), "#narrow/dm/10,12/near/7");
     }
 }

@@ -6,12 +6,15 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::ops::Bound;
 
 use crate::error::ApiResult;
-use crate::ids::{IdKind, MessageId, RealmId, RecipientId, StreamId, UserGroupId, UserId};
+use crate::ids::{
+    IdKind, MessageId, RealmId, RecipientId, ScheduledMessageId, StreamId, UserGroupId, UserId,
+};
 use crate::model::{
     Credentials, Linkifier, Message, MessageFlags, MessageKind, Presence, ProfileField, ProfileValue,
-    Reaction, Realm, Recipient, RecipientKind, Stream, Subscription, User, UserGroup, direct_group_key,
+    Reaction, Realm, Recipient, RecipientKind, ScheduledMessage, Stream, Subscription, User, UserGroup,
+    direct_group_key,
 };
-use crate::store::{Change, Direction, MessageIdIter, MessageIndex, Store};
+use crate::store::{Change, Direction, MessageIdIter, MessageIndex, PendingDeliveries, Store};
 
 /// Everything, in ordered maps.
 #[derive(Clone, Debug, Default)]
@@ -37,6 +40,7 @@ pub struct MemoryStore {
     presences: BTreeMap<UserId, Presence>,
     profile_fields: BTreeMap<(RealmId, u64), ProfileField>,
     profile_values: BTreeMap<(UserId, u64), ProfileValue>,
+    scheduled_messages: BTreeMap<ScheduledMessageId, ScheduledMessage>,
     counters: BTreeMap<&'static str, u64>,
 }
 
@@ -164,6 +168,13 @@ impl MemoryStore {
                     self.profile_values.remove(&(*user, *field));
                 }
             },
+            Change::PutScheduledMessage(scheduled) => {
+                self.bump(IdKind::ScheduledMessage, scheduled.id.0);
+                self.scheduled_messages.insert(scheduled.id, scheduled.clone());
+            }
+            Change::DeleteScheduledMessage(id) => {
+                self.scheduled_messages.remove(id);
+            }
         }
     }
 
@@ -379,6 +390,30 @@ impl Store for MemoryStore {
 
     fn presence(&self, user: UserId) -> ApiResult<Option<Presence>> {
         Ok(self.presences.get(&user).copied())
+    }
+
+    fn scheduled_message(&self, id: ScheduledMessageId) -> ApiResult<Option<ScheduledMessage>> {
+        Ok(self.scheduled_messages.get(&id).cloned())
+    }
+
+    fn user_scheduled_messages(&self, user: UserId) -> ApiResult<Vec<ScheduledMessage>> {
+        Ok(self
+            .scheduled_messages
+            .values()
+            .filter(|s| s.sender_id == user && s.is_undelivered())
+            .cloned()
+            .collect())
+    }
+
+    fn pending_deliveries(&self) -> ApiResult<PendingDeliveries<'_>> {
+        let mut pending: Vec<(i64, ScheduledMessageId)> = self
+            .scheduled_messages
+            .values()
+            .filter(|s| s.is_pending())
+            .map(|s| (s.deliver_at, s.id))
+            .collect();
+        pending.sort_unstable();
+        Ok(Box::new(pending.into_iter().map(Ok)))
     }
 
     fn message_ids(

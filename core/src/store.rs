@@ -8,10 +8,10 @@
 use std::ops::Bound;
 
 use crate::error::ApiResult;
-use crate::ids::{IdKind, MessageId, RealmId, RecipientId, StreamId, UserId};
+use crate::ids::{IdKind, MessageId, RealmId, RecipientId, ScheduledMessageId, StreamId, UserId};
 use crate::model::{
     Credentials, IndexedFlag, Linkifier, Message, MessageFlags, Presence, ProfileField, ProfileValue,
-    Reaction, Realm, Recipient, Stream, Subscription, User, UserGroup,
+    Reaction, Realm, Recipient, ScheduledMessage, Stream, Subscription, User, UserGroup,
 };
 
 /// An ordered set of message ids the store can walk without scanning all messages.
@@ -46,6 +46,9 @@ pub enum Direction {
 
 /// A boxed iterator of message ids, as the store yields them.
 pub type MessageIdIter<'a> = Box<dyn Iterator<Item = ApiResult<MessageId>> + 'a>;
+
+/// A boxed iterator of pending deliveries, as the store yields them.
+pub type PendingDeliveries<'a> = Box<dyn Iterator<Item = ApiResult<(i64, ScheduledMessageId)>> + 'a>;
 
 /// Read access to stored state. Every lookup is scoped by the caller: core checks that the
 /// object belongs to the caller's organization, so ids of other organizations act as missing.
@@ -116,6 +119,13 @@ pub trait Store {
     fn profile_fields(&self, realm: RealmId) -> ApiResult<Vec<ProfileField>>;
     /// A user's custom profile field values, by field id.
     fn profile_values(&self, user: UserId) -> ApiResult<Vec<ProfileValue>>;
+    /// A scheduled message or reminder, delivered ones included.
+    fn scheduled_message(&self, id: ScheduledMessageId) -> ApiResult<Option<ScheduledMessage>>;
+    /// A user's undelivered scheduled messages and reminders (failed ones included), by id.
+    fn user_scheduled_messages(&self, user: UserId) -> ApiResult<Vec<ScheduledMessage>>;
+    /// Every pending scheduled message and reminder on the server as `(deliver_at, id)`,
+    /// soonest first (ties by id).
+    fn pending_deliveries(&self) -> ApiResult<PendingDeliveries<'_>>;
     /// Walks an index between two bounds.
     fn message_ids(
         &self,
@@ -205,6 +215,10 @@ pub enum Change {
         field: u64,
         value: Option<ProfileValue>,
     },
+    /// Stores a scheduled message or reminder; the owner's list and the delivery queue follow
+    /// its state.
+    PutScheduledMessage(ScheduledMessage),
+    DeleteScheduledMessage(ScheduledMessageId),
 }
 
 /// Hands out ids of one kind within a command, starting at the store's next id.

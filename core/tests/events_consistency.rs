@@ -625,3 +625,90 @@ fn time_zones_and_email_visibility() {
         check(&mut w, viewer, register, shown);
     }
 }
+
+#[test]
+fn scheduled_messages_and_reminders() {
+    use confab_core::api::scheduled_delivery::{LATE_CUTOFF_SECONDS, deliver_scheduled_message};
+    use confab_core::ids::ScheduledMessageId;
+
+    let mut w = world();
+    let register =
+        &[("event_types", r#"["scheduled_messages", "reminders", "message", "update_message_flags"]"#)];
+    let ada = w.actor("ada@example.com");
+    let at = w.now + 1_000;
+    let general = w.store.stream_by_name(w.realm, "general").ok().flatten().expect("general").to_string();
+    let (at_s, later_s) = (at.to_string(), (at + 500).to_string());
+    let bob = format!("[{}]", w.user_id("bob@example.com"));
+    let mut ids = Vec::new();
+    for pairs in [
+        vec![
+            ("type", "stream"),
+            ("to", general.as_str()),
+            ("topic", "plans"),
+            ("content", "Lunch?"),
+            ("scheduled_delivery_timestamp", at_s.as_str()),
+        ],
+        vec![
+            ("type", "direct"),
+            ("to", bob.as_str()),
+            ("content", "psst"),
+            ("scheduled_delivery_timestamp", &later_s),
+        ],
+    ] {
+        let events = check(
+            &mut w,
+            "ada@example.com",
+            register,
+            run(api::scheduled_messages::create_scheduled_message, ada.clone(), &pairs),
+        );
+        ids.push(ScheduledMessageId(
+            events[0]["scheduled_messages"][0]["scheduled_message_id"].as_u64().expect("id"),
+        ));
+    }
+    let (lunch, psst) = (ids[0], ids[1]);
+    check(
+        &mut w,
+        "ada@example.com",
+        register,
+        run(
+            move |s, a, p, now| api::scheduled_messages::update_scheduled_message(s, a, psst, p, now),
+            ada.clone(),
+            &[("content", "psst!"), ("scheduled_delivery_timestamp", at_s.as_str())],
+        ),
+    );
+    let first = w.stream("bob@example.com", "general", "hello", "remind me").to_string();
+    let events = check(
+        &mut w,
+        "ada@example.com",
+        register,
+        run(
+            api::reminders::create_message_reminder,
+            ada.clone(),
+            &[("message_id", first.as_str()), ("scheduled_delivery_timestamp", at_s.as_str())],
+        ),
+    );
+    let reminder = ScheduledMessageId(events[0]["reminders"][0]["reminder_id"].as_u64().expect("id"));
+
+    // Deliveries: one sent, one too late (failed, with Notification Bot's notice), the reminder.
+    let site = Site::new("http", "chat.example.com").expect("site");
+    for (id, when) in [(lunch, at), (psst, at + LATE_CUTOFF_SECONDS + 1), (reminder, at)] {
+        let site = site.clone();
+        check(&mut w, "ada@example.com", register, move |s, _| deliver_scheduled_message(s, &site, id, when));
+    }
+    // The failed one, given a new time, is pending again.
+    let retry_at = (at + 2_000).to_string();
+    let retry = [("content", "again"), ("scheduled_delivery_timestamp", retry_at.as_str())];
+    check(
+        &mut w,
+        "ada@example.com",
+        register,
+        run(
+            move |s, a, p, now| api::scheduled_messages::update_scheduled_message(s, a, psst, p, now),
+            ada.clone(),
+            &retry,
+        ),
+    );
+    check(&mut w, "ada@example.com", register, move |s, _| {
+        api::scheduled_messages::delete_scheduled_message(s, &ada, psst)
+    });
+}

@@ -6,6 +6,7 @@
 
 pub mod bootstrap;
 pub mod cli;
+pub mod deliveries;
 pub mod events;
 pub mod http;
 pub mod offline;

@@ -87,6 +87,11 @@ impl Server {
     pub async fn run(self, shutdown: impl Future<Output = ()>) {
         let events = self.state.events.clone();
         let timer = tokio::spawn(events.clone().run_timer());
+        let deliveries = tokio::spawn(self.state.deliveries.clone().run(
+            self.state.store.clone(),
+            self.state.writer.clone(),
+            self.state.site.clone(),
+        ));
         let app = http::app(self.state);
         let closing = events.clone();
         let shutdown = async move {
@@ -95,6 +100,7 @@ impl Server {
         };
         http::serve::serve(self.listener, app, self.header_timeout, shutdown).await;
         timer.abort();
+        deliveries.abort();
         events.save();
     }
 }

@@ -30,8 +30,16 @@ fn hostile_values() -> Vec<String> {
 }
 
 /// Each endpoint and the parameters it reads.
-fn endpoints(message_id: u64, stream_id: u64) -> Vec<(&'static str, String, Vec<&'static str>)> {
-    let m = |path: &str| path.replace("{m}", &message_id.to_string()).replace("{s}", &stream_id.to_string());
+fn endpoints(
+    message_id: u64,
+    stream_id: u64,
+    scheduled_id: u64,
+) -> Vec<(&'static str, String, Vec<&'static str>)> {
+    let m = |path: &str| {
+        path.replace("{m}", &message_id.to_string())
+            .replace("{s}", &stream_id.to_string())
+            .replace("{sm}", &scheduled_id.to_string())
+    };
     vec![
         (
             "GET",
@@ -263,6 +271,21 @@ fn endpoints(message_id: u64, stream_id: u64) -> Vec<(&'static str, String, Vec<
         ("DELETE", m("/users/me/profile_data"), vec!["data"]),
         ("PATCH", m("/users/1"), vec!["profile_data"]),
         ("GET", m("/users"), vec!["include_custom_profile_fields"]),
+        ("GET", m("/scheduled_messages"), vec!["x"]),
+        (
+            "POST",
+            m("/scheduled_messages"),
+            vec!["type", "to", "topic", "content", "scheduled_delivery_timestamp", "read_by_sender"],
+        ),
+        (
+            "PATCH",
+            m("/scheduled_messages/{sm}"),
+            vec!["type", "to", "topic", "content", "scheduled_delivery_timestamp"],
+        ),
+        ("DELETE", m("/scheduled_messages/{sm}"), vec!["x"]),
+        ("GET", m("/reminders"), vec!["x"]),
+        ("POST", m("/reminders"), vec!["message_id", "scheduled_delivery_timestamp", "note"]),
+        ("DELETE", m("/reminders/{sm}"), vec!["x"]),
     ]
 }
 
@@ -283,9 +306,24 @@ fn no_hostile_value_produces_a_server_error() {
     let stream_id = api.get("/get_stream_id", Some(&owner), &[("stream", "general")]).ok()["stream_id"]
         .as_u64()
         .expect("id");
+    // Far in the future, so that edits reach every check and nothing is sent meanwhile.
+    let scheduled = api
+        .post(
+            "/scheduled_messages",
+            Some(&owner),
+            &[
+                ("type", "stream"),
+                ("to", &stream_id.to_string()),
+                ("topic", "t"),
+                ("content", "later"),
+                ("scheduled_delivery_timestamp", "4102444800"),
+            ],
+        )
+        .ok();
+    let scheduled_id = scheduled["scheduled_message_id"].as_u64().expect("id");
     let http = reqwest::blocking::Client::new();
     let mut requests = 0;
-    for (method, path, names) in endpoints(message_id, stream_id) {
+    for (method, path, names) in endpoints(message_id, stream_id, scheduled_id) {
         for name in &names {
             for value in hostile_values() {
                 // URLs this long are refused by the client itself; bodies carry them.

@@ -248,6 +248,8 @@ struct LearObjects {
     /// A draft of the fool's: personal records share one id sequence.
     draft: u64,
     profile_field: u64,
+    scheduled: u64,
+    reminder: u64,
     queue: String,
     /// The custom emoji `storm`.
     emoji: u64,
@@ -300,6 +302,21 @@ fn lear_objects(orgs: &TwoOrganizations) -> LearObjects {
             .expect("id");
     let folder = lear.post("/channel_folders/create", Some(king), &[("name", "Moors"), ("description", "")]);
     let folder = folder.ok()["channel_folder_id"].as_u64().expect("channel_folder_id");
+    let far = ("scheduled_delivery_timestamp", FAR_FUTURE);
+    let scheduled = lear
+        .post(
+            "/scheduled_messages",
+            Some(&fool),
+            &[("type", "stream"), ("to", &stream.to_string()), ("topic", "storm"), ("content", "Later"), far],
+        )
+        .ok()["scheduled_message_id"]
+        .as_u64()
+        .expect("scheduled_message_id");
+    let reminder = lear
+        .post("/reminders", Some(&fool), &[("message_id", &message.to_string()), far])
+        .ok()["reminder_id"]
+        .as_u64()
+        .expect("reminder_id");
     lear.post("/users/me/presence", Some(&fool), &[("status", "active")]).ok();
     let queue =
         lear.post("/register", Some(&fool), &[]).ok()["queue_id"].as_str().expect("queue_id").to_owned();
@@ -324,8 +341,13 @@ fn lear_objects(orgs: &TwoOrganizations) -> LearObjects {
         queue,
         emoji,
         profile_field,
+        scheduled,
+        reminder,
     }
 }
+
+/// A delivery time no test waits for (2100-01-01).
+const FAR_FUTURE: &str = "4102444800";
 
 /// A request naming an id: method, path and parameters, where `{id}` stands for the id under
 /// test and `{general}`, `{message}`, `{group}`, `{everyone}` and `{userfield}` for the root's
@@ -359,6 +381,16 @@ const USER_PROBES: &[Probe] = &[
     ("GET", "/user_groups/{everyone}/members/{id}", &[]),
     ("PATCH", "/users/me/profile_data", &[("data", r#"[{"id": {userfield}, "value": [{id}]}]"#)]),
     ("GET", "/users/{id}", &[("include_custom_profile_fields", "true")]),
+    (
+        "POST",
+        "/scheduled_messages",
+        &[
+            ("type", "direct"),
+            ("to", "[{id}]"),
+            ("content", "x"),
+            ("scheduled_delivery_timestamp", FAR_FUTURE),
+        ],
+    ),
 ];
 
 const PROFILE_FIELD_PROBES: &[Probe] = &[
@@ -377,6 +409,17 @@ const CHANNEL_PROBES: &[Probe] = &[
     ("GET", "/users/me/{id}/topics", &[]),
     ("POST", "/streams/{id}/delete_topic", &[("topic_name", "storm")]),
     ("POST", "/messages", &[("type", "stream"), ("to", "{id}"), ("topic", "t"), ("content", "x")]),
+    (
+        "POST",
+        "/scheduled_messages",
+        &[
+            ("type", "stream"),
+            ("to", "{id}"),
+            ("topic", "t"),
+            ("content", "x"),
+            ("scheduled_delivery_timestamp", FAR_FUTURE),
+        ],
+    ),
     ("POST", "/typing", &[("op", "start"), ("type", "stream"), ("stream_id", "{id}"), ("topic", "storm")]),
     ("POST", "/mark_stream_as_read", &[("stream_id", "{id}")]),
     ("POST", "/mark_topic_as_read", &[("stream_id", "{id}"), ("topic_name", "storm")]),
@@ -417,6 +460,7 @@ const MESSAGE_PROBES: &[Probe] = &[
     ("POST", "/messages/flags", &[("messages", "[{id}]"), ("op", "remove"), ("flag", "read")]),
     ("GET", "/messages", &[("message_ids", "[{id}]")]),
     ("GET", "/messages/matches_narrow", &[("msg_ids", "[{id}]"), ("narrow", "[]")]),
+    ("POST", "/reminders", &[("message_id", "{id}"), ("scheduled_delivery_timestamp", FAR_FUTURE)]),
 ];
 
 /// Narrows naming an id, each probed through `GET /messages`.
@@ -493,6 +537,13 @@ const EMOJI_ID_PROBES: &[Probe] = &[
         &[("emoji_name", "storm"), ("emoji_code", "{id}"), ("reaction_type", "realm_emoji")],
     ),
 ];
+const SCHEDULED_PROBES: &[Probe] = &[
+    ("PATCH", "/scheduled_messages/{id}", &[("content", "mine now")]),
+    ("PATCH", "/scheduled_messages/{id}", &[("scheduled_delivery_timestamp", FAR_FUTURE)]),
+    ("DELETE", "/scheduled_messages/{id}", &[]),
+];
+
+const REMINDER_PROBES: &[Probe] = &[("DELETE", "/reminders/{id}", &[])];
 
 const QUEUE_PROBES: &[Probe] = &[
     ("GET", "/events", &[("queue_id", "{id}"), ("last_event_id", "-1"), ("dont_block", "true")]),
@@ -557,7 +608,7 @@ fn an_id_from_another_organization_answers_exactly_like_a_missing_id() {
     // Ids nobody has, of a shape no reply contains by accident.
     let numeric_missing = "987654321";
     let queue_missing = "00000000-0000-0000-0000-000000000000";
-    let kinds: [(String, &str, &[Probe], &[&str]); 12] = [
+    let kinds: [(String, &str, &[Probe], &[&str]); 14] = [
         (ids.user.to_string(), numeric_missing, USER_PROBES, USER_NARROWS),
         (ids.stream.to_string(), numeric_missing, CHANNEL_PROBES, CHANNEL_NARROWS),
         (ids.message.to_string(), numeric_missing, MESSAGE_PROBES, MESSAGE_NARROWS),
@@ -567,6 +618,8 @@ fn an_id_from_another_organization_answers_exactly_like_a_missing_id() {
         (ids.folder.to_string(), numeric_missing, FOLDER_PROBES, &[]),
         (ids.draft.to_string(), numeric_missing, RECORD_PROBES, &[]),
         (ids.profile_field.to_string(), numeric_missing, PROFILE_FIELD_PROBES, &[]),
+        (ids.scheduled.to_string(), numeric_missing, SCHEDULED_PROBES, &[]),
+        (ids.reminder.to_string(), numeric_missing, REMINDER_PROBES, &[]),
         (ids.queue.clone(), queue_missing, QUEUE_PROBES, &[]),
         ("storm".to_owned(), "nosuchemoji", EMOJI_NAME_PROBES, &[]),
         (ids.emoji.to_string(), numeric_missing, EMOJI_ID_PROBES, &[]),
@@ -614,6 +667,10 @@ fn an_id_from_another_organization_answers_exactly_like_a_missing_id() {
     assert_eq!(members["members"], json!([ids.user]));
     let fields = lear.get("/realm/profile_fields", Some(king), &[]).ok();
     assert_eq!(fields["custom_fields"][0]["name"], "Role");
+    let scheduled = lear.get("/scheduled_messages", Some(&ids.fool), &[]).ok();
+    assert_eq!(scheduled["scheduled_messages"][0]["content"], "Later");
+    let reminders = lear.get("/reminders", Some(&ids.fool), &[]).ok();
+    assert_eq!(reminders["reminders"][0]["reminder_id"], ids.reminder);
     let poll = [("queue_id", ids.queue.as_str()), ("last_event_id", "-1"), ("dont_block", "true")];
     lear.get("/events", Some(&ids.fool), &poll).ok();
     let emoji = lear.get("/realm/emoji", Some(king), &[]).ok();

@@ -275,8 +275,12 @@ pub fn initial_state(
         ),
         (&["realm_emoji"][..], "realm_emoji", super::realm_emoji::realm_emoji_json(store, actor.realm.id)?),
         (&["realm_filters"][..], "realm_filters", json!([])),
-        (&["scheduled_messages"][..], "scheduled_messages", json!([])),
-        (&["reminders"][..], "reminders", json!([])),
+        (
+            &["scheduled_messages"][..],
+            "scheduled_messages",
+            super::scheduled_messages::scheduled_messages_json(store, user.id)?,
+        ),
+        (&["reminders"][..], "reminders", super::reminders::reminders_json(store, user.id)?),
         (&["default_streams"][..], "realm_default_streams", {
             // Zulip keeps the organization's default channels from guests.
             if user.is_guest() {
@@ -443,6 +447,7 @@ fn realm_block(actor: &Actor, site: &Site) -> Map<String, Value> {
         "max_stream_description_length": MAX_STREAM_DESCRIPTION_LENGTH,
         "max_topic_length": MAX_TOPIC_LENGTH,
         "max_message_length": MAX_MESSAGE_LENGTH,
+        "max_reminder_note_length": super::reminders::MAX_REMINDER_NOTE_LENGTH,
         "max_file_upload_size_mib": super::uploads::MAX_FILE_UPLOAD_SIZE_MIB,
         "max_avatar_file_size_mib": 5,
         "max_icon_file_size_mib": 5,

@@ -54,6 +54,8 @@ pub fn apply_event(state: &mut Map<String, Value>, event: &Value, user_id: u64) 
             state.insert("realm_emoji".into(), event["realm_emoji"].clone());
         }
         "custom_profile_fields" => apply_custom_profile_fields(state, event),
+        "scheduled_messages" => apply_scheduled(state, event, "scheduled_messages", "scheduled_message_id"),
+        "reminders" => apply_scheduled(state, event, "reminders", "reminder_id"),
         "user_settings" if str_of(event, "op") == "update" => {
             let property = str_of(event, "property").to_owned();
             if let Some(Value::Object(settings)) = state.get_mut("user_settings") {
@@ -502,6 +504,24 @@ fn edit_list(list: &mut Value, ids: &Value, adding: bool) {
         list.retain(|id| !ids.contains(id));
     }
     list.sort_by_key(|id| id.as_u64());
+}
+
+/// Scheduled messages and reminders: kept soonest first, as register lists them (Zulip's
+/// `apply_event` sorts them the same way).
+fn apply_scheduled(state: &mut Map<String, Value>, event: &Value, key: &str, id_key: &str) {
+    let Some(list) = list_mut(state, key) else { return };
+    match str_of(event, "op") {
+        "add" => list.extend(event[key].as_array().cloned().unwrap_or_default()),
+        "update" => {
+            let updated = &event["scheduled_message"];
+            if let Some(entry) = list.iter_mut().find(|e| e[id_key] == updated[id_key]) {
+                *entry = updated.clone();
+            }
+        }
+        "remove" => list.retain(|e| e[id_key] != event[id_key]),
+        _ => {}
+    }
+    list.sort_by_key(|e| (e["scheduled_delivery_timestamp"].as_i64(), e[id_key].as_u64()));
 }
 
 fn apply_channel_folder(state: &mut Map<String, Value>, event: &Value) {

@@ -16,6 +16,7 @@ use confab_core::subdomains::Site;
 
 use confab_core::outgoing_policy::OutgoingPolicy;
 
+use crate::deliveries::Deliveries;
 use crate::events::EventHub;
 use crate::outgoing::{Deliverer, OutgoingWebhooks};
 use crate::store::Store;
@@ -37,6 +38,8 @@ pub struct AppState {
     pub events: EventHub,
     /// Uploaded files' bytes.
     pub files: Arc<FileStore>,
+    /// Wakes the task that sends scheduled messages when one is created or changed.
+    pub deliveries: Deliveries,
 }
 
 impl AppState {
@@ -70,6 +73,7 @@ impl AppState {
             writer,
             events,
             site,
+            deliveries: Deliveries::default(),
             login_failures: Arc::new(Mutex::new(SlidingWindow::failed_logins())),
             files: Arc::new(files),
         }

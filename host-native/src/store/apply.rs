@@ -3,7 +3,9 @@
 
 use confab_core::ApiResult;
 use confab_core::ids::{IdKind, RecipientId, UserId};
-use confab_core::model::{IndexedFlag, Message, MessageFlags, MessageKind, RecipientKind, RecordKind, User};
+use confab_core::model::{
+    IndexedFlag, Message, MessageFlags, MessageKind, RecipientKind, RecordKind, ScheduledMessage, User,
+};
 use confab_core::search::message_words;
 use confab_core::store::Change;
 use redb::ReadableTable;
@@ -177,6 +179,24 @@ impl WriteTables<'_> {
                 self.channel_folders.insert(key, encode(folder)?.as_slice()).map_err(storage)?;
                 self.bump(IdKind::ChannelFolder, folder.id)
             }
+            Change::PutScheduledMessage(scheduled) => {
+                self.unindex_scheduled(scheduled.id.0)?;
+                if scheduled.is_undelivered() {
+                    self.user_scheduled
+                        .insert((scheduled.sender_id.0, scheduled.id.0), ())
+                        .map_err(storage)?;
+                }
+                if scheduled.is_pending() {
+                    self.deliveries.insert((scheduled.deliver_at, scheduled.id.0), ()).map_err(storage)?;
+                }
+                self.scheduled.insert(scheduled.id.0, encode(scheduled)?.as_slice()).map_err(storage)?;
+                self.bump(IdKind::ScheduledMessage, scheduled.id.0)
+            }
+            Change::DeleteScheduledMessage(id) => {
+                self.unindex_scheduled(id.0)?;
+                self.scheduled.remove(id.0).map_err(storage)?;
+                Ok(())
+            }
             Change::DeleteLinkifier { realm, id } => {
                 self.linkifiers.remove((realm.0, *id)).map_err(storage)?;
                 Ok(())
@@ -215,6 +235,15 @@ impl WriteTables<'_> {
                 Ok(())
             }
         }
+    }
+
+    /// Removes a stored scheduled message's index rows (its owner's list, the delivery queue).
+    fn unindex_scheduled(&mut self, id: u64) -> ApiResult<()> {
+        let Some(old) = self.scheduled.get(id).map_err(storage)? else { return Ok(()) };
+        let old: ScheduledMessage = decode(old.value())?;
+        self.user_scheduled.remove((old.sender_id.0, id)).map_err(storage)?;
+        self.deliveries.remove((old.deliver_at, id)).map_err(storage)?;
+        Ok(())
     }
 
     fn insert_message(&mut self, message: &Message, receivers: &[(UserId, MessageFlags)]) -> ApiResult<()> {

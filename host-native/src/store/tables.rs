@@ -78,4 +78,7 @@ define_tables! {
     realm_emoji: REALMID_EMOJIID_EMOJI = "realmid_emojiid_emoji", (u64, u64) => &'static [u8];
     profile_fields: REALMID_FIELDID_PROFILEFIELD = "realmid_fieldid_profilefield", (u64, u64) => &'static [u8];
     profile_values: USERID_FIELDID_PROFILEVALUE = "userid_fieldid_profilevalue", (u64, u64) => &'static [u8];
+    scheduled: SCHEDULEDID_SCHEDULED = "scheduledid_scheduled", u64 => &'static [u8];
+    user_scheduled: USERID_SCHEDULEDID = "userid_scheduledid", (u64, u64) => ();
+    deliveries: DELIVERAT_SCHEDULEDID = "deliverat_scheduledid", (i64, u64) => ();
 }

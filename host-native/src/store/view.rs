@@ -278,6 +278,30 @@ macro_rules! impl_store {
                 record(self.presences.get(user.0).map_err(storage)?)
             }
 
+            fn scheduled_message(&self, id: ScheduledMessageId) -> ApiResult<Option<ScheduledMessage>> {
+                record(self.scheduled.get(id.0).map_err(storage)?)
+            }
+
+            fn user_scheduled_messages(&self, user: UserId) -> ApiResult<Vec<ScheduledMessage>> {
+                let mut list = Vec::new();
+                for row in self.user_scheduled.range((user.0, 0)..=(user.0, u64::MAX)).map_err(storage)? {
+                    let (key, _) = row.map_err(storage)?;
+                    list.extend(self.scheduled_message(ScheduledMessageId(key.value().1))?);
+                }
+                Ok(list)
+            }
+
+            fn pending_deliveries(&self) -> ApiResult<PendingDeliveries<'_>> {
+                let rows = self.deliveries.iter().map_err(storage)?;
+                Ok(Box::new(rows.map(|row| {
+                    row.map(|(key, _)| {
+                        let (at, id) = key.value();
+                        (at, ScheduledMessageId(id))
+                    })
+                    .map_err(storage)
+                })))
+            }
+
             fn message_ids(
                 &self,
                 index: &MessageIndex,
@@ -354,12 +378,12 @@ mod impls {
     use std::ops::Bound;
 
     use confab_core::ApiResult;
-    use confab_core::ids::{IdKind, MessageId, RealmId, RecipientId, StreamId, UserId};
+    use confab_core::ids::{IdKind, MessageId, RealmId, RecipientId, ScheduledMessageId, StreamId, UserId};
     use confab_core::model::{
         Credentials, Linkifier, Message, MessageFlags, Presence, ProfileField, ProfileValue, Reaction, Realm,
-        Recipient, Stream, Subscription, User, UserGroup,
+        Recipient, ScheduledMessage, Stream, Subscription, User, UserGroup,
     };
-    use confab_core::store::{Direction, MessageIdIter, MessageIndex};
+    use confab_core::store::{Direction, MessageIdIter, MessageIndex, PendingDeliveries};
     use redb::ReadableTable;
 
     use super::super::codec;

@@ -28,3 +28,4 @@ pub use reactions::{add_reaction, remove_reaction};
 pub use rendering::{markdown_linkifiers, render_message};
 pub use report::report_message;
 pub use send::{MAX_MESSAGE_LENGTH, MAX_TOPIC_LENGTH, check_content, check_topic, send_message};
+pub(crate) use send::{check_message, interactive_client, notify_user, truncate};

@@ -24,11 +24,11 @@ pub const MAX_TOPIC_LENGTH: usize = 60;
 
 /// Truncates to `max` code points, ending with `suffix` when anything was cut, as Zulip's
 /// `truncate_content` does.
-fn truncate(text: &str, max: usize, suffix: &str) -> String {
+pub(crate) fn truncate(text: &str, max: usize, suffix: &str) -> String {
     if text.chars().count() <= max {
         return text.to_owned();
     }
-    let keep = max - suffix.chars().count();
+    let keep = max.saturating_sub(suffix.chars().count());
     let mut cut: String = text.chars().take(keep).collect();
     cut.push_str(suffix);
     cut
@@ -64,7 +64,7 @@ pub fn check_topic(raw: &str) -> ApiResult<String> {
 
 /// Whether messages from this client start read for their sender. Zulip marks a sender's own
 /// message read only for interactive clients; bots and integrations leave it unread.
-fn interactive_client(client: &str) -> bool {
+pub(crate) fn interactive_client(client: &str) -> bool {
     let name = client.to_lowercase();
     [
         "website",
@@ -401,6 +401,58 @@ pub(super) fn compose(
     changes.extend(claims);
     followups.extend(claim_events);
     Ok(Composed { id, changes, event: Event::Message { message: id, receivers }, followups })
+}
+
+/// Checks a message exactly as [`send_message`] would send it now, and returns the message it
+/// would be (addressed, normalized, rendered) without sending it: scheduling checks a message
+/// when it is scheduled, as Zulip's `check_message` does.
+pub(crate) fn check_message(
+    store: &impl Store,
+    actor: &Actor,
+    params: &Params,
+    now: i64,
+) -> ApiResult<Message> {
+    let outcome = send_message(store, actor, params, now)?;
+    outcome
+        .changes
+        .into_iter()
+        .find_map(|change| match change {
+            Change::InsertMessage { message, .. } => Some(message),
+            _ => None,
+        })
+        .ok_or_else(|| ApiError::internal("a checked message was not composed"))
+}
+
+/// A direct message from the organization's notification bot to `user` (reminders, scheduled
+/// messages that could not be sent), as Zulip's `internal_send_private_message`. `None` if the
+/// organization has no notification bot.
+pub(crate) fn notify_user(
+    store: &impl Store,
+    actor: &Actor,
+    user: &User,
+    content: &str,
+    now: i64,
+) -> ApiResult<Option<Outcome>> {
+    let Some(bot) = actor.realm.notification_bot.map(|id| store.user(id)).transpose()?.flatten() else {
+        return Ok(None);
+    };
+    let mut participants = vec![bot.id, user.id];
+    participants.sort();
+    participants.dedup();
+    let addressed = Addressed {
+        kind: MessageKind::Direct { participants: participants.clone() },
+        recipient: user.personal_recipient,
+        receivers: participants,
+        changes: Vec::new(),
+        stream: None,
+    };
+    let mut ids = IdAllocator::new(store, IdKind::Message)?;
+    let content = check_content(content)?;
+    let composed = compose(store, actor, &bot, "Internal", addressed, content, true, now, &mut ids)?;
+    Ok(Some(
+        Outcome { changes: composed.changes, events: vec![composed.event], ..Outcome::default() }
+            .reply("id", composed.id.0),
+    ))
 }
 
 /// A notice from the organization's notification bot to a channel topic (moves, resolved

@@ -25,6 +25,7 @@ mod messages;
 mod organization;
 mod personal;
 mod profile;
+mod scheduled;
 mod uploads;
 mod users;
 
@@ -35,6 +36,7 @@ use messages::*;
 use organization::*;
 use personal::*;
 use profile::*;
+use scheduled::*;
 use uploads::*;
 use users::*;
 
@@ -155,6 +157,13 @@ pub fn router() -> Router<AppState> {
             "/users/me/profile_data",
             axum::routing::patch(update_profile_data).delete(remove_profile_data),
         )
+        .route("/scheduled_messages", get(get_scheduled_messages).post(create_scheduled_message))
+        .route(
+            "/scheduled_messages/{scheduled_message_id}",
+            axum::routing::patch(update_scheduled_message).delete(delete_scheduled_message),
+        )
+        .route("/reminders", get(get_reminders).post(create_message_reminder))
+        .route("/reminders/{reminder_id}", axum::routing::delete(delete_reminder))
         .fallback(unknown_endpoint)
         .method_not_allowed_fallback(method_not_allowed);
     Router::new()

@@ -1,0 +1,106 @@
+//! The delivery driver: the host half of scheduled messages and reminders. Core decides what is
+//! due and what sending it means (`confab_core::api::scheduled_delivery`); this task sleeps
+//! until the next delivery time, or until a scheduled message is created or changed (which may
+//! bring that time closer), then submits each due delivery to the writer as its own command, so
+//! that each is durable and emits the usual message events.
+//!
+//! Scheduled messages are stored, so a restart loses none: the task's first round, at startup,
+//! delivers those that came due while the server was down.
+
+use std::sync::Arc;
+use std::time::{Duration, SystemTime, UNIX_EPOCH};
+
+use confab_core::api::scheduled_delivery::{deliver_scheduled_message, due_deliveries, next_delivery_at};
+use confab_core::subdomains::Site;
+use tokio::sync::Notify;
+
+use crate::store::Store;
+use crate::writer::Writer;
+
+/// The longest sleep: a wall clock set back or forward is noticed within this.
+const MAX_SLEEP: Duration = Duration::from_secs(3600);
+/// The pause after a storage fault, before trying the same deliveries again.
+const RETRY_AFTER: Duration = Duration::from_secs(5);
+
+/// Wakes the delivery task. Cheap to clone.
+#[derive(Clone, Default)]
+pub struct Deliveries {
+    wake: Arc<Notify>,
+}
+
+impl Deliveries {
+    /// A scheduled message or reminder was created or changed: the next delivery may be sooner.
+    pub fn wake(&self) {
+        // Stored as a permit when the task is busy, so no change goes unnoticed.
+        self.wake.notify_one();
+    }
+
+    /// Delivers for ever.
+    pub async fn run(self, store: Arc<Store>, writer: Writer, site: Arc<Site>) {
+        loop {
+            let now = crate::http::now();
+            let reader = store.clone();
+            let planned = tokio::task::spawn_blocking(move || {
+                reader.read(|tables| Ok((due_deliveries(tables, now)?, next_delivery_at(tables)?)))
+            })
+            .await;
+            let (due, next) = match planned {
+                Ok(Ok(planned)) => planned,
+                Ok(Err(e)) => {
+                    tracing::error!("cannot read the scheduled messages: {e}");
+                    tokio::time::sleep(RETRY_AFTER).await;
+                    continue;
+                }
+                Err(e) => {
+                    tracing::error!("the scheduled messages read failed: {e}");
+                    tokio::time::sleep(RETRY_AFTER).await;
+                    continue;
+                }
+            };
+            if !due.is_empty() {
+                if !self.deliver(&writer, &site, due, now).await {
+                    tokio::time::sleep(RETRY_AFTER).await;
+                }
+                // More may have come due meanwhile.
+                continue;
+            }
+            let wait = next.map_or(MAX_SLEEP, |at| until(at).min(MAX_SLEEP));
+            tokio::select! {
+                () = tokio::time::sleep(wait) => {}
+                () = self.wake.notified() => {}
+            }
+        }
+    }
+
+    /// Submits each delivery in turn; false if any failed on a storage fault (it is still
+    /// pending, and is tried again).
+    async fn deliver(
+        &self,
+        writer: &Writer,
+        site: &Arc<Site>,
+        due: Vec<confab_core::ids::ScheduledMessageId>,
+        now: i64,
+    ) -> bool {
+        let mut all_written = true;
+        for id in due {
+            let site = site.clone();
+            let delivered = writer
+                .submit(Box::new(move |tables| deliver_scheduled_message(tables, &site, id, now)))
+                .await;
+            if let Err(e) = delivered {
+                tracing::error!("delivering scheduled message {id} failed: {e}");
+                all_written = false;
+            }
+        }
+        all_written
+    }
+}
+
+/// How long until UNIX second `at` begins on the wall clock (zero if it has; the longest sleep
+/// for a time the clock cannot even name).
+fn until(at: i64) -> Duration {
+    match UNIX_EPOCH.checked_add(Duration::from_secs(u64::try_from(at).unwrap_or(0))) {
+        Some(target) => target.duration_since(SystemTime::now()).unwrap_or(Duration::ZERO),
+        None => MAX_SLEEP,
+    }
+}
