@@ -472,3 +472,45 @@ fn muting_users_and_topics() {
     check(&mut w, "ada@example.com", &legacy, run(api::user_topics::mute_topic, ada.clone(), &mute));
     check(&mut w, "ada@example.com", register, move |s, _| api::muted_users::unmute_user(s, &ada, bob_id));
 }
+
+/// Messages in conversations the user muted are listed as unread but not counted, and their
+/// wildcard mentions are not mentions, when they arrive and when they are read.
+#[test]
+fn unread_counts_leave_muted_conversations_out() {
+    let mut w = world();
+    let ada = w.actor("ada@example.com");
+    let owner = w.actor("owner@example.com");
+    w.subscribe("owner@example.com", r#"[{"name": "design"}]"#, &[("principals", r#"["ada@example.com"]"#)]);
+    let general = w.store.stream_by_name(w.realm, "general").ok().flatten().expect("general").to_string();
+    let design = w.store.stream_by_name(w.realm, "design").ok().flatten().expect("design").to_string();
+    let mute_design = format!(r#"[{{"stream_id": {design}, "property": "is_muted", "value": true}}]"#);
+    let p = params(&[("subscription_data", &mute_design)]);
+    w.run(|s, _| api::subscription_properties::update_subscription_settings(s, &ada, &p)).expect("muted");
+    for (channel, topic, policy) in [(&general, "Quiet", "1"), (&design, "colours", "3")] {
+        let p = params(&[("stream_id", channel), ("topic", topic), ("visibility_policy", policy)]);
+        let now = w.now;
+        w.run(|s, _| api::user_topics::update_user_topic(s, &ada, &p, now)).expect("topic preference");
+    }
+    let register = &[("event_types", r#"["message", "update_message_flags", "subscription", "user_topic"]"#)];
+    let mut sent = Vec::new();
+    for (channel, topic) in
+        [("general", "quiet"), ("design", "fonts"), ("design", "Colours"), ("general", "loud")]
+    {
+        let pairs = [("type", "stream"), ("to", channel), ("topic", topic), ("content", "@**all** look")];
+        let events = check(
+            &mut w,
+            "ada@example.com",
+            register,
+            run(api::messages::send_message, owner.clone(), &pairs),
+        );
+        sent.push(events[0]["message"]["id"].as_u64().expect("id"));
+    }
+    let read = serde_json::json!(sent).to_string();
+    let pairs = [("messages", read.as_str()), ("op", "add"), ("flag", "read")];
+    check(
+        &mut w,
+        "ada@example.com",
+        register,
+        run(|s, a, p, _| api::messages::update_message_flags(s, a, p), ada, &pairs),
+    );
+}
