@@ -412,8 +412,26 @@ fn drafts_snippets_and_navigation_views() {
         &mut w,
         "ada@example.com",
         register,
-        run(|s, a, _, _| api::navigation_views::remove_navigation_view(s, a, "narrow/is/starred"), ada, &[]),
+        run(
+            |s, a, _, _| api::navigation_views::remove_navigation_view(s, a, "narrow/is/starred"),
+            ada.clone(),
+            &[],
+        ),
     );
+
+    // Turning synchronization off makes the server forget the drafts it kept, without events
+    // for each: clients keep their own.
+    let kept = r#"[{"type": "", "to": [], "topic": "", "content": "kept"}]"#;
+    w.run(|s, now| api::drafts::create_drafts(s, &ada, &params(&[("drafts", kept)]), now)).expect("draft");
+    let with_settings = &[("event_types", r#"["drafts", "user_settings"]"#)];
+    let off = [("enable_drafts_synchronization", "false")];
+    check(
+        &mut w,
+        "ada@example.com",
+        with_settings,
+        run(|s, a, p, _| api::settings::update_settings(s, a, p), ada.clone(), &off),
+    );
+    assert!(w.store.records(ada.user.id, confab_core::model::RecordKind::Draft).expect("drafts").is_empty());
 }
 
 #[test]

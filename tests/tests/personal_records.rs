@@ -88,11 +88,16 @@ fn drafts_are_created_edited_deleted_and_synchronized() {
         "Timestamp must not be negative."
     );
 
+    let kept = json!([{"type": "", "to": [], "topic": "", "content": "kept"}]).to_string();
+    api.post("/drafts", Some(&ada), &[("drafts", kept.as_str())]).ok();
     api.patch("/settings", Some(&ada), &[("enable_drafts_synchronization", "false")]).ok();
     assert_eq!(
         error_text(api.get("/drafts", Some(&ada), &[]), 400),
         "User has disabled synchronizing drafts."
     );
+    // As in Zulip, turning synchronization off forgets the drafts the server kept.
+    api.patch("/settings", Some(&ada), &[("enable_drafts_synchronization", "true")]).ok();
+    assert_eq!(api.get("/drafts", Some(&ada), &[]).ok()["count"], 0);
 }
 
 #[test]

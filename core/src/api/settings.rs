@@ -8,10 +8,10 @@ use serde_json::{Map, Value, json};
 
 use crate::command::{Actor, Event, Outcome};
 use crate::error::{ApiError, ApiResult};
-use crate::model::User;
 use crate::model::settings::{
     Allowed, READ_ONLY_SETTINGS, allowed_values, default_user_settings, user_settings,
 };
+use crate::model::{RecordKind, User};
 use crate::params::Params;
 use crate::store::{Change, Store};
 
@@ -108,6 +108,12 @@ pub fn update_settings(store: &impl Store, actor: &Actor, params: &Params) -> Ap
             changed.insert(name.clone(), value.clone());
         }
         events.push((name.clone(), value));
+    }
+    if events.iter().any(|(name, value)| name == "enable_drafts_synchronization" && *value == false) {
+        // Zulip deletes the server's copies, without events: each client keeps its own drafts.
+        for (id, _) in store.records(user.id, RecordKind::Draft)? {
+            outcome.changes.push(Change::DeleteRecord { user: user.id, kind: RecordKind::Draft, id });
+        }
     }
     for (property, value) in events {
         let mut body = json!({"type": "user_settings", "op": "update", "property": property, "value": value});

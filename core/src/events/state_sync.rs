@@ -57,6 +57,13 @@ pub fn apply_event(state: &mut Map<String, Value>, event: &Value, user_id: u64) 
             if let Some(Value::Object(settings)) = state.get_mut("user_settings") {
                 settings.insert(property.clone(), event["value"].clone());
             }
+            // The server forgets synchronized drafts when synchronizing is turned off.
+            if property == "enable_drafts_synchronization"
+                && event["value"] == false
+                && state.contains_key("drafts")
+            {
+                state.insert("drafts".into(), json!([]));
+            }
             // Older clients keep the legacy copies at top level.
             if state.contains_key(&property) {
                 state.insert(property, event["value"].clone());
