@@ -87,6 +87,64 @@ fn drafts_are_created_edited_deleted_and_synchronized() {
         bad(json!({"type": "", "to": [], "topic": "", "content": "x", "timestamp": -5})),
         "Timestamp must not be negative."
     );
+    // The form of each draft, in the texts of Zulip's parameter parsing.
+    assert_eq!(
+        bad(json!({"type": "dm", "to": [], "topic": "", "content": "x"})),
+        r#"Invalid drafts[0]["type"]"#
+    );
+    assert_eq!(
+        bad(json!({"type": "", "to": 5, "topic": "", "content": "x"})),
+        r#"drafts[0]["to"] is not a list"#
+    );
+    assert_eq!(
+        bad(json!({"type": "", "to": ["a"], "topic": "", "content": "x"})),
+        r#"drafts[0]["to"][0] is not an integer"#
+    );
+    assert_eq!(
+        bad(json!({"type": "", "to": [], "topic": 1, "content": "x"})),
+        r#"drafts[0]["topic"] is not a string"#
+    );
+    assert_eq!(
+        bad(json!({"type": "", "to": [], "topic": "", "content": "  "})),
+        r#"drafts[0]["content"] cannot be blank"#
+    );
+    assert_eq!(
+        bad(json!({"type": "", "to": [], "content": "x"})),
+        r#"Missing 'drafts[0]["topic"]' argument"#
+    );
+    assert_eq!(
+        bad(json!({"type": "", "to": [], "topic": "", "content": "x", "id": 5})),
+        r#"Argument "id" at drafts[0]["id"] is unexpected"#
+    );
+    let blank = json!({"type": "", "to": [], "topic": "", "content": ""}).to_string();
+    assert_eq!(
+        error_text(api.patch("/drafts/99999", Some(&ada), &[("draft", blank.as_str())]), 400),
+        r#"draft["content"] cannot be blank"#,
+        "the form is checked before the draft is looked up"
+    );
+
+    // Stored as Zulip stores them: a conversation's other participants, a draft to nobody
+    // unaddressed, the topic as typed.
+    let ada_id = api.get("/users/me", Some(&ada), &[]).ok()["user_id"].clone();
+    let more = json!([
+        {"type": "private", "to": [ada_id, owner_id], "topic": "", "content": "both"},
+        {"type": "private", "to": [], "topic": "", "content": "nobody"},
+        {"type": "private", "to": [ada_id], "topic": "", "content": "note"},
+        {"type": "stream", "to": [general], "topic": " lunch ", "content": "  padded  "}
+    ])
+    .to_string();
+    let more = api.post("/drafts", Some(&ada), &[("drafts", more.as_str())]).ok()["ids"].clone();
+    let listed = api.get("/drafts", Some(&ada), &[]).ok()["drafts"].clone();
+    let find = |id: &Value| {
+        listed.as_array().expect("drafts").iter().find(|d| d["id"] == *id).expect("draft").clone()
+    };
+    assert_eq!(find(&more[0])["to"], json!([owner_id]));
+    assert_eq!((find(&more[1])["type"].clone(), find(&more[1])["to"].clone()), (json!(""), json!([])));
+    assert_eq!(find(&more[2])["to"], json!([ada_id]));
+    assert_eq!(
+        (find(&more[3])["topic"].clone(), find(&more[3])["content"].clone()),
+        (json!(" lunch "), json!("padded"))
+    );
 
     let kept = json!([{"type": "", "to": [], "topic": "", "content": "kept"}]).to_string();
     api.post("/drafts", Some(&ada), &[("drafts", kept.as_str())]).ok();
