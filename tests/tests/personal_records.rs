@@ -279,7 +279,7 @@ fn push_tokens_are_registered_and_removed() {
 
 #[test]
 fn bots_keep_their_own_storage() {
-    let (server, owner, _ada) = setup();
+    let (server, owner, ada) = setup();
     let api = server.api();
     let made = api.post("/bots", Some(&owner), &[("full_name", "Keeper"), ("short_name", "keeper")]).ok();
     let host = server.base_url.trim_start_matches("http://").split(':').next().expect("host").to_owned();
@@ -287,6 +287,23 @@ fn bots_keep_their_own_storage() {
         Creds { email: format!("keeper-bot@{host}"), api_key: made["api_key"].as_str().expect("key").into() };
     let storage = json!({"greeting": "hello", "count": "3"}).to_string();
     api.put("/bot_storage", Some(&bot), &[("storage", storage.as_str())]).ok();
+    // People have no storage (Zulip's test_bot_storage_restrictions).
+    assert_eq!(error_text(api.get("/bot_storage", Some(&ada), &[]), 400), "Must be a bot user");
+    assert_eq!(
+        error_text(api.put("/bot_storage", Some(&ada), &[("storage", "{}")]), 400),
+        "Must be a bot user"
+    );
+    assert_eq!(error_text(api.delete("/bot_storage", Some(&ada), &[]), 400), "Must be a bot user");
+    let not_text = json!({"foo": [1, 2, 3]}).to_string();
+    assert_eq!(
+        error_text(api.put("/bot_storage", Some(&bot), &[("storage", not_text.as_str())]), 400),
+        r#"storage["foo"] is not a string"#
+    );
+    // An empty list of keys names them all.
+    assert_eq!(
+        api.get("/bot_storage", Some(&bot), &[("keys", "[]")]).ok()["storage"],
+        json!({"greeting": "hello", "count": "3"})
+    );
     assert_eq!(
         api.get("/bot_storage", Some(&bot), &[]).ok()["storage"],
         json!({"greeting": "hello", "count": "3"})
