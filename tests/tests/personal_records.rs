@@ -192,6 +192,16 @@ fn saved_snippets_keep_reusable_texts() {
         error_text(api.delete(&format!("/saved_snippets/{id}"), Some(&ada), &[]), 404),
         "Saved snippet does not exist."
     );
+    // As in Zulip: what is sent is checked first, and an edit changing nothing succeeds unlooked.
+    assert_eq!(
+        error_text(api.patch("/saved_snippets/99999", Some(&ada), &[("title", " ")]), 400),
+        "Title cannot be empty."
+    );
+    assert_eq!(
+        error_text(api.patch("/saved_snippets/99999", Some(&ada), &[("title", "x")]), 404),
+        "Saved snippet does not exist."
+    );
+    api.patch("/saved_snippets/99999", Some(&ada), &[]).ok();
 }
 
 #[test]
