@@ -80,6 +80,14 @@ pub fn active_user_ids(store: &impl Store, realm: crate::ids::RealmId) -> ApiRes
     Ok(store.realm_users(realm)?.iter().filter(|u| u.is_active).map(|u| u.id).collect())
 }
 
+/// Zulip's `human_users_only`: endpoints about a person's devices and presence refuse bots.
+pub fn require_human(actor: &Actor) -> ApiResult<()> {
+    if actor.user.is_bot() {
+        return Err(ApiError::bad_request("This endpoint does not accept bot requests."));
+    }
+    Ok(())
+}
+
 /// Requires the actor to be an organization administrator.
 pub fn require_admin(actor: &Actor) -> ApiResult<()> {
     if actor.user.is_admin() { Ok(()) } else { Err(ApiError::administrator_required()) }

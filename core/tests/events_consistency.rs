@@ -413,8 +413,26 @@ fn drafts_snippets_and_navigation_views() {
         &mut w,
         "ada@example.com",
         register,
-        run(|s, a, _, _| api::navigation_views::remove_navigation_view(s, a, "narrow/is/starred"), ada, &[]),
+        run(
+            |s, a, _, _| api::navigation_views::remove_navigation_view(s, a, "narrow/is/starred"),
+            ada.clone(),
+            &[],
+        ),
     );
+
+    // Turning synchronization off makes the server forget the drafts it kept, without events
+    // for each: clients keep their own.
+    let kept = r#"[{"type": "", "to": [], "topic": "", "content": "kept"}]"#;
+    w.run(|s, now| api::drafts::create_drafts(s, &ada, &params(&[("drafts", kept)]), now)).expect("draft");
+    let with_settings = &[("event_types", r#"["drafts", "user_settings"]"#)];
+    let off = [("enable_drafts_synchronization", "false")];
+    check(
+        &mut w,
+        "ada@example.com",
+        with_settings,
+        run(|s, a, p, _| api::settings::update_settings(s, a, p), ada.clone(), &off),
+    );
+    assert!(w.store.records(ada.user.id, confab_core::model::RecordKind::Draft).expect("drafts").is_empty());
 }
 
 #[test]
@@ -711,4 +729,44 @@ fn scheduled_messages_and_reminders() {
     check(&mut w, "ada@example.com", register, move |s, _| {
         api::scheduled_messages::delete_scheduled_message(s, &ada, psst)
     });
+}
+
+#[test]
+fn unread_counts_leave_muted_conversations_out() {
+    let mut w = world();
+    let ada = w.actor("ada@example.com");
+    let owner = w.actor("owner@example.com");
+    w.subscribe("owner@example.com", r#"[{"name": "design"}]"#, &[("principals", r#"["ada@example.com"]"#)]);
+    let general = w.store.stream_by_name(w.realm, "general").ok().flatten().expect("general").to_string();
+    let design = w.store.stream_by_name(w.realm, "design").ok().flatten().expect("design").to_string();
+    let mute_design = format!(r#"[{{"stream_id": {design}, "property": "is_muted", "value": true}}]"#);
+    let p = params(&[("subscription_data", &mute_design)]);
+    w.run(|s, _| api::subscription_properties::update_subscription_settings(s, &ada, &p)).expect("muted");
+    for (channel, topic, policy) in [(&general, "Quiet", "1"), (&design, "colours", "3")] {
+        let p = params(&[("stream_id", channel), ("topic", topic), ("visibility_policy", policy)]);
+        let now = w.now;
+        w.run(|s, _| api::user_topics::update_user_topic(s, &ada, &p, now)).expect("topic preference");
+    }
+    let register = &[("event_types", r#"["message", "update_message_flags", "subscription", "user_topic"]"#)];
+    let mut sent = Vec::new();
+    for (channel, topic) in
+        [("general", "quiet"), ("design", "fonts"), ("design", "Colours"), ("general", "loud")]
+    {
+        let pairs = [("type", "stream"), ("to", channel), ("topic", topic), ("content", "@**all** look")];
+        let events = check(
+            &mut w,
+            "ada@example.com",
+            register,
+            run(api::messages::send_message, owner.clone(), &pairs),
+        );
+        sent.push(events[0]["message"]["id"].as_u64().expect("id"));
+    }
+    let read = serde_json::json!(sent).to_string();
+    let pairs = [("messages", read.as_str()), ("op", "add"), ("flag", "read")];
+    check(
+        &mut w,
+        "ada@example.com",
+        register,
+        run(|s, a, p, _| api::messages::update_message_flags(s, a, p), ada, &pairs),
+    );
 }

@@ -224,3 +224,89 @@ fn invalid_narrows_are_bad_narrow_errors() {
     let malformed = w.narrow("ada@example.com", "[[").expect_err("malformed");
     assert_eq!((malformed.code.wire(), malformed.msg.as_str()), ("BAD_REQUEST", "narrow is not valid JSON"));
 }
+
+/// What a user muted, unmuted and followed decides `in:home`, `is:muted` and `is:followed`,
+/// the first unread message and the unread counts, as in Zulip (`exclude_stream_and_topic_mutes`,
+/// zulip-semantics §2 and §3.3): a muted topic is muted anywhere; a muted channel's topics are
+/// muted unless unmuted or followed; topics match case-insensitively.
+#[test]
+fn topic_preferences_and_channel_muting_decide_what_is_muted() {
+    let (mut w, m) = fixture();
+    let ada = w.actor("ada@example.com");
+    let stream = |w: &World, name: &str| w.store.stream_by_name(w.realm, name).ok().flatten().expect(name).0;
+    let (general, design, secret) = (stream(&w, "general"), stream(&w, "design"), stream(&w, "secret"));
+    let now = w.now;
+    for (channel, topic, policy) in
+        [(general, "LUNCH", "1"), (general, "standup", "3"), (secret, "Plans", "2")]
+    {
+        let p =
+            params(&[("stream_id", &channel.to_string()), ("topic", topic), ("visibility_policy", policy)]);
+        w.run(|s, _| api::user_topics::update_user_topic(s, &ada, &p, now)).expect("topic preference");
+    }
+    let mute = format!(
+        r#"[{{"stream_id": {design}, "property": "is_muted", "value": true}}, {{"stream_id": {secret}, "property": "is_muted", "value": true}}]"#
+    );
+    let p = params(&[("subscription_data", &mute)]);
+    w.run(|s, _| api::subscription_properties::update_subscription_settings(s, &ada, &p)).expect("muted");
+
+    let ids = |labels: &[&str]| -> Vec<u64> {
+        let mut ids: Vec<u64> = labels.iter().map(|l| m[l]).collect();
+        ids.sort_unstable();
+        ids
+    };
+    let home = ids(&["standup", "secret", "dm_ada", "dm_back", "group"]);
+    let cases: Vec<(&str, Vec<u64>)> = vec![
+        (r#"[["is", "followed"]]"#, ids(&["standup"])),
+        (r#"[{"operator": "is", "operand": "followed", "negated": true}]"#, {
+            ids(&["lunch", "lunch2", "design", "secret", "dm_ada", "dm_back", "group"])
+        }),
+        (r#"[["is", "muted"]]"#, ids(&["lunch", "lunch2", "design"])),
+        (r#"[{"operator": "is", "operand": "muted", "negated": true}]"#, home.clone()),
+        (r#"[["in", "home"]]"#, home),
+        (r#"[{"operator": "in", "operand": "home", "negated": true}]"#, ids(&["lunch", "lunch2", "design"])),
+        (r#"[["channel", "general"], ["is", "muted"]]"#, ids(&["lunch", "lunch2"])),
+    ];
+    for (narrow, expected) in cases {
+        let mut got = w.narrow("ada@example.com", narrow).unwrap_or_else(|e| panic!("{narrow}: {e}"));
+        got.retain(|id| m.values().any(|labelled| labelled == id));
+        assert_eq!(got, expected, "ada asked for {narrow}");
+    }
+
+    // Ada reads everything, then marks all of #general unread again.
+    w.run(|s, _| api::messages::mark_all_as_read(s, &ada)).expect("all read");
+    let general_ids = json!(ids(&["lunch", "lunch2", "standup"])).to_string();
+    let p = params(&[("messages", &general_ids), ("op", "remove"), ("flag", "read")]);
+    w.run(|s, _| api::messages::update_message_flags(s, &ada, &p)).expect("unread");
+    let first_unread = |w: &World, narrow: &str| -> u64 {
+        let p = params(&[
+            ("anchor", "first_unread"),
+            ("num_before", "0"),
+            ("num_after", "0"),
+            ("narrow", narrow),
+        ]);
+        let reply = api::messages::get_messages(&w.store, &ada, &p).expect("messages").reply;
+        reply["anchor"].as_u64().expect("anchor")
+    };
+    // The muted topic is passed over, in the channel's view and everywhere else.
+    assert_eq!(first_unread(&w, "[]"), m["standup"]);
+    assert_eq!(first_unread(&w, r#"[["channel", "general"]]"#), m["standup"]);
+    // Zulip passes over it in its own view too, which then opens at the newest message.
+    assert_eq!(first_unread(&w, r#"[["channel", "general"], ["topic", "lunch"]]"#), 10_000_000_000_000_000);
+    // A muted channel's own view is not muted: only its muted topics would be.
+    let p = params(&[("messages", &format!("[{}]", m["design"])), ("op", "remove"), ("flag", "read")]);
+    w.run(|s, _| api::messages::update_message_flags(s, &ada, &p)).expect("unread");
+    assert_eq!(first_unread(&w, r#"[["channel", "design"]]"#), m["design"]);
+
+    // Unread counts leave muted conversations out (the muted topic in #general, the muted
+    // channel #design) but still list them.
+    let user = w.store.user(w.user_id("ada@example.com")).ok().flatten().expect("ada");
+    let unread = api::unread::unread_msgs(&w.store, &user, false).expect("unread");
+    assert_eq!(unread["count"], 1, "{unread}");
+    let listed: usize = unread["streams"]
+        .as_array()
+        .expect("streams")
+        .iter()
+        .map(|s| s["unread_message_ids"].as_array().map_or(0, Vec::len))
+        .sum();
+    assert_eq!(listed, 4, "{unread}");
+}

@@ -289,6 +289,47 @@ fn endpoints(
     ]
 }
 
+/// Sends every hostile value as each named parameter of one endpoint, as `who`, and requires
+/// an answer in the API's shape below 500 each time. Returns how many requests were sent.
+fn send_hostile_values(
+    http: &reqwest::blocking::Client,
+    base_url: &str,
+    who: &Creds,
+    method: &str,
+    path: &str,
+    names: &[&str],
+) -> usize {
+    let mut requests = 0;
+    for name in names {
+        for value in hostile_values() {
+            // URLs this long are refused by the client itself; bodies carry them.
+            if method == "GET" && value.len() > 8_000 {
+                continue;
+            }
+            let url = format!("{base_url}/api/v1{path}");
+            let method = reqwest::Method::from_bytes(method.as_bytes()).expect("method");
+            let mut request = http.request(method.clone(), &url).basic_auth(&who.email, Some(&who.api_key));
+            let params = [(*name, value.as_str())];
+            request =
+                if method == reqwest::Method::GET { request.query(&params) } else { request.form(&params) };
+            let response = request.send().expect("the server answers");
+            let status = response.status().as_u16();
+            let text = response.text().expect("body");
+            let shown: String = value.chars().take(40).collect();
+            assert!(status < 500, "{method} {path} {name}={shown:?} gave {status}: {text}");
+            let body: serde_json::Value = serde_json::from_str(&text)
+                .unwrap_or_else(|_| panic!("{method} {path} {name}: not JSON: {text}"));
+            assert!(
+                body["result"] == "success"
+                    || (body["result"] == "error" && body["code"].is_string() && body["msg"].is_string()),
+                "{method} {path}: {body}"
+            );
+            requests += 1;
+        }
+    }
+    requests
+}
+
 #[test]
 fn no_hostile_value_produces_a_server_error() {
     let server = TestServer::start(env!("CARGO_BIN_EXE_confab-under-test"));
@@ -324,39 +365,29 @@ fn no_hostile_value_produces_a_server_error() {
     let http = reqwest::blocking::Client::new();
     let mut requests = 0;
     for (method, path, names) in endpoints(message_id, stream_id, scheduled_id) {
-        for name in &names {
-            for value in hostile_values() {
-                // URLs this long are refused by the client itself; bodies carry them.
-                if method == "GET" && value.len() > 8_000 {
-                    continue;
-                }
-                let url = format!("{}/api/v1{path}", server.base_url);
-                let method = reqwest::Method::from_bytes(method.as_bytes()).expect("method");
-                let mut request =
-                    http.request(method.clone(), &url).basic_auth(&owner.email, Some(&owner.api_key));
-                let params = [(*name, value.as_str())];
-                request = if method == reqwest::Method::GET {
-                    request.query(&params)
-                } else {
-                    request.form(&params)
-                };
-                let response = request.send().expect("the server answers");
-                let status = response.status().as_u16();
-                let text = response.text().expect("body");
-                let shown: String = value.chars().take(40).collect();
-                assert!(status < 500, "{method} {path} {name}={shown:?} gave {status}: {text}");
-                let body: serde_json::Value = serde_json::from_str(&text)
-                    .unwrap_or_else(|_| panic!("{method} {path} {name}: not JSON: {text}"));
-                assert!(
-                    body["result"] == "success"
-                        || (body["result"] == "error" && body["code"].is_string() && body["msg"].is_string()),
-                    "{method} {path}: {body}"
-                );
-                requests += 1;
-            }
-        }
+        requests += send_hostile_values(&http, &server.base_url, &owner, method, &path, &names);
     }
     assert!(requests > 1000, "{requests} requests were sent");
     // And the server still works.
     api.get("/users/me", Some(&owner), &[]).ok();
+}
+
+/// Bot storage answers people with a refusal before reading anything, so its parameters are
+/// tried with a bot's credentials.
+#[test]
+fn bot_storage_takes_hostile_values_from_bots() {
+    let server = TestServer::start(env!("CARGO_BIN_EXE_confab-under-test"));
+    let owner: Creds = server.owner();
+    let api = server.api();
+    let made = api.post("/bots", Some(&owner), &[("full_name", "Keeper"), ("short_name", "keeper")]).ok();
+    let host = server.base_url.trim_start_matches("http://").split(':').next().expect("host").to_owned();
+    let bot =
+        Creds { email: format!("keeper-bot@{host}"), api_key: made["api_key"].as_str().expect("key").into() };
+    let http = reqwest::blocking::Client::new();
+    let mut requests = 0;
+    for (method, names) in [("GET", ["keys"]), ("PUT", ["storage"]), ("DELETE", ["keys"])] {
+        requests += send_hostile_values(&http, &server.base_url, &bot, method, "/bot_storage", &names);
+    }
+    assert!(requests > 30, "{requests} requests were sent");
+    api.get("/bot_storage", Some(&bot), &[]).ok();
 }

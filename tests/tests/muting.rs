@@ -1,6 +1,7 @@
 //! Muting users and topics: a muted user's messages arrive read (and what they sent before
 //! becomes read); topic preferences (muted, unmuted, followed) with `user_topic` events and the
-//! legacy `muted_topics` list and endpoint.
+//! legacy `muted_topics` list and endpoint; what they decide: `in:home`, `is:muted`,
+//! `is:followed`, the first unread message and the unread count.
 
 use confab_tests::{Api, Creds, TestServer};
 use serde_json::{Value, json};
@@ -134,4 +135,41 @@ fn topics_are_muted_followed_and_forgotten() {
         api.post("/user_topics", Some(&owner), &nowhere).error(400, "BAD_REQUEST")["msg"],
         "Invalid channel ID"
     );
+}
+
+#[test]
+fn topic_preferences_decide_home_followed_and_first_unread() {
+    let server = TestServer::start(env!("CARGO_BIN_EXE_confab-under-test"));
+    let owner = server.owner();
+    let api = server.api();
+    let ada = api.create_user(&owner, "ada@example.com", "Ada");
+    api.subscribe(&owner, &["general"], &["owner@confab.localhost", "ada@example.com"]);
+    let general =
+        api.get("/get_stream_id", Some(&owner), &[("stream", "general")]).ok()["stream_id"].to_string();
+    api.post("/mark_all_as_read", Some(&owner), &[]).ok();
+    let mut sent = Vec::new();
+    for topic in ["Lunch", "standup"] {
+        let params = [("type", "stream"), ("to", "general"), ("topic", topic), ("content", "news")];
+        sent.push(api.post("/messages", Some(&ada), &params).ok()["id"].as_u64().expect("id"));
+    }
+    let [lunch, standup] = sent[..] else { unreachable!() };
+    for (topic, policy) in [("lunch", "1"), ("standup", "3")] {
+        let params = [("stream_id", general.as_str()), ("topic", topic), ("visibility_policy", policy)];
+        api.post("/user_topics", Some(&owner), &params).ok();
+    }
+    let fetch = |narrow: &str, anchor: &str| -> Value {
+        let params = [("anchor", anchor), ("num_before", "100"), ("num_after", "0"), ("narrow", narrow)];
+        api.get("/messages", Some(&owner), &params).ok()
+    };
+    let ids = |reply: Value| -> Vec<u64> {
+        let all = reply["messages"].as_array().expect("list").iter().map(|m| m["id"].as_u64().expect("id"));
+        all.filter(|id| sent.contains(id)).collect()
+    };
+    assert_eq!(ids(fetch(r#"[["is", "followed"]]"#, "newest")), vec![standup]);
+    assert_eq!(ids(fetch(r#"[["is", "muted"]]"#, "newest")), vec![lunch]);
+    assert_eq!(ids(fetch(r#"[["in", "home"]]"#, "newest")), vec![standup]);
+    // The muted topic is passed over when looking for the first unread message.
+    assert_eq!(fetch("[]", "first_unread")["anchor"], standup);
+    let state = api.post("/register", Some(&owner), &[("fetch_event_types", r#"["message"]"#)]).ok();
+    assert_eq!(state["unread_msgs"]["count"], 1, "{state}");
 }

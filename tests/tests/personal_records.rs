@@ -87,12 +87,75 @@ fn drafts_are_created_edited_deleted_and_synchronized() {
         bad(json!({"type": "", "to": [], "topic": "", "content": "x", "timestamp": -5})),
         "Timestamp must not be negative."
     );
+    // The form of each draft, in the texts of Zulip's parameter parsing.
+    assert_eq!(
+        bad(json!({"type": "dm", "to": [], "topic": "", "content": "x"})),
+        r#"Invalid drafts[0]["type"]"#
+    );
+    assert_eq!(
+        bad(json!({"type": "", "to": 5, "topic": "", "content": "x"})),
+        r#"drafts[0]["to"] is not a list"#
+    );
+    assert_eq!(
+        bad(json!({"type": "", "to": ["a"], "topic": "", "content": "x"})),
+        r#"drafts[0]["to"][0] is not an integer"#
+    );
+    assert_eq!(
+        bad(json!({"type": "", "to": [], "topic": 1, "content": "x"})),
+        r#"drafts[0]["topic"] is not a string"#
+    );
+    assert_eq!(
+        bad(json!({"type": "", "to": [], "topic": "", "content": "  "})),
+        r#"drafts[0]["content"] cannot be blank"#
+    );
+    assert_eq!(
+        bad(json!({"type": "", "to": [], "content": "x"})),
+        r#"Missing 'drafts[0]["topic"]' argument"#
+    );
+    assert_eq!(
+        bad(json!({"type": "", "to": [], "topic": "", "content": "x", "id": 5})),
+        r#"Argument "id" at drafts[0]["id"] is unexpected"#
+    );
+    let blank = json!({"type": "", "to": [], "topic": "", "content": ""}).to_string();
+    assert_eq!(
+        error_text(api.patch("/drafts/99999", Some(&ada), &[("draft", blank.as_str())]), 400),
+        r#"draft["content"] cannot be blank"#,
+        "the form is checked before the draft is looked up"
+    );
 
+    // Stored as Zulip stores them: a conversation's other participants, a draft to nobody
+    // unaddressed, the topic as typed.
+    let ada_id = api.get("/users/me", Some(&ada), &[]).ok()["user_id"].clone();
+    let more = json!([
+        {"type": "private", "to": [ada_id, owner_id], "topic": "", "content": "both"},
+        {"type": "private", "to": [], "topic": "", "content": "nobody"},
+        {"type": "private", "to": [ada_id], "topic": "", "content": "note"},
+        {"type": "stream", "to": [general], "topic": " lunch ", "content": "  padded  "}
+    ])
+    .to_string();
+    let more = api.post("/drafts", Some(&ada), &[("drafts", more.as_str())]).ok()["ids"].clone();
+    let listed = api.get("/drafts", Some(&ada), &[]).ok()["drafts"].clone();
+    let find = |id: &Value| {
+        listed.as_array().expect("drafts").iter().find(|d| d["id"] == *id).expect("draft").clone()
+    };
+    assert_eq!(find(&more[0])["to"], json!([owner_id]));
+    assert_eq!((find(&more[1])["type"].clone(), find(&more[1])["to"].clone()), (json!(""), json!([])));
+    assert_eq!(find(&more[2])["to"], json!([ada_id]));
+    assert_eq!(
+        (find(&more[3])["topic"].clone(), find(&more[3])["content"].clone()),
+        (json!(" lunch "), json!("padded"))
+    );
+
+    let kept = json!([{"type": "", "to": [], "topic": "", "content": "kept"}]).to_string();
+    api.post("/drafts", Some(&ada), &[("drafts", kept.as_str())]).ok();
     api.patch("/settings", Some(&ada), &[("enable_drafts_synchronization", "false")]).ok();
     assert_eq!(
         error_text(api.get("/drafts", Some(&ada), &[]), 400),
         "User has disabled synchronizing drafts."
     );
+    // As in Zulip, turning synchronization off forgets the drafts the server kept.
+    api.patch("/settings", Some(&ada), &[("enable_drafts_synchronization", "true")]).ok();
+    assert_eq!(api.get("/drafts", Some(&ada), &[]).ok()["count"], 0);
 }
 
 #[test]
@@ -129,6 +192,16 @@ fn saved_snippets_keep_reusable_texts() {
         error_text(api.delete(&format!("/saved_snippets/{id}"), Some(&ada), &[]), 404),
         "Saved snippet does not exist."
     );
+    // As in Zulip: what is sent is checked first, and an edit changing nothing succeeds unlooked.
+    assert_eq!(
+        error_text(api.patch("/saved_snippets/99999", Some(&ada), &[("title", " ")]), 400),
+        "Title cannot be empty."
+    );
+    assert_eq!(
+        error_text(api.patch("/saved_snippets/99999", Some(&ada), &[("title", "x")]), 404),
+        "Saved snippet does not exist."
+    );
+    api.patch("/saved_snippets/99999", Some(&ada), &[]).ok();
 }
 
 #[test]
@@ -216,7 +289,7 @@ fn push_tokens_are_registered_and_removed() {
 
 #[test]
 fn bots_keep_their_own_storage() {
-    let (server, owner, _ada) = setup();
+    let (server, owner, ada) = setup();
     let api = server.api();
     let made = api.post("/bots", Some(&owner), &[("full_name", "Keeper"), ("short_name", "keeper")]).ok();
     let host = server.base_url.trim_start_matches("http://").split(':').next().expect("host").to_owned();
@@ -224,6 +297,23 @@ fn bots_keep_their_own_storage() {
         Creds { email: format!("keeper-bot@{host}"), api_key: made["api_key"].as_str().expect("key").into() };
     let storage = json!({"greeting": "hello", "count": "3"}).to_string();
     api.put("/bot_storage", Some(&bot), &[("storage", storage.as_str())]).ok();
+    // People have no storage (Zulip's test_bot_storage_restrictions).
+    assert_eq!(error_text(api.get("/bot_storage", Some(&ada), &[]), 400), "Must be a bot user");
+    assert_eq!(
+        error_text(api.put("/bot_storage", Some(&ada), &[("storage", "{}")]), 400),
+        "Must be a bot user"
+    );
+    assert_eq!(error_text(api.delete("/bot_storage", Some(&ada), &[]), 400), "Must be a bot user");
+    let not_text = json!({"foo": [1, 2, 3]}).to_string();
+    assert_eq!(
+        error_text(api.put("/bot_storage", Some(&bot), &[("storage", not_text.as_str())]), 400),
+        r#"storage["foo"] is not a string"#
+    );
+    // An empty list of keys names them all.
+    assert_eq!(
+        api.get("/bot_storage", Some(&bot), &[("keys", "[]")]).ok()["storage"],
+        json!({"greeting": "hello", "count": "3"})
+    );
     assert_eq!(
         api.get("/bot_storage", Some(&bot), &[]).ok()["storage"],
         json!({"greeting": "hello", "count": "3"})

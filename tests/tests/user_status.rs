@@ -1,7 +1,7 @@
 //! A user's status (spec 4.7): text and emoji shown to the whole organization, `away` kept as
 //! the inverse of `presence_enabled`, Zulip's error texts byte for byte.
 
-use confab_tests::TestServer;
+use confab_tests::{Creds, TestServer};
 use serde_json::{Value, json};
 
 #[test]
@@ -59,15 +59,29 @@ fn status_errors_are_zulips() {
     assert_eq!(refused(&[]), "Client did not pass any new values.");
     let long = "x".repeat(61);
     assert_eq!(refused(&[("status_text", long.as_str())]), "status_text is too long (limit: 60 characters)");
+    // An emoji code or type alone is no new value; with one, the name is required (Zulip's
+    // order, zerver/tests/test_user_status.py).
+    assert_eq!(refused(&[("emoji_code", "1f4c6")]), "Client did not pass any new values.");
     assert_eq!(
-        refused(&[("emoji_code", "1f4c6")]),
+        refused(&[("status_text", "In a meeting"), ("emoji_code", "1f4bb")]),
         "Client must pass emoji_name if they pass either emoji_code or reaction_type."
     );
     assert_eq!(
-        refused(&[("reaction_type", "unicode_emoji")]),
+        refused(&[("away", "true"), ("reaction_type", "unicode_emoji")]),
         "Client must pass emoji_name if they pass either emoji_code or reaction_type."
     );
     assert_eq!(refused(&[("emoji_name", "no_such_emoji")]), "Emoji 'no_such_emoji' does not exist");
+    assert_eq!(
+        refused(&[("status_text", "In a meeting"), ("emoji_code", "1f4bb"), ("emoji_name", "invalid")]),
+        "Emoji 'invalid' does not exist"
+    );
+    // A code sent with the name is used as sent, and must be the name's.
+    assert_eq!(
+        refused(&[("status_text", "In a meeting"), ("emoji_code", "1f4bb"), ("emoji_name", "car")]),
+        "Invalid emoji name."
+    );
+    // So is a type: the name's code is then checked as a custom emoji.
+    assert_eq!(refused(&[("emoji_name", "car"), ("reaction_type", "realm_emoji")]), "Invalid custom emoji.");
     assert_eq!(
         refused(&[("emoji_name", "octopus"), ("emoji_code", "1f4c6"), ("reaction_type", "unicode_emoji")]),
         "Invalid emoji name."
@@ -77,4 +91,25 @@ fn status_errors_are_zulips() {
         "Invalid custom emoji."
     );
     api.get("/users/98765/status", Some(&owner), &[]).error(400, "BAD_REQUEST");
+
+    // Bots have no status of their own and set none (Zulip's `human_users_only` and
+    // `access_user_by_id`); a deactivated user's status is not shown.
+    let made = api.post("/bots", Some(&owner), &[("full_name", "Helper"), ("short_name", "helper")]).ok();
+    let host = server.base_url.trim_start_matches("http://").split(':').next().expect("host").to_owned();
+    let bot = Creds {
+        email: format!("helper-bot@{host}"),
+        api_key: made["api_key"].as_str().expect("key").to_owned(),
+    };
+    let set = [("status_text", "Beep")];
+    assert_eq!(
+        api.post("/users/me/status", Some(&bot), &set).error(400, "BAD_REQUEST")["msg"],
+        "This endpoint does not accept bot requests."
+    );
+    let bot_status = api.get(&format!("/users/{}/status", made["user_id"]), Some(&owner), &[]);
+    assert_eq!(bot_status.error(400, "BAD_REQUEST")["msg"], "No such user");
+    let ada = api.create_user(&owner, "ada@example.com", "Ada");
+    let ada_id = api.get("/users/me", Some(&ada), &[]).ok()["user_id"].clone();
+    api.delete(&format!("/users/{ada_id}"), Some(&owner), &[]).ok();
+    let gone = api.get(&format!("/users/{ada_id}/status"), Some(&owner), &[]);
+    assert_eq!(gone.error(400, "BAD_REQUEST")["msg"], "User is deactivated");
 }

@@ -20,6 +20,11 @@ use super::records::{new_ids, records};
 /// Zulip's `USER_STATE_SIZE_LIMIT`, in characters of keys and values.
 pub const STORAGE_LIMIT: usize = 10_000_000;
 
+/// Storage belongs to bots only; Zulip refuses people (its `test_bot_storage_restrictions`).
+fn require_bot(actor: &Actor) -> ApiResult<()> {
+    if actor.user.is_bot() { Ok(()) } else { Err(ApiError::bad_request("Must be a bot user")) }
+}
+
 fn key_missing() -> ApiError {
     ApiError::bad_request("Key does not exist.")
 }
@@ -40,13 +45,15 @@ fn size(key: &str, value: &str) -> usize {
     key.chars().count() + value.chars().count()
 }
 
-/// The keys a request names, if it names any.
+/// The keys a request names, if it names any: an empty list names none, and so means every
+/// key, as Zulip's `keys or get_keys_in_bot_storage(...)` has it.
 fn requested_keys(params: &Params) -> ApiResult<Option<Vec<String>>> {
-    Ok(params.optional::<Json<Vec<String>>>("keys")?.map(|Json(keys)| keys))
+    Ok(params.optional::<Json<Vec<String>>>("keys")?.map(|Json(keys)| keys).filter(|keys| !keys.is_empty()))
 }
 
 /// `GET /bot_storage`: every entry, or those of `keys`.
 pub fn get_storage(store: &impl Store, actor: &Actor, params: &Params) -> ApiResult<Outcome> {
+    require_bot(actor)?;
     let all = entries(store, actor)?;
     let storage: serde_json::Map<String, Value> = match requested_keys(params)? {
         None => all.into_iter().map(|(key, (_, value))| (key, value.into())).collect(),
@@ -64,6 +71,7 @@ pub fn get_storage(store: &impl Store, actor: &Actor, params: &Params) -> ApiRes
 
 /// `PUT /bot_storage`: sets the entries of `storage` (a JSON object of strings).
 pub fn update_storage(store: &impl Store, actor: &Actor, params: &Params) -> ApiResult<Outcome> {
+    require_bot(actor)?;
     let Json(storage) = params.required::<Json<BTreeMap<String, String>>>("storage")?;
     let all = entries(store, actor)?;
     let mut total: usize = all.iter().map(|(key, (_, value))| size(key, value)).sum();
@@ -94,6 +102,7 @@ pub fn update_storage(store: &impl Store, actor: &Actor, params: &Params) -> Api
 
 /// `DELETE /bot_storage`: removes the entries of `keys`, or all of them.
 pub fn remove_storage(store: &impl Store, actor: &Actor, params: &Params) -> ApiResult<Outcome> {
+    require_bot(actor)?;
     let all = entries(store, actor)?;
     let ids: Vec<u64> = match requested_keys(params)? {
         None => all.values().map(|(id, _)| *id).collect(),

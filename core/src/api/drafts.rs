@@ -16,7 +16,7 @@ use crate::model::RecordKind;
 use crate::params::{Json, Params};
 use crate::store::{Change, Store};
 
-use super::messages::{check_content, check_topic};
+use super::messages::{check_content, truncate_topic};
 use super::records::{deleted, new_ids, record, records, stored, to_own_clients};
 use super::streams::{has_content_access, stream_in_realm};
 
@@ -33,80 +33,119 @@ fn check_synchronizing(store: &impl Store, actor: &Actor) -> ApiResult<()> {
     Ok(())
 }
 
-/// A draft as sent (spec 2.6), checked and normalized as Zulip's `further_validated_draft_dict`:
-/// the stored form, without its id.
-fn checked_draft(
-    store: &impl Store,
-    actor: &Actor,
-    draft: &Value,
-    label: &str,
-    now: i64,
-) -> ApiResult<Value> {
+/// The name Zulip's `typed_endpoint` gives a field inside a parameter: `drafts[0]["to"]`.
+fn at(label: &str, key: &str) -> String {
+    format!("{label}[\"{key}\"]")
+}
+
+/// A draft's fields as sent, checked as Zulip's `DraftData` model is (strict types, no other
+/// fields), with Zulip's texts for each refusal.
+struct SentDraft<'a> {
+    kind: &'a str,
+    to: Vec<i64>,
+    topic: &'a str,
+    content: &'a str,
+    timestamp: Option<f64>,
+}
+
+fn sent_draft<'a>(draft: &'a Value, label: &str) -> ApiResult<SentDraft<'a>> {
     let Value::Object(fields) = draft else {
         return Err(ApiError::bad_request(format!("{label} is not a dict")));
+    };
+    let field = |key: &str| {
+        fields.get(key).ok_or_else(|| ApiError::bad_request(format!("Missing '{}' argument", at(label, key))))
+    };
+    let kind = match field("type")?.as_str() {
+        Some(kind @ ("" | "stream" | "private")) => kind,
+        _ => return Err(ApiError::bad_request(format!("Invalid {}", at(label, "type")))),
+    };
+    let Value::Array(items) = field("to")? else {
+        return Err(ApiError::bad_request(format!("{} is not a list", at(label, "to"))));
+    };
+    let to = items
+        .iter()
+        .enumerate()
+        .map(|(i, item)| {
+            item.as_i64()
+                .ok_or_else(|| ApiError::bad_request(format!("{}[{i}] is not an integer", at(label, "to"))))
+        })
+        .collect::<ApiResult<Vec<i64>>>()?;
+    let topic = field("topic")?
+        .as_str()
+        .ok_or_else(|| ApiError::bad_request(format!("{} is not a string", at(label, "topic"))))?;
+    let content = field("content")?
+        .as_str()
+        .ok_or_else(|| ApiError::bad_request(format!("{} is not a string", at(label, "content"))))?
+        .trim();
+    if content.is_empty() {
+        return Err(ApiError::bad_request(format!("{} cannot be blank", at(label, "content"))));
+    }
+    let timestamp = match fields.get("timestamp") {
+        None | Some(Value::Null) => None,
+        Some(Value::Number(n)) => n.as_f64(),
+        // Pydantic tries the union's first member first and names it in the location.
+        Some(_) => {
+            return Err(ApiError::bad_request(format!(
+                "{}[\"int\"] is not an integer",
+                at(label, "timestamp")
+            )));
+        }
     };
     if let Some(extra) =
         fields.keys().find(|k| !["type", "to", "topic", "content", "timestamp"].contains(&k.as_str()))
     {
-        return Err(ApiError::bad_request(format!("{label}.{extra}: Extra inputs are not permitted")));
+        return Err(ApiError::bad_request(format!(
+            "Argument \"{extra}\" at {} is unexpected",
+            at(label, extra)
+        )));
     }
-    let missing = |key: &str| ApiError::bad_request(format!("{label}.{key}: Field required"));
-    let kind = fields.get("type").ok_or_else(|| missing("type"))?;
-    let kind = match kind.as_str() {
-        Some(kind @ ("" | "stream" | "private")) => kind,
-        _ => {
-            return Err(ApiError::bad_request(format!(
-                "{label}.type: Input should be 'private', 'stream' or ''"
-            )));
-        }
-    };
-    let to: Vec<u64> = serde_json::from_value(fields.get("to").ok_or_else(|| missing("to"))?.clone())
-        .map_err(|_| {
-            ApiError::bad_request(format!("{label}.to: Input should be a valid list of integers"))
-        })?;
-    let topic = fields.get("topic").ok_or_else(|| missing("topic"))?;
-    let topic =
-        topic.as_str().ok_or_else(|| ApiError::bad_request(format!("{label}.topic is not a string")))?;
-    let content = fields.get("content").ok_or_else(|| missing("content"))?;
-    let content =
-        content.as_str().ok_or_else(|| ApiError::bad_request(format!("{label}.content is not a string")))?;
-    if content.trim().is_empty() {
-        return Err(ApiError::bad_request(format!("{label}.content cannot be blank")));
-    }
-    let content = check_content(content)?;
-    let timestamp = match fields.get("timestamp") {
-        None | Some(Value::Null) => now as f64,
-        Some(value) => value.as_f64().ok_or_else(|| {
-            ApiError::bad_request(format!("{label}.timestamp: Input should be a valid number"))
-        })?,
-    };
+    Ok(SentDraft { kind, to, topic, content, timestamp })
+}
+
+/// A draft as sent (spec 2.6), checked and normalized as Zulip's `further_validated_draft_dict`:
+/// the stored form, without its id. Like Zulip, a direct-message draft is stored as its
+/// conversation: the other participants (yourself alone for a note to self), and a draft to
+/// nobody is unaddressed.
+fn checked_draft(store: &impl Store, actor: &Actor, sent: SentDraft, now: i64) -> ApiResult<Value> {
+    let content = check_content(sent.content)?;
+    let timestamp = sent.timestamp.unwrap_or(now as f64);
     if timestamp < 0.0 {
         return Err(ApiError::bad_request("Timestamp must not be negative."));
     }
-    let (to, topic) = match kind {
+    let (kind, to, topic) = match sent.kind {
         "stream" => {
+            let topic = truncate_topic(sent.topic);
             if topic.contains('\0') {
                 return Err(ApiError::bad_request("Topic must not contain null bytes"));
             }
-            let [id] = to.as_slice() else {
+            let [id] = sent.to.as_slice() else {
                 return Err(ApiError::bad_request("Must specify exactly 1 channel ID for channel messages"));
             };
-            let stream = stream_in_realm(store, actor, StreamId(*id))?
+            let stream = match u64::try_from(*id) {
+                Ok(id) => stream_in_realm(store, actor, StreamId(id))?,
+                Err(_) => None,
+            };
+            let stream = stream
                 .filter(|s| has_content_access(store, &actor.user, s).unwrap_or(false))
                 .ok_or_else(|| ApiError::bad_request("Invalid channel ID"))?;
-            (vec![stream.id.0], check_topic(topic)?)
+            ("stream", vec![stream.id.0], topic)
         }
-        "private" => {
-            let mut users = Vec::with_capacity(to.len());
-            for id in to {
-                let user = store.user(UserId(id))?.filter(|u| u.realm_id == actor.realm.id && u.is_active);
+        "private" if !sent.to.is_empty() => {
+            let mut users = Vec::with_capacity(sent.to.len());
+            for id in sent.to {
+                let user = u64::try_from(id)
+                    .ok()
+                    .and_then(|id| store.user(UserId(id)).transpose())
+                    .transpose()?
+                    .filter(|u| u.realm_id == actor.realm.id && u.is_active);
                 users.push(user.ok_or_else(|| ApiError::bad_request(format!("Invalid user ID {id}")))?.id.0);
             }
             users.sort_unstable();
             users.dedup();
-            (users, String::new())
+            let others: Vec<u64> = users.iter().copied().filter(|u| *u != actor.user.id.0).collect();
+            ("private", if others.is_empty() { vec![actor.user.id.0] } else { others }, String::new())
         }
-        _ => (Vec::new(), String::new()),
+        _ => ("", Vec::new(), String::new()),
     };
     // Zulip keeps six decimal places of the edit time and answers with a whole second.
     Ok(
@@ -139,9 +178,17 @@ pub fn create_drafts(store: &impl Store, actor: &Actor, params: &Params, now: i6
     let Json(sent) = params.required::<Json<Vec<Value>>>("drafts")?;
     let mut ids = new_ids(store)?;
     let mut outcome = Outcome::default();
-    let mut created = Vec::with_capacity(sent.len());
-    for (index, draft) in sent.iter().enumerate() {
-        let draft = checked_draft(store, actor, draft, &format!("drafts[{index}]"), now)?;
+    // Every draft's form is checked before any draft's content, as Zulip's parameter parsing
+    // precedes its checks.
+    let labels: Vec<String> = (0..sent.len()).map(|index| format!("drafts[{index}]")).collect();
+    let forms = sent
+        .iter()
+        .zip(&labels)
+        .map(|(draft, label)| sent_draft(draft, label))
+        .collect::<ApiResult<Vec<_>>>()?;
+    let mut created = Vec::with_capacity(forms.len());
+    for form in forms {
+        let draft = checked_draft(store, actor, form, now)?;
         let id = ids.take();
         outcome.changes.push(Change::PutRecord {
             user: actor.user.id,
@@ -169,8 +216,10 @@ pub fn edit_draft(
 ) -> ApiResult<Outcome> {
     check_synchronizing(store, actor)?;
     let Json(sent) = params.required::<Json<Value>>("draft")?;
+    // The draft's form is checked before it is looked up, its content after, as in Zulip.
+    let sent = sent_draft(&sent, "draft")?;
     record(store, actor.user.id, RecordKind::Draft, id)?.ok_or_else(not_found)?;
-    let draft = checked_draft(store, actor, &sent, "draft", now)?;
+    let draft = checked_draft(store, actor, sent, now)?;
     let event = json!({"type": "drafts", "op": "update", "draft": shown(id, &draft)});
     Ok(stored(actor.user.id, RecordKind::Draft, id, draft, event))
 }

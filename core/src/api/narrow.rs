@@ -11,6 +11,7 @@ use crate::search::{self, SearchTerm};
 use crate::store::{MessageIndex, Store};
 
 use super::streams::{has_content_access, stream_by_name, stream_in_realm};
+use super::user_topics::{FOLLOWED, MUTED, TopicPolicies, UNMUTED};
 
 /// One term as a client sent it.
 #[derive(Clone, Debug, PartialEq)]
@@ -99,6 +100,29 @@ pub enum TopicVisibility {
     Followed,
 }
 
+impl TopicVisibility {
+    /// The policy a stored or sent `visibility_policy` number names (0 and unknown: inherit).
+    pub fn from_policy(policy: i64) -> Self {
+        match policy {
+            MUTED => TopicVisibility::Muted,
+            UNMUTED => TopicVisibility::Unmuted,
+            FOLLOWED => TopicVisibility::Followed,
+            _ => TopicVisibility::Inherit,
+        }
+    }
+
+    /// Whether a topic with this policy is muted for the viewer, given whether its channel is:
+    /// a muted topic, or a muted channel's topic the viewer did not unmute or follow (Zulip's
+    /// `exclude_stream_and_topic_mutes`).
+    pub fn mutes(self, channel_muted: bool) -> bool {
+        match self {
+            TopicVisibility::Muted => true,
+            TopicVisibility::Unmuted | TopicVisibility::Followed => false,
+            TopicVisibility::Inherit => channel_muted,
+        }
+    }
+}
+
 /// A term resolved against the store.
 #[derive(Clone, Debug, PartialEq)]
 pub enum Condition {
@@ -123,6 +147,9 @@ pub enum Condition {
     Has(HasOperand),
     /// `in:home`: not in a muted channel or topic.
     InHome,
+    /// Not in a topic the viewer muted, whatever the channel's muting: how the first unread
+    /// message is found within one channel's view.
+    NotInMutedTopic,
     Id(MessageId),
     /// Words and quoted phrases that must all appear in the content or topic.
     Search(Vec<SearchTerm>),
@@ -146,6 +173,8 @@ pub struct Narrow {
     /// `include_history`): a channel (or `channels:public`) whose history the viewer may read,
     /// and no `is:` term but `is:resolved`.
     pub include_history: bool,
+    /// The viewer's topic preferences, read only when a term depends on them.
+    pub topic_policies: TopicPolicies,
 }
 
 /// What the predicate knows about one message, for one viewer. The caller fills it (see
@@ -160,8 +189,9 @@ pub struct MessageFacts {
     /// The message's channel is public with shared history / is web-public.
     pub public_channel: bool,
     pub web_public_channel: bool,
-    /// The viewer muted the message's channel.
+    /// The viewer muted the message's channel (and is still subscribed to it).
     pub channel_muted: bool,
+    /// The viewer's policy for the message's topic.
     pub topic_visibility: TopicVisibility,
 }
 
@@ -185,10 +215,25 @@ pub fn facts(store: &impl Store, narrow: &Narrow, message: &Message) -> ApiResul
             facts.web_public_channel = stream.is_web_public;
         }
         if needs(|c| matches!(c, Condition::InHome | Condition::Is(IsOperand::Muted))) {
-            facts.channel_muted = store.subscription(narrow.viewer, stream_id)?.is_some_and(|s| s.is_muted);
+            facts.channel_muted =
+                store.subscription(narrow.viewer, stream_id)?.is_some_and(|s| s.active && s.is_muted);
+        }
+        if needs(depends_on_topic_policies) {
+            facts.topic_visibility = narrow.topic_policies.of(stream_id, message.topic());
         }
     }
     Ok(facts)
+}
+
+/// Whether deciding a condition needs the viewer's topic preferences.
+fn depends_on_topic_policies(condition: &Condition) -> bool {
+    matches!(
+        condition,
+        Condition::InHome
+            | Condition::NotInMutedTopic
+            | Condition::Is(IsOperand::Muted)
+            | Condition::Is(IsOperand::Followed)
+    )
 }
 
 fn operand_str(term: &RawTerm) -> ApiResult<&str> {
@@ -445,15 +490,33 @@ pub fn resolve(store: &impl Store, actor: &Actor, raw: &[RawTerm]) -> ApiResult<
     if has_channel_term && has_dm_term {
         return Err(bad_narrow("No message can be both a channel message and direct message"));
     }
+    let topic_policies = if terms.iter().any(|t| depends_on_topic_policies(&t.condition)) {
+        TopicPolicies::load(store, actor.user.id)?
+    } else {
+        TopicPolicies::default()
+    };
     Ok(Narrow {
         viewer: actor.user.id,
         realm: actor.realm.id,
         terms,
         include_history: readable_history && !has_is_term,
+        topic_policies,
     })
 }
 
 impl Narrow {
+    /// The narrow without what the viewer muted, as Zulip looks for the first unread message
+    /// (`exclude_muting_conditions`): in a channel's view only that channel's muted topics are
+    /// left out, since a muted channel is still read from its own view; elsewhere muted
+    /// channels are too, except topics the viewer unmuted or followed.
+    pub fn without_muted(mut self, store: &impl Store) -> ApiResult<Narrow> {
+        let in_channel = self.terms.iter().any(|t| matches!(t.condition, Condition::Stream { .. }));
+        let condition = if in_channel { Condition::NotInMutedTopic } else { Condition::InHome };
+        self.terms.push(Term { condition, negated: false });
+        self.topic_policies = TopicPolicies::load(store, self.viewer)?;
+        Ok(self)
+    }
+
     /// The narrowest index that holds every match, so fetching never scans all messages.
     pub fn index(&self) -> MessageIndex {
         let positive = || self.terms.iter().filter(|t| !t.negated).map(|t| &t.condition);
@@ -511,12 +574,8 @@ impl Narrow {
     /// Whether the message matches every term, given what is known about it for the viewer.
     pub fn matches(&self, msg: &Message, facts: &MessageFacts) -> bool {
         let flags = facts.flags.unwrap_or(MessageFlags::READ.with(MessageFlags::HISTORICAL));
-        let muted = !msg.is_direct()
-            && match facts.topic_visibility {
-                TopicVisibility::Muted => true,
-                TopicVisibility::Unmuted | TopicVisibility::Followed => false,
-                TopicVisibility::Inherit => facts.channel_muted,
-            };
+        let muted = !msg.is_direct() && facts.topic_visibility.mutes(facts.channel_muted);
+        let in_muted_topic = !msg.is_direct() && facts.topic_visibility == TopicVisibility::Muted;
         self.terms.iter().all(|term| {
             let holds = match &term.condition {
                 Condition::Stream { id, .. } => msg.stream_id() == Some(*id),
@@ -551,6 +610,7 @@ impl Narrow {
                 }
                 Condition::Is(IsOperand::Muted) => muted,
                 Condition::InHome => !muted,
+                Condition::NotInMutedTopic => !in_muted_topic,
                 Condition::Has(HasOperand::Link) => msg.has_link,
                 Condition::Has(HasOperand::Image) => msg.has_image,
                 Condition::Has(HasOperand::Attachment) => msg.has_attachment,

@@ -9,7 +9,7 @@
 
 use serde_json::{Value, json};
 
-use crate::command::{Actor, Outcome};
+use crate::command::{Actor, Outcome, require_human};
 use crate::error::{ApiError, ApiResult};
 use crate::model::RecordKind;
 use crate::params::Params;
@@ -36,14 +36,6 @@ impl PushService {
             PushService::Apns => "apns",
         }
     }
-}
-
-/// Zulip's `human_users_only`: bots have no devices.
-fn require_human(actor: &Actor) -> ApiResult<()> {
-    if actor.user.is_bot() {
-        return Err(ApiError::bad_request("This endpoint does not accept bot requests."));
-    }
-    Ok(())
 }
 
 /// Whether Python's lenient `base64.b64decode` (which Zulip's `b64_to_hex` uses) accepts the

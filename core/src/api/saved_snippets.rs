@@ -70,18 +70,25 @@ pub fn create_saved_snippet(
 
 /// `PATCH /saved_snippets/{saved_snippet_id}`: the title, the content or both.
 pub fn edit_saved_snippet(store: &impl Store, actor: &Actor, id: u64, params: &Params) -> ApiResult<Outcome> {
-    let title = params.optional::<String>("title")?;
-    let content = params.optional::<String>("content")?;
-    let mut snippet = record(store, actor.user.id, RecordKind::SavedSnippet, id)?.ok_or_else(not_found)?;
+    // As in Zulip, what is sent is checked before the snippet is looked up, and a request that
+    // changes nothing succeeds without looking and without an event.
+    let title = params
+        .optional::<String>("title")?
+        .map(|t| checked("title", "Title", &t, MAX_TITLE_LENGTH))
+        .transpose()?;
+    let content = params
+        .optional::<String>("content")?
+        .map(|c| checked("content", "Content", &c, MAX_MESSAGE_LENGTH))
+        .transpose()?;
     if title.is_none() && content.is_none() {
-        // Nothing to change: no event, as in Zulip.
         return Ok(Outcome::default());
     }
+    let mut snippet = record(store, actor.user.id, RecordKind::SavedSnippet, id)?.ok_or_else(not_found)?;
     if let Some(title) = title {
-        snippet["title"] = checked("title", "Title", &title, MAX_TITLE_LENGTH)?.into();
+        snippet["title"] = title.into();
     }
     if let Some(content) = content {
-        snippet["content"] = checked("content", "Content", &content, MAX_MESSAGE_LENGTH)?.into();
+        snippet["content"] = content.into();
     }
     let event = json!({"type": "saved_snippets", "op": "update", "saved_snippet": shown(id, &snippet)});
     Ok(stored(actor.user.id, RecordKind::SavedSnippet, id, snippet, event))

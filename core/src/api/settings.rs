@@ -14,7 +14,7 @@ use crate::error::{ApiError, ApiResult};
 use crate::model::settings::{
     Allowed, READ_ONLY_SETTINGS, allowed_values, default_user_settings, user_settings,
 };
-use crate::model::{EmailVisibility, User};
+use crate::model::{EmailVisibility, RecordKind, User};
 use crate::params::Params;
 use crate::store::{Change, Store};
 
@@ -119,6 +119,12 @@ pub fn update_settings(store: &impl Store, actor: &Actor, params: &Params) -> Ap
             changed.insert(name.clone(), value.clone());
         }
         events.push((name.clone(), value));
+    }
+    if events.iter().any(|(name, value)| name == "enable_drafts_synchronization" && *value == false) {
+        // Zulip deletes the server's copies, without events: each client keeps its own drafts.
+        for (id, _) in store.records(user.id, RecordKind::Draft)? {
+            outcome.changes.push(Change::DeleteRecord { user: user.id, kind: RecordKind::Draft, id });
+        }
     }
     for (property, value) in events {
         let mut body = json!({"type": "user_settings", "op": "update", "property": property, "value": value});

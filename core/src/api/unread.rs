@@ -11,13 +11,18 @@ use crate::model::{IndexedFlag, MessageFlags, MessageKind, User};
 use crate::store::{Direction, MessageIndex, Store};
 use crate::wire::EMPTY_TOPIC_DISPLAY_NAME;
 
+use super::user_topics::TopicPolicies;
+
 /// Zulip's `MAX_UNREAD_MESSAGES`: the summary covers at most this many, newest first.
 pub const MAX_UNREAD_MESSAGES: usize = 50_000;
 
 /// Zulip's `unread_msgs`: direct messages by conversation, channel messages by (channel, topic)
 /// with topics grouped case-insensitively, group conversations by member list, and mentions.
-/// Messages in channels the user has left are not unread; muted channels do not count.
+/// Messages in channels the user has left are not unread; muted conversations (a muted topic,
+/// or a muted channel's topic not unmuted or followed) do not count, and their wildcard
+/// mentions are not mentions.
 pub fn unread_msgs(store: &impl Store, user: &User, empty_topic_name: bool) -> ApiResult<Value> {
+    let policies = TopicPolicies::load(store, user.id)?;
     let index = MessageIndex::UserFlag(user.id, IndexedFlag::Unread);
     let mut pms: BTreeMap<u64, Vec<u64>> = BTreeMap::new();
     let mut streams: BTreeMap<(u64, String), (String, Vec<u64>)> = BTreeMap::new();
@@ -64,7 +69,8 @@ pub fn unread_msgs(store: &impl Store, user: &User, empty_topic_name: bool) -> A
                         state
                     }
                 };
-                let Some(muted) = state else { continue };
+                let Some(channel_muted) = state else { continue };
+                let muted = policies.of(*stream_id, topic).mutes(channel_muted);
                 let shown =
                     if topic.is_empty() && !empty_topic_name { EMPTY_TOPIC_DISPLAY_NAME } else { topic };
                 let entry = streams

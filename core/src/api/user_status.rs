@@ -7,7 +7,7 @@
 
 use serde_json::{Map, Value, json};
 
-use crate::command::{Actor, Event, Outcome, active_user_ids};
+use crate::command::{Actor, Event, Outcome, active_user_ids, require_human};
 use crate::error::{ApiError, ApiResult};
 use crate::ids::UserId;
 use crate::model::{RecordKind, User};
@@ -63,28 +63,60 @@ pub fn user_statuses(store: &impl Store, actor: &Actor) -> ApiResult<Value> {
     Ok(Value::Object(all))
 }
 
-/// `GET /users/{user_id}/status`.
+/// `GET /users/{user_id}/status`: anyone of the organization but bots (Zulip's
+/// `access_user_by_id`).
 pub fn get_user_status(store: &impl Store, actor: &Actor, user: UserId) -> ApiResult<Outcome> {
-    let user = crate::command::active_user_in_realm(store, actor, user)?
+    let user = store
+        .user(user)?
+        .filter(|u| u.realm_id == actor.realm.id && !u.is_bot())
         .ok_or_else(|| ApiError::bad_request("No such user"))?;
+    if !user.is_active {
+        return Err(ApiError::bad_request("User is deactivated"));
+    }
     Ok(Outcome::default().reply("status", Value::Object(status_json(store, &user)?)))
+}
+
+/// The emoji a request sets, if it names one (Zulip's `check_update_user_status`): an empty
+/// name clears it; a name alone takes the code and type it has now; a code or type sent with
+/// the name is used as sent and must agree with it.
+fn requested_emoji(
+    store: &impl Store,
+    realm: crate::ids::RealmId,
+    name: Option<String>,
+    code: Option<String>,
+    kind: Option<String>,
+) -> ApiResult<Option<(String, String, String)>> {
+    let Some(name) = name else {
+        if code.is_some() || kind.is_some() {
+            return Err(ApiError::bad_request(
+                "Client must pass emoji_name if they pass either emoji_code or reaction_type.",
+            ));
+        }
+        return Ok(None);
+    };
+    if name.is_empty() {
+        return Ok(Some((String::new(), String::new(), UNICODE_EMOJI.to_owned())));
+    }
+    let (code, kind) = match (code, kind) {
+        (Some(code), Some(kind)) => (code, kind),
+        (code, kind) => {
+            let (found_code, found_kind) = emoji_by_name(store, realm, &name)?;
+            (code.unwrap_or(found_code), kind.unwrap_or_else(|| found_kind.to_owned()))
+        }
+    };
+    let kind = reaction_type(&kind)?;
+    check_emoji(store, realm, &name, &code, kind)?;
+    Ok(Some((name, code, kind.to_owned())))
 }
 
 /// `POST /users/me/status` (spec 4.7): only the given fields change.
 pub fn update_status(store: &impl Store, actor: &Actor, params: &Params) -> ApiResult<Outcome> {
+    require_human(actor)?;
     let away = params.optional::<bool>("away")?;
     let status_text = params.optional::<String>("status_text")?.map(|t| t.trim().to_owned());
     let emoji_name = params.optional::<String>("emoji_name")?;
     let emoji_code = params.optional::<String>("emoji_code")?;
     let kind = params.optional::<String>("reaction_type")?;
-    if away.is_none()
-        && status_text.is_none()
-        && emoji_name.is_none()
-        && emoji_code.is_none()
-        && kind.is_none()
-    {
-        return Err(ApiError::bad_request("Client did not pass any new values."));
-    }
     if let Some(text) = &status_text
         && text.chars().count() > MAX_STATUS_TEXT_LENGTH
     {
@@ -92,28 +124,11 @@ pub fn update_status(store: &impl Store, actor: &Actor, params: &Params) -> ApiR
             "status_text is too long (limit: {MAX_STATUS_TEXT_LENGTH} characters)"
         )));
     }
-    let emoji = match (&emoji_name, &emoji_code, &kind) {
-        // An empty name clears the emoji.
-        (Some(name), _, _) if name.is_empty() => {
-            Some((String::new(), String::new(), UNICODE_EMOJI.to_owned()))
-        }
-        (Some(name), Some(code), Some(kind)) => {
-            let kind = reaction_type(kind)?;
-            check_emoji(store, actor.realm.id, name, code, kind)?;
-            Some((name.clone(), code.clone(), kind.to_owned()))
-        }
-        (Some(name), _, _) => {
-            let (code, kind) = emoji_by_name(store, actor.realm.id, name)?;
-            check_emoji(store, actor.realm.id, name, &code, kind)?;
-            Some((name.clone(), code, kind.to_owned()))
-        }
-        (None, None, None) => None,
-        (None, _, _) => {
-            return Err(ApiError::bad_request(
-                "Client must pass emoji_name if they pass either emoji_code or reaction_type.",
-            ));
-        }
-    };
+    // An emoji code or type alone is no new value: Zulip asks for a value first.
+    if away.is_none() && status_text.is_none() && emoji_name.is_none() {
+        return Err(ApiError::bad_request("Client did not pass any new values."));
+    }
+    let emoji = requested_emoji(store, actor.realm.id, emoji_name, emoji_code, kind)?;
 
     let user = &actor.user;
     let mut status = stored_status(store, user.id)?;

@@ -5,6 +5,8 @@
 //! followed; "inherit" removes the preference. Each change is a `user_topic` event, and the
 //! legacy `muted_topics` event with the muted list, for older clients.
 
+use std::collections::BTreeMap;
+
 use serde_json::{Value, json};
 
 use crate::command::{Actor, Event, Outcome};
@@ -14,6 +16,7 @@ use crate::model::{RecordKind, Stream};
 use crate::params::Params;
 use crate::store::{Change, Store};
 
+use super::narrow::TopicVisibility;
 use super::records::{new_ids, records};
 use super::streams::{has_content_access, stream_by_name, stream_in_realm};
 
@@ -31,6 +34,34 @@ fn preferences(store: &impl Store, user: UserId) -> ApiResult<Vec<(u64, Value)>>
 fn same_topic(preference: &Value, stream: StreamId, topic: &str) -> bool {
     preference["stream_id"] == stream.0
         && preference["topic_name"].as_str().is_some_and(|t| t.to_lowercase() == topic.to_lowercase())
+}
+
+/// A user's topic preferences read once, for deciding many messages (Zulip's
+/// `build_get_topic_visibility_policy`): by channel and lower-cased topic.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct TopicPolicies(BTreeMap<(StreamId, String), TopicVisibility>);
+
+impl TopicPolicies {
+    /// The user's preferences as stored.
+    pub fn load(store: &impl Store, user: UserId) -> ApiResult<Self> {
+        let mut policies = BTreeMap::new();
+        for (_, preference) in preferences(store, user)? {
+            let (Some(stream), Some(topic)) =
+                (preference["stream_id"].as_u64(), preference["topic_name"].as_str())
+            else {
+                continue;
+            };
+            let policy =
+                TopicVisibility::from_policy(preference["visibility_policy"].as_i64().unwrap_or(INHERIT));
+            policies.insert((StreamId(stream), topic.to_lowercase()), policy);
+        }
+        Ok(TopicPolicies(policies))
+    }
+
+    /// The user's policy for a topic; topics match case-insensitively, as in Zulip.
+    pub fn of(&self, stream: StreamId, topic: &str) -> TopicVisibility {
+        self.0.get(&(stream, topic.to_lowercase())).copied().unwrap_or_default()
+    }
 }
 
 /// Register's `user_topics`.

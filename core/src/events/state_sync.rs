@@ -4,6 +4,8 @@
 
 use serde_json::{Map, Value, json};
 
+use crate::api::narrow::TopicVisibility;
+
 /// Applies one event to a register state. `user_id` is the state's user. Events that change no
 /// state (typing, reactions, heartbeats) leave it as it is.
 pub fn apply_event(state: &mut Map<String, Value>, event: &Value, user_id: u64) {
@@ -61,6 +63,13 @@ pub fn apply_event(state: &mut Map<String, Value>, event: &Value, user_id: u64) 
             if let Some(Value::Object(settings)) = state.get_mut("user_settings") {
                 settings.insert(property.clone(), event["value"].clone());
             }
+            // The server forgets synchronized drafts when synchronizing is turned off.
+            if property == "enable_drafts_synchronization"
+                && event["value"] == false
+                && state.contains_key("drafts")
+            {
+                state.insert("drafts".into(), json!([]));
+            }
             // Older clients keep the legacy copies at top level.
             if state.contains_key(&property) {
                 state.insert(property, event["value"].clone());
@@ -100,8 +109,31 @@ fn apply_message(state: &mut Map<String, Value>, event: &Value, user_id: u64) {
     }
 }
 
-/// Files an unread message in `unread_msgs` as register groups it.
+/// Whether the state's user muted a channel message's conversation, as far as the state
+/// knows: its `subscriptions` (muted channels) and `user_topics` (muted, unmuted and followed
+/// topics, matched case-insensitively). Without them nothing counts as muted.
+fn muted_in_state(state: &Map<String, Value>, message: &Value) -> bool {
+    str_of(message, "type") == "stream"
+        && muted_conversation(state, &message["stream_id"], str_of(message, "subject"))
+}
+
+fn muted_conversation(state: &Map<String, Value>, stream_id: &Value, topic: &str) -> bool {
+    let list = |key: &str| state.get(key).and_then(Value::as_array).map(Vec::as_slice).unwrap_or_default();
+    let channel_muted =
+        list("subscriptions").iter().any(|s| s["stream_id"] == *stream_id && s["is_muted"] == true);
+    let topic = topic.to_lowercase();
+    let policy = list("user_topics")
+        .iter()
+        .find(|t| t["stream_id"] == *stream_id && str_of(t, "topic_name").to_lowercase() == topic)
+        .and_then(|t| t["visibility_policy"].as_i64())
+        .unwrap_or_default();
+    TopicVisibility::from_policy(policy).mutes(channel_muted)
+}
+
+/// Files an unread message in `unread_msgs` as register groups it: a muted conversation's
+/// messages are listed but not counted, and their wildcard mentions are not mentions.
 fn add_unread(state: &mut Map<String, Value>, message: &Value, flags: &[&str], user_id: u64) {
+    let muted = muted_in_state(state, message);
     let Some(Value::Object(unread)) = state.get_mut("unread_msgs") else { return };
     let id = message["id"].clone();
     let push = |list: &mut Value, matches: &dyn Fn(&Value) -> bool, fresh: Value| {
@@ -145,28 +177,39 @@ fn add_unread(state: &mut Map<String, Value>, message: &Value, flags: &[&str], u
             }
         }
     }
-    let mentioned = flags
-        .iter()
-        .any(|f| ["mentioned", "stream_wildcard_mentioned", "topic_wildcard_mentioned"].contains(f));
+    let mentioned = flags.iter().any(|f| ["mentioned", "group_mentioned"].contains(f))
+        || (!muted
+            && flags.iter().any(|f| ["stream_wildcard_mentioned", "topic_wildcard_mentioned"].contains(f)));
     if mentioned && let Some(Value::Array(mentions)) = unread.get_mut("mentions") {
         mentions.push(id.clone());
     }
-    if let Some(count) = unread.get_mut("count") {
+    if !muted && let Some(count) = unread.get_mut("count") {
         *count = json!(count.as_u64().unwrap_or_default() + 1);
     }
 }
 
 /// Takes messages out of `unread_msgs`, dropping groups left empty.
 fn remove_unread(state: &mut Map<String, Value>, ids: &[u64]) {
+    // Muted conversations were never counted.
+    let muted_streams: Vec<bool> = state
+        .get("unread_msgs")
+        .and_then(|unread| unread["streams"].as_array())
+        .map(|entries| {
+            entries.iter().map(|e| muted_conversation(state, &e["stream_id"], str_of(e, "topic"))).collect()
+        })
+        .unwrap_or_default();
     let Some(Value::Object(unread)) = state.get_mut("unread_msgs") else { return };
     let mut removed = 0u64;
     for key in ["streams", "pms", "huddles"] {
         let Some(Value::Array(entries)) = unread.get_mut(key) else { continue };
-        for entry in entries.iter_mut() {
+        for (index, entry) in entries.iter_mut().enumerate() {
+            let counted = key != "streams" || !muted_streams.get(index).copied().unwrap_or_default();
             if let Some(list) = entry["unread_message_ids"].as_array_mut() {
                 let before = list.len();
                 list.retain(|id| !id.as_u64().is_some_and(|id| ids.contains(&id)));
-                removed += (before - list.len()) as u64;
+                if counted {
+                    removed += (before - list.len()) as u64;
+                }
             }
         }
         entries.retain(|e| e["unread_message_ids"].as_array().is_some_and(|l| !l.is_empty()));

@@ -102,9 +102,10 @@ enum AnchorSpec {
     FirstUnread,
 }
 
-/// The oldest unread message matching the narrow, or "newest" when there is none.
+/// The oldest unread message matching the narrow, or "newest" when there is none. Muted
+/// conversations are passed over, as in Zulip (`Narrow::without_muted`).
 fn first_unread(store: &impl Store, actor: &Actor, narrow: &Narrow) -> ApiResult<u64> {
-    let mut unread_narrow = narrow.clone();
+    let mut unread_narrow = narrow.clone().without_muted(store)?;
     unread_narrow.include_history = false;
     unread_narrow
         .terms

@@ -27,5 +27,7 @@ pub use notices::{CHANNEL_EVENTS_TOPIC, ChannelNotice, NoticeIds, post_channel_n
 pub use reactions::{add_reaction, remove_reaction};
 pub use rendering::{markdown_linkifiers, render_message};
 pub use report::report_message;
-pub use send::{MAX_MESSAGE_LENGTH, MAX_TOPIC_LENGTH, check_content, check_topic, send_message};
+pub use send::{
+    MAX_MESSAGE_LENGTH, MAX_TOPIC_LENGTH, check_content, check_topic, send_message, truncate_topic,
+};
 pub(crate) use send::{check_message, interactive_client, notify_user, truncate};

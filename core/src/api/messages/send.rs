@@ -34,6 +34,12 @@ pub(crate) fn truncate(text: &str, max: usize, suffix: &str) -> String {
     cut
 }
 
+/// Zulip's `truncate_topic`: a topic cut to its length limit, otherwise as sent (drafts keep
+/// what the user typed).
+pub fn truncate_topic(raw: &str) -> String {
+    truncate(raw, MAX_TOPIC_LENGTH, "...")
+}
+
 /// Checks and normalizes message content.
 pub fn check_content(raw: &str) -> ApiResult<String> {
     if raw.contains('\0') {
