@@ -149,15 +149,23 @@ fn serve(config: Config) -> Result<(), String> {
         let shutdown = shutdown_signal();
         let server = Server::bind(&config).await.map_err(|e| e.to_string())?;
         if let Some(owner) = &server.new_owner {
-            println!("Created the organization. Its owner (shown only this once):");
-            println!("  email:    {}", owner.email);
-            println!("  password: {}", owner.password);
-            println!("  API key:  {}", owner.api_key);
-            println!("Wrote {}", config.data_dir.join("zuliprc").display());
+            say("Created the organization. Its owner (shown only this once):");
+            say(&format!("  email:    {}", owner.email));
+            say(&format!("  password: {}", owner.password));
+            say(&format!("  API key:  {}", owner.api_key));
+            say(&format!("Wrote {}", config.data_dir.join("zuliprc").display()));
         }
-        println!("Confab is listening on http://{}", server.local_addr);
-        println!("Organizations: {} and SUBDOMAIN.{}", server.site.root_url(), server.site.host());
+        say(&format!("Confab is listening on http://{}", server.local_addr));
+        say(&format!("Organizations: {} and SUBDOMAIN.{}", server.site.root_url(), server.site.host()));
         server.run(shutdown).await;
         Ok(())
     })
+}
+
+/// Prints a line for whoever started the server. A closed or full standard output (a
+/// supervisor that stopped reading) must not stop a running server, so failures are ignored.
+fn say(line: &str) {
+    use std::io::Write;
+    let mut out = std::io::stdout().lock();
+    let _ = writeln!(out, "{line}").and_then(|()| out.flush());
 }
