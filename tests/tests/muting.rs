@@ -45,8 +45,8 @@ fn a_muted_users_messages_arrive_read() {
     let registered = api.post("/register", Some(&ada), &[("fetch_event_types", r#"["muted_users"]"#)]).ok();
     assert_eq!(registered["muted_users"][0]["id"], bob_id);
     let events = api.queued(&ada, &queue);
-    assert_eq!(events["events"][0]["type"], "muted_users");
-    assert_eq!(events["events"][1]["messages"], json!([before]));
+    assert_eq!(events["events"][0]["messages"], json!([before]));
+    assert_eq!(events["events"][1]["type"], "muted_users");
 
     let refused =
         |reply: confab_tests::Reply| reply.error(400, "BAD_REQUEST")["msg"].as_str().expect("msg").to_owned();

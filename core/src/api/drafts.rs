@@ -160,8 +160,11 @@ fn shown(id: u64, draft: &Value) -> Value {
 }
 
 /// The user's drafts, as register and `GET /drafts` show them.
+/// Zulip's order: by last edit, oldest first.
 pub fn drafts_json(store: &impl Store, user: UserId) -> ApiResult<Value> {
-    Ok(records(store, user, RecordKind::Draft)?.iter().map(|(id, draft)| shown(*id, draft)).collect())
+    let mut drafts = records(store, user, RecordKind::Draft)?;
+    drafts.sort_by_key(|(id, draft)| (draft["timestamp"].as_i64().unwrap_or_default(), *id));
+    Ok(drafts.iter().map(|(id, draft)| shown(*id, draft)).collect())
 }
 
 /// `GET /drafts`.

@@ -75,11 +75,12 @@ pub fn mute_user(store: &impl Store, actor: &Actor, id: UserId, now: i64) -> Api
     }
     let mut list: Vec<Value> = muted_users_json(store, me)?.as_array().cloned().unwrap_or_default();
     list.push(json!({"id": muted, "timestamp": now}));
-    outcome.events.push(changed_event(actor, Value::Array(list)));
+    // Zulip tells the flags first, then the list.
     if !read.is_empty() {
         let body = json!({"type": "update_message_flags", "op": "add", "operation": "add", "flag": "read", "messages": read, "all": false});
         outcome.events.push(Event::Other { users: vec![me], body });
     }
+    outcome.events.push(changed_event(actor, Value::Array(list)));
     Ok(outcome)
 }
 
