@@ -321,6 +321,29 @@ fn web_public_channels_need_spectator_access_and_the_right_group() {
         spectator["streams"].as_array().expect("streams").iter().map(|s| &s["name"]).collect();
     assert_eq!(names, [&json!("open")]);
 
+    // And read it, and nothing else, without an account.
+    let said = [("type", "stream"), ("to", "open"), ("topic", "hello"), ("content", "Anyone may read this")];
+    api.post("/messages", Some(&owner), &said).ok();
+    api.subscribe(&owner, &["members only"], &["owner@confab.localhost"]);
+    let hidden =
+        [("type", "stream"), ("to", "members only"), ("topic", "hello"), ("content", "Not for spectators")];
+    api.post("/messages", Some(&owner), &hidden).ok();
+    let read = |narrow: &str| {
+        let params = [("anchor", "newest"), ("num_before", "50"), ("num_after", "0"), ("narrow", narrow)];
+        api.get("/messages", None, &params)
+    };
+    let seen = read(r#"[{"operator": "channels", "operand": "web-public"}]"#).ok();
+    let contents: Vec<&Value> =
+        seen["messages"].as_array().expect("messages").iter().map(|m| &m["content"]).collect();
+    assert!(contents.contains(&&json!("<p>Anyone may read this</p>")), "{contents:?}");
+    assert!(
+        seen["messages"].as_array().expect("messages").iter().all(|m| m["display_recipient"] == "open"),
+        "{seen}"
+    );
+    // Without saying `channels:web-public`, a request without credentials is refused.
+    read(r#"[["channel", "open"]]"#).error(401, "UNAUTHORIZED");
+    read(r#"[["channels", "web-public"], ["is", "starred"]]"#).error(401, "UNAUTHORIZED");
+
     let path = format!("/streams/{id}");
     assert_eq!(
         api.patch(&path, Some(&owner), &[("is_private", "true")]).error(400, "BAD_REQUEST")["msg"],

@@ -385,7 +385,10 @@ pub fn resolve(store: &impl Store, actor: &Actor, raw: &[RawTerm]) -> ApiResult<
                 };
                 if !term.negated {
                     has_channel_term = true;
-                    readable_history = readable_history || !actor.user.is_guest();
+                    // Spectators read web-public channels only.
+                    let readable =
+                        if actor.user.is_spectator() { web_public } else { !actor.user.is_guest() };
+                    readable_history = readable_history || readable;
                 }
                 Condition::Channels { web_public }
             }

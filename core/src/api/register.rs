@@ -343,23 +343,7 @@ pub fn spectator_state(
     now: i64,
 ) -> ApiResult<Map<String, Value>> {
     // Seen as a guest who belongs to nothing: every block then holds only what is public.
-    let nobody = User {
-        id: crate::ids::UserId(0),
-        realm_id: realm.id,
-        email: String::new(),
-        delivery_email: String::new(),
-        full_name: String::new(),
-        role: crate::model::Role::Guest,
-        bot_type: None,
-        bot_owner_id: None,
-        is_active: true,
-        date_joined: realm.date_created,
-        timezone: String::new(),
-        avatar_version: 0,
-        avatar: None,
-        email_address_visibility: Default::default(),
-        personal_recipient: crate::ids::RecipientId(0),
-    };
+    let nobody = User::spectator(realm);
     let spectator = Actor {
         user: nobody,
         realm: realm.clone(),

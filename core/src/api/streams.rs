@@ -67,6 +67,9 @@ pub fn has_content_access(store: &impl Store, user: &User, stream: &Stream) -> A
     if stream.realm_id != user.realm_id {
         return Ok(false);
     }
+    if user.is_spectator() {
+        return Ok(stream.is_web_public);
+    }
     if stream.is_public() && !user.is_guest() {
         return Ok(true);
     }

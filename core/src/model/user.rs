@@ -188,7 +188,37 @@ pub struct User {
     pub personal_recipient: RecipientId,
 }
 
+/// The id of the spectator: someone on the internet reading an organization's web-public
+/// channels without an account. No user has it (ids start at 1).
+pub const SPECTATOR_ID: UserId = UserId(0);
+
 impl User {
+    /// The spectator of an organization, as a user that belongs to nothing: a guest whose only
+    /// content access is to web-public channels (`api::streams::has_content_access`).
+    pub fn spectator(realm: &crate::model::Realm) -> User {
+        User {
+            id: SPECTATOR_ID,
+            realm_id: realm.id,
+            email: String::new(),
+            delivery_email: String::new(),
+            full_name: String::new(),
+            role: Role::Guest,
+            bot_type: None,
+            bot_owner_id: None,
+            is_active: true,
+            date_joined: realm.date_created,
+            timezone: String::new(),
+            avatar_version: 0,
+            avatar: None,
+            email_address_visibility: Default::default(),
+            personal_recipient: crate::ids::RecipientId(0),
+        }
+    }
+
+    pub fn is_spectator(&self) -> bool {
+        self.id == SPECTATOR_ID
+    }
+
     pub fn is_bot(&self) -> bool {
         self.bot_type.is_some()
     }

@@ -12,6 +12,7 @@ mod reactions;
 mod rendering;
 mod report;
 mod send;
+mod spectators;
 
 pub use access::visible_flags;
 pub use delete::{delete_message, delete_topic, get_stream_topics};
@@ -31,3 +32,4 @@ pub use send::{
     MAX_MESSAGE_LENGTH, MAX_TOPIC_LENGTH, check_content, check_topic, send_message, truncate_topic,
 };
 pub(crate) use send::{check_message, interactive_client, notify_user, truncate};
+pub use spectators::get_messages_as_spectator;

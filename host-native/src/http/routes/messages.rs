@@ -6,8 +6,25 @@ pub(super) async fn send_message(State(state): State<AppState>, request: ApiRequ
     command(state, request, |t, actor, params, now| api::messages::send_message(t, actor, params, now)).await
 }
 
+/// `GET /messages`; without credentials, a spectator's read of web-public channels.
 pub(super) async fn get_messages(State(state): State<AppState>, request: ApiRequest) -> Response {
-    query(state, request, api::messages::get_messages).await
+    if request.basic.is_some() || request.has_authorization {
+        return query(state, request, api::messages::get_messages).await;
+    }
+    let store = state.store.clone();
+    let site = state.site.clone();
+    let joined = tokio::task::spawn_blocking(move || {
+        store.read(|tables| {
+            let realm = host_organization(tables, &request)?.valid()?;
+            let realm_url = site.realm_url(&realm.subdomain);
+            let mut outcome =
+                api::messages::get_messages_as_spectator(tables, &realm, realm_url, &request.params)?;
+            respond::note_ignored(&mut outcome, request.params.ignored());
+            Ok(outcome)
+        })
+    })
+    .await;
+    respond::outcome(joined.unwrap_or_else(|e| Err(ApiError::internal(e))))
 }
 
 pub(super) async fn get_message(
