@@ -90,3 +90,27 @@ fn avatars_are_refused_as_zulip_refuses_them() {
     let own = api.get("/users/me", Some(&owner), &[]).ok();
     assert_eq!(own["avatar_version"], 1);
 }
+
+#[test]
+fn the_avatar_route_serves_the_default_or_leads_to_the_upload() {
+    let server = TestServer::start(env!("CARGO_BIN_EXE_confab-under-test"));
+    let owner = server.owner();
+    let api = server.api();
+    let me = api.get("/users/me", Some(&owner), &[]).ok();
+    let id = me["user_id"].as_u64().expect("id");
+    let http = reqwest::blocking::Client::builder()
+        .redirect(reqwest::redirect::Policy::none())
+        .build()
+        .expect("client");
+    let default = http.get(format!("{}/avatar/{id}", server.base_url)).send().expect("GET");
+    assert_eq!(default.status().as_u16(), 200);
+    assert_eq!(default.headers()["Content-Type"], "image/png");
+    assert!(default.bytes().expect("bytes").starts_with(b"\x89PNG"), "a PNG image");
+
+    let files = [UploadFile { name: "me.png", content_type: None, bytes: TINY_PNG }];
+    let set = api.send_files(Method::POST, "/users/me/avatar", Some(&owner), &files).ok();
+    let uploaded = http.get(format!("{}/avatar/{id}/medium", server.base_url)).send().expect("GET");
+    assert_eq!(uploaded.status().as_u16(), 302);
+    let location = uploaded.headers()["Location"].to_str().expect("text").to_owned();
+    assert!(set["avatar_url"].as_str().is_some_and(|url| url.starts_with(&location)), "{set} {location}");
+}

@@ -174,3 +174,37 @@ pub(crate) async fn serve_user_avatar(State(state): State<AppState>, Path(path):
     headers.insert(header::X_CONTENT_TYPE_OPTIONS, HeaderValue::from_static("nosniff"));
     response
 }
+
+/// The default avatar, served when a user has not uploaded one. Zulip would point at Gravatar;
+/// Confab keeps users' addresses to itself and serves one neutral image.
+const DEFAULT_AVATAR: &[u8] = include_bytes!("../../../assets/default-avatar.png");
+
+/// `GET /avatar/{user_id}` (and `/avatar/{user_id}/medium`): the user's uploaded avatar, by
+/// redirect, or the default image. Ids of nobody get the default too, as a picture reveals
+/// nothing.
+pub(crate) async fn serve_avatar(State(state): State<AppState>, Path(rest): Path<String>) -> Response {
+    let id = rest.split('/').next().and_then(|id| id.parse::<u64>().ok());
+    let store = state.store.clone();
+    let uploaded = tokio::task::spawn_blocking(move || {
+        let id = id?;
+        store
+            .read(|t| {
+                Ok(confab_core::store::Store::user(t, confab_core::ids::UserId(id))?.and_then(|u| u.avatar))
+            })
+            .ok()
+            .flatten()
+    })
+    .await
+    .ok()
+    .flatten();
+    if let Some(path) = uploaded
+        && let Ok(location) = HeaderValue::from_str(&format!("/user_avatars/{path}"))
+    {
+        return (StatusCode::FOUND, [(header::LOCATION, location)]).into_response();
+    }
+    let mut response = (StatusCode::OK, DEFAULT_AVATAR).into_response();
+    let headers = response.headers_mut();
+    headers.insert(header::CONTENT_TYPE, HeaderValue::from_static("image/png"));
+    headers.insert(header::CACHE_CONTROL, HeaderValue::from_static("public, max-age=86400"));
+    response
+}

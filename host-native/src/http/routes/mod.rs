@@ -171,6 +171,7 @@ pub fn router() -> Router<AppState> {
         .route("/user_uploads/temporary/{token}/{filename}", get(serve_temporary))
         .route("/user_uploads/{realm}/{*path}", get(serve_upload))
         .route("/user_avatars/{*path}", get(serve_user_avatar))
+        .route("/avatar/{*rest}", get(serve_avatar))
         .fallback(unknown_endpoint)
         // Multipart bodies carry uploads: their files go to disk as they arrive.
         .layer(axum::extract::DefaultBodyLimit::max(super::MAX_UPLOAD_BODY_BYTES))
