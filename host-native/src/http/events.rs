@@ -122,19 +122,13 @@ pub async fn register_queue(State(state): State<AppState>, request: ApiRequest) 
 
 /// `GET /events` (spec 4.1). Without `queue_id`, register's parameters make a new queue first.
 pub async fn get_events(State(state): State<AppState>, request: ApiRequest) -> Response {
-    let (actor, request) = match actor_of(&state, request).await {
-        Ok((Some(actor), request)) => (actor, request),
-        Ok((None, _)) => return respond::error(&ApiError::not_logged_in()),
+    // Boxed, so that the request and the actor are gone from the future that then waits: an
+    // async fn keeps room for everything it ever awaited with, and a parked poll should cost
+    // little.
+    let (fetch, ignored) = match Box::pin(prepare_fetch(&state, request)).await {
+        Ok(prepared) => prepared,
         Err(e) => return respond::error(&e),
     };
-    // Everything is read from the parameters before waiting: they are not `Send`.
-    let fetch = match fetch_of(&state, &actor, &request.params) {
-        Ok(fetch) => fetch,
-        Err(e) => return respond::error(&e),
-    };
-    let ignored = request.params.ignored();
-    // A waiting poll keeps only what it needs: a parked request should cost little.
-    drop((request, actor));
     let queue_id = fetch.queue_id.clone();
     match state.events.fetch(fetch).await {
         Ok(events) => {
@@ -150,6 +144,16 @@ pub async fn get_events(State(state): State<AppState>, request: ApiRequest) -> R
         }
         Err(e) => respond::error(&e),
     }
+}
+
+/// Authenticates and reads get-events' parameters, and the names of those it ignored.
+async fn prepare_fetch(state: &AppState, request: ApiRequest) -> ApiResult<(Fetch, Vec<String>)> {
+    let (actor, request) = match actor_of(state, request).await? {
+        (Some(actor), request) => (actor, request),
+        (None, _) => return Err(ApiError::not_logged_in()),
+    };
+    let fetch = fetch_of(state, &actor, &request.params)?;
+    Ok((fetch, request.params.ignored()))
 }
 
 /// GET /events' answer, written straight from the events (see `events::Answer`).

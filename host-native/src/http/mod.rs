@@ -1,6 +1,7 @@
 //! The HTTP surface: `fn app(state) -> Router`, so tests and the binary serve the same thing.
 
 mod auth;
+mod connection;
 mod events;
 mod request;
 mod respond;

@@ -2,6 +2,8 @@
 //! form-urlencoded or multipart bodies (on every method, DELETE included), the Basic
 //! credentials, the User-Agent, and the subdomain the Host names.
 
+use std::pin::Pin;
+
 use axum::extract::{FromRequest, Multipart, Request};
 use axum::http::{Method, header};
 use axum::response::{IntoResponse, Response};
@@ -110,62 +112,76 @@ fn parse_basic(value: &str) -> Option<(String, String)> {
 impl FromRequest<AppState> for ApiRequest {
     type Rejection = Response;
 
-    async fn from_request(req: Request, state: &AppState) -> Result<Self, Self::Rejection> {
+    /// Returns a boxed future: a handler's future keeps room for its extractors' futures, and
+    /// reading a multipart body is a large state machine that every parked `GET /events`
+    /// would otherwise carry.
+    fn from_request(
+        req: Request,
+        state: &AppState,
+    ) -> impl Future<Output = Result<Self, Self::Rejection>> + Send {
         let mut request = ApiRequest::from_head(req.headers(), req.uri(), state);
-        let headers = req.headers();
-        let header_str =
-            |name| headers.get(name).and_then(|v: &header::HeaderValue| v.to_str().ok()).map(str::to_owned);
-        let content_type = header_str(header::CONTENT_TYPE).unwrap_or_default().to_ascii_lowercase();
-        let method = req.method().clone();
-
-        if method != Method::GET && method != Method::HEAD {
-            if content_type.starts_with("multipart/form-data") {
-                let mut multipart =
-                    Multipart::from_request(req, state).await.map_err(IntoResponse::into_response)?;
-                let mut pairs = Vec::new();
-                let mut files = Vec::new();
-                let mut total = 0usize;
-                loop {
-                    let field = match multipart.next_field().await {
-                        Ok(Some(field)) => field,
-                        Ok(None) => break,
-                        Err(_) => {
-                            return Err(respond::error(&ApiError::bad_request("Malformed multipart body")));
-                        }
-                    };
-                    let name = field.name().unwrap_or_default().to_owned();
-                    if let Some(file_name) = field.file_name().map(str::to_owned) {
-                        files.push(receive_file(state, field, file_name).await?);
-                        continue;
-                    }
-                    let bytes = field.bytes().await.map_err(|_| too_large())?;
-                    total += bytes.len();
-                    if total > MAX_BODY_BYTES {
-                        return Err(too_large());
-                    }
-                    pairs.push((name, String::from_utf8_lossy(&bytes).into_owned()));
-                }
-                request.params.extend(Params::from_pairs(pairs));
-                request.files = files;
+        let reading: Pin<Box<dyn Future<Output = Result<Self, Response>> + Send + '_>> =
+            if req.method() == Method::GET || req.method() == Method::HEAD {
+                Box::pin(std::future::ready(Ok(request)))
             } else {
-                let body =
-                    axum::body::to_bytes(req.into_body(), MAX_BODY_BYTES).await.map_err(|_| too_large())?;
-                if !body.is_empty() {
-                    if content_type.is_empty()
-                        || content_type.starts_with("application/x-www-form-urlencoded")
-                    {
-                        request.params.extend(Params::parse_urlencoded(&body));
-                    } else if content_type.starts_with("application/json") {
-                        return Err(respond::error(&ApiError::new(
-                            ErrorCode::BadRequest,
-                            "Request body must be form-encoded, not JSON",
-                        )));
-                    }
+                Box::pin(async move {
+                    read_body_params(req, state, &mut request).await?;
+                    Ok(request)
+                })
+            };
+        reading
+    }
+}
+
+/// Adds a form or multipart body's fields to `request` (and a multipart body's files).
+async fn read_body_params(req: Request, state: &AppState, request: &mut ApiRequest) -> Result<(), Response> {
+    let content_type = req
+        .headers()
+        .get(header::CONTENT_TYPE)
+        .and_then(|v| v.to_str().ok())
+        .unwrap_or_default()
+        .to_ascii_lowercase();
+    if content_type.starts_with("multipart/form-data") {
+        let mut multipart = Multipart::from_request(req, state).await.map_err(IntoResponse::into_response)?;
+        let mut pairs = Vec::new();
+        let mut files = Vec::new();
+        let mut total = 0usize;
+        loop {
+            let field = match multipart.next_field().await {
+                Ok(Some(field)) => field,
+                Ok(None) => break,
+                Err(_) => {
+                    return Err(respond::error(&ApiError::bad_request("Malformed multipart body")));
                 }
+            };
+            let name = field.name().unwrap_or_default().to_owned();
+            if let Some(file_name) = field.file_name().map(str::to_owned) {
+                files.push(receive_file(state, field, file_name).await?);
+                continue;
+            }
+            let bytes = field.bytes().await.map_err(|_| too_large())?;
+            total += bytes.len();
+            if total > MAX_BODY_BYTES {
+                return Err(too_large());
+            }
+            pairs.push((name, String::from_utf8_lossy(&bytes).into_owned()));
+        }
+        request.params.extend(Params::from_pairs(pairs));
+        request.files = files;
+    } else {
+        let body = axum::body::to_bytes(req.into_body(), MAX_BODY_BYTES).await.map_err(|_| too_large())?;
+        if !body.is_empty() {
+            if content_type.is_empty() || content_type.starts_with("application/x-www-form-urlencoded") {
+                request.params.extend(Params::parse_urlencoded(&body));
+            } else if content_type.starts_with("application/json") {
+                return Err(respond::error(&ApiError::new(
+                    ErrorCode::BadRequest,
+                    "Request body must be form-encoded, not JSON",
+                )));
             }
         }
-        Ok(request)
     }
+    Ok(())
 }
 
 /// Streams a file field to a temporary file, refusing it once it passes the upload limit.

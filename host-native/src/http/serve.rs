@@ -1,15 +1,14 @@
-//! The accept loop. `axum::serve` sets no header timeout, so a client that never finishes its
-//! headers would hold a connection forever; this loop serves each connection with hyper and a
-//! timer, and drains connections on shutdown.
+//! The accept loop: each connection is served by [`super::connection`], and on shutdown the
+//! loop stops accepting and waits for connections to finish what they are doing.
 
 use std::future::Future;
 use std::time::Duration;
 
 use axum::Router;
-use hyper_util::rt::{TokioIo, TokioTimer};
-use hyper_util::server::graceful::GracefulShutdown;
-use hyper_util::service::TowerToHyperService;
 use tokio::net::TcpListener;
+use tokio::sync::watch;
+
+use super::connection;
 
 /// How long a client may take to send its request headers, unless configured otherwise.
 pub const DEFAULT_HEADER_READ_TIMEOUT: Duration = Duration::from_secs(30);
@@ -23,14 +22,14 @@ pub async fn serve(
     header_timeout: Duration,
     shutdown: impl Future<Output = ()>,
 ) {
-    let graceful = GracefulShutdown::new();
-    let mut http = hyper::server::conn::http1::Builder::new();
-    http.timer(TokioTimer::new()).header_read_timeout(header_timeout);
+    // Every connection holds a receiver: `true` tells it to close once its current request
+    // is answered, and the channel closes when the last connection is gone.
+    let (closing, connections) = watch::channel(false);
     tokio::pin!(shutdown);
     loop {
         tokio::select! {
             accepted = listener.accept() => {
-                let (stream, peer) = match accepted {
+                let (stream, _peer) = match accepted {
                     Ok(conn) => conn,
                     Err(e) => {
                         // Out of file descriptors and the like: back off instead of spinning.
@@ -39,21 +38,16 @@ pub async fn serve(
                         continue;
                     }
                 };
-                let service = TowerToHyperService::new(app.clone());
-                let connection = http.serve_connection(TokioIo::new(stream), service);
-                let watched = graceful.watch(connection);
-                tokio::spawn(async move {
-                    if let Err(e) = watched.await {
-                        tracing::debug!(%peer, "connection ended: {e}");
-                    }
-                });
+                tokio::spawn(connection::serve(stream, app.clone(), header_timeout, connections.clone()));
             }
             () = &mut shutdown => break,
         }
     }
     drop(listener);
+    drop(connections);
+    closing.send_replace(true);
     tokio::select! {
-        () = graceful.shutdown() => tracing::info!("all connections closed"),
+        () = closing.closed() => tracing::info!("all connections closed"),
         () = tokio::time::sleep(DRAIN_TIMEOUT) => tracing::warn!("shutdown timed out with connections open"),
     }
 }
