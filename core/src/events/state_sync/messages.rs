@@ -1,0 +1,176 @@
+//! New messages, flags, deletions and edits: `max_message_id`, `unread_msgs` and
+//! `starred_messages`.
+
+use serde_json::{Map, Value, json};
+
+use super::{list_mut, str_of};
+use crate::api::narrow::TopicVisibility;
+
+/// A new message. `max_message_id` only grows: after a deletion a client cannot know which
+/// message is now the newest, so it keeps the old maximum (Zulip's asks its database).
+pub(super) fn apply_message(state: &mut Map<String, Value>, event: &Value, user_id: u64) {
+    let message = &event["message"];
+    let id = message["id"].as_u64().unwrap_or_default();
+    if let Some(max) = state.get_mut("max_message_id") {
+        *max = json!(max.as_i64().unwrap_or(-1).max(id as i64));
+    }
+    let flags: Vec<&str> =
+        event["flags"].as_array().map(|f| f.iter().filter_map(Value::as_str).collect()).unwrap_or_default();
+    if !flags.contains(&"read") {
+        add_unread(state, message, &flags, user_id);
+    }
+}
+
+/// Whether the state's user muted a channel message's conversation, as far as the state
+/// knows: its `subscriptions` (muted channels) and `user_topics` (muted, unmuted and followed
+/// topics, matched case-insensitively). Without them nothing counts as muted.
+pub(super) fn muted_in_state(state: &Map<String, Value>, message: &Value) -> bool {
+    str_of(message, "type") == "stream"
+        && muted_conversation(state, &message["stream_id"], str_of(message, "subject"))
+}
+
+pub(super) fn muted_conversation(state: &Map<String, Value>, stream_id: &Value, topic: &str) -> bool {
+    let list = |key: &str| state.get(key).and_then(Value::as_array).map(Vec::as_slice).unwrap_or_default();
+    let channel_muted =
+        list("subscriptions").iter().any(|s| s["stream_id"] == *stream_id && s["is_muted"] == true);
+    let topic = topic.to_lowercase();
+    let policy = list("user_topics")
+        .iter()
+        .find(|t| t["stream_id"] == *stream_id && str_of(t, "topic_name").to_lowercase() == topic)
+        .and_then(|t| t["visibility_policy"].as_i64())
+        .unwrap_or_default();
+    TopicVisibility::from_policy(policy).mutes(channel_muted)
+}
+
+/// Files an unread message in `unread_msgs` as register groups it: a muted conversation's
+/// messages are listed but not counted, and their wildcard mentions are not mentions.
+pub(super) fn add_unread(state: &mut Map<String, Value>, message: &Value, flags: &[&str], user_id: u64) {
+    let muted = muted_in_state(state, message);
+    let Some(Value::Object(unread)) = state.get_mut("unread_msgs") else { return };
+    let id = message["id"].clone();
+    let push = |list: &mut Value, matches: &dyn Fn(&Value) -> bool, fresh: Value| {
+        let Some(entries) = list.as_array_mut() else { return };
+        match entries.iter_mut().find(|e| matches(e)) {
+            Some(entry) => {
+                if let Some(ids) = entry["unread_message_ids"].as_array_mut() {
+                    ids.push(id.clone());
+                }
+            }
+            None => entries.push(fresh),
+        }
+    };
+    if str_of(message, "type") == "stream" {
+        let stream_id = message["stream_id"].clone();
+        let topic = str_of(message, "subject").to_owned();
+        let lower = topic.to_lowercase();
+        let fresh = json!({"stream_id": stream_id, "topic": topic, "unread_message_ids": [id]});
+        if let Some(list) = unread.get_mut("streams") {
+            push(list, &|e| e["stream_id"] == stream_id && str_of(e, "topic").to_lowercase() == lower, fresh);
+        }
+    } else {
+        let recipients: Vec<u64> = message["display_recipient"]
+            .as_array()
+            .map(|r| r.iter().filter_map(|u| u["id"].as_u64()).collect())
+            .unwrap_or_default();
+        if recipients.len() <= 2 {
+            // Conversations are keyed by the other participant, as this user sees them.
+            let other = recipients.iter().copied().find(|u| *u != user_id).unwrap_or(user_id);
+            let fresh = json!({"other_user_id": other, "sender_id": other, "unread_message_ids": [id]});
+            if let Some(list) = unread.get_mut("pms") {
+                push(list, &|e| e["other_user_id"] == other, fresh);
+            }
+        } else {
+            let mut sorted = recipients.clone();
+            sorted.sort_unstable();
+            let key = sorted.iter().map(u64::to_string).collect::<Vec<_>>().join(",");
+            let fresh = json!({"user_ids_string": key, "unread_message_ids": [id]});
+            if let Some(list) = unread.get_mut("huddles") {
+                push(list, &|e| str_of(e, "user_ids_string") == key, fresh);
+            }
+        }
+    }
+    let mentioned = flags.iter().any(|f| ["mentioned", "group_mentioned"].contains(f))
+        || (!muted
+            && flags.iter().any(|f| ["stream_wildcard_mentioned", "topic_wildcard_mentioned"].contains(f)));
+    if mentioned && let Some(Value::Array(mentions)) = unread.get_mut("mentions") {
+        mentions.push(id.clone());
+    }
+    if !muted && let Some(count) = unread.get_mut("count") {
+        *count = json!(count.as_u64().unwrap_or_default() + 1);
+    }
+}
+
+/// Takes messages out of `unread_msgs`, dropping groups left empty.
+pub(super) fn remove_unread(state: &mut Map<String, Value>, ids: &[u64]) {
+    // Muted conversations were never counted.
+    let muted_streams: Vec<bool> = state
+        .get("unread_msgs")
+        .and_then(|unread| unread["streams"].as_array())
+        .map(|entries| {
+            entries.iter().map(|e| muted_conversation(state, &e["stream_id"], str_of(e, "topic"))).collect()
+        })
+        .unwrap_or_default();
+    let Some(Value::Object(unread)) = state.get_mut("unread_msgs") else { return };
+    let mut removed = 0u64;
+    for key in ["streams", "pms", "huddles"] {
+        let Some(Value::Array(entries)) = unread.get_mut(key) else { continue };
+        for (index, entry) in entries.iter_mut().enumerate() {
+            let counted = key != "streams" || !muted_streams.get(index).copied().unwrap_or_default();
+            if let Some(list) = entry["unread_message_ids"].as_array_mut() {
+                let before = list.len();
+                list.retain(|id| !id.as_u64().is_some_and(|id| ids.contains(&id)));
+                if counted {
+                    removed += (before - list.len()) as u64;
+                }
+            }
+        }
+        entries.retain(|e| e["unread_message_ids"].as_array().is_some_and(|l| !l.is_empty()));
+    }
+    if let Some(Value::Array(mentions)) = unread.get_mut("mentions") {
+        mentions.retain(|id| !id.as_u64().is_some_and(|id| ids.contains(&id)));
+    }
+    if let Some(count) = unread.get_mut("count") {
+        *count = json!(count.as_u64().unwrap_or_default().saturating_sub(removed));
+    }
+}
+
+pub(super) fn apply_flags(state: &mut Map<String, Value>, event: &Value, user_id: u64) {
+    let ids: Vec<u64> = event["messages"]
+        .as_array()
+        .map(|m| m.iter().filter_map(Value::as_u64).collect())
+        .unwrap_or_default();
+    let adding = str_of(event, "op") == "add";
+    match str_of(event, "flag") {
+        "read" if adding => remove_unread(state, &ids),
+        "read" => {
+            // Marking unread carries each message's conversation.
+            if let Some(Value::Object(details)) = event.get("message_details") {
+                for id in &ids {
+                    let Some(detail) = details.get(&id.to_string()) else { continue };
+                    let mut message = json!({"id": id, "type": detail["type"]});
+                    if detail["type"] == "stream" {
+                        message["stream_id"] = detail["stream_id"].clone();
+                        message["subject"] = detail["topic"].clone();
+                    } else {
+                        let users = detail["user_ids"].as_array().cloned().unwrap_or_default();
+                        message["display_recipient"] =
+                            Value::Array(users.into_iter().map(|u| json!({"id": u})).collect());
+                    }
+                    let flags: Vec<&str> =
+                        if detail["mentioned"] == true { vec!["mentioned"] } else { Vec::new() };
+                    add_unread(state, &message, &flags, user_id);
+                }
+            }
+        }
+        "starred" => {
+            if let Some(starred) = list_mut(state, "starred_messages") {
+                if adding {
+                    starred.extend(ids.iter().map(|id| json!(id)));
+                } else {
+                    starred.retain(|id| !id.as_u64().is_some_and(|id| ids.contains(&id)));
+                }
+            }
+        }
+        _ => {}
+    }
+}
