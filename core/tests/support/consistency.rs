@@ -91,8 +91,28 @@ pub fn check(
         apply_event(&mut applied, event, actor.user.id.0);
     }
     let fresh = state(world, viewer, register);
-    assert_eq!(normalized(applied), normalized(fresh), "events: {delivered:#?}");
+    let (applied, fresh) = (normalized(applied), normalized(fresh));
+    if applied != fresh {
+        panic!(
+            "{viewer}'s state after events differs from register's:\n{}events: {delivered:#?}",
+            differences(&applied, &fresh)
+        );
+    }
     delivered
+}
+
+/// The top-level keys where two states differ, each with both values.
+fn differences(applied: &Map<String, Value>, fresh: &Map<String, Value>) -> String {
+    let keys: std::collections::BTreeSet<&String> = applied.keys().chain(fresh.keys()).collect();
+    let mut out = String::new();
+    for key in keys.into_iter().filter(|k| applied.get(*k) != fresh.get(*k)) {
+        out.push_str(&format!(
+            "{key}:\n  applied: {}\n  fresh:   {}\n",
+            applied.get(key).map_or("(absent)".into(), Value::to_string),
+            fresh.get(key).map_or("(absent)".into(), Value::to_string),
+        ));
+    }
+    out
 }
 
 /// A command of the common shape (store, actor, parameters, now) as a mutation for [`check`].
