@@ -48,15 +48,16 @@ pub(super) fn add_unread(state: &mut Map<String, Value>, message: &Value, flags:
     let muted = muted_in_state(state, message);
     let Some(Value::Object(unread)) = state.get_mut("unread_msgs") else { return };
     let id = message["id"].clone();
+    // Ids stay in ascending order; a conversation is spelled as its oldest unread message
+    // spells it, so a moved message older than the rest brings its spelling.
     let push = |list: &mut Value, matches: &dyn Fn(&Value) -> bool, fresh: Value| {
         let Some(entries) = list.as_array_mut() else { return };
-        match entries.iter_mut().find(|e| matches(e)) {
-            Some(entry) => {
-                if let Some(ids) = entry["unread_message_ids"].as_array_mut() {
-                    ids.push(id.clone());
-                }
-            }
-            None => entries.push(fresh),
+        let Some(entry) = entries.iter_mut().find(|e| matches(e)) else { return entries.push(fresh) };
+        let Some(ids) = entry["unread_message_ids"].as_array_mut() else { return };
+        let at = ids.iter().position(|other| other.as_u64() > id.as_u64()).unwrap_or(ids.len());
+        ids.insert(at, id.clone());
+        if at == 0 && fresh.get("topic").is_some() {
+            entry["topic"] = fresh["topic"].clone();
         }
     };
     if str_of(message, "type") == "stream" {
@@ -173,4 +174,80 @@ pub(super) fn apply_flags(state: &mut Map<String, Value>, event: &Value, user_id
         }
         _ => {}
     }
+}
+
+/// An edited or moved message (Zulip's `update_message`). Only unread messages are in the
+/// state. A move refiles them under their new conversation, or drops them when they land in a
+/// channel the state shows the user is not subscribed to (register leaves such channels out);
+/// the edited message's mention follows the user's `flags` in the event.
+///
+/// The event carries the flags of the edited message only, so the other moved messages keep
+/// their mention as it was: a wildcard mention moved across muting cannot be told from a
+/// direct one, nor can a conversation's spelling be known when its oldest message leaves
+/// (Zulip's per-message unread data has neither blind spot; the register shape has both).
+pub(super) fn apply_update_message(state: &mut Map<String, Value>, event: &Value, user_id: u64) {
+    let target = event["message_id"].as_u64();
+    let mut ids = super::message_ids(event);
+    ids.extend(target.filter(|id| !ids.contains(id)));
+    let flags: Vec<&str> =
+        event["flags"].as_array().map(|f| f.iter().filter_map(Value::as_str).collect()).unwrap_or_default();
+    let moving = event.get("subject").is_some() || event.get("new_stream_id").is_some();
+    let mut unread: Vec<(u64, Value, bool)> = Vec::new();
+    for id in ids {
+        if let Some((message, mentioned)) = unread_message(state, id) {
+            unread.push((id, message, mentioned));
+        }
+    }
+    let subscribed = |state: &Map<String, Value>, stream_id: &Value| {
+        state
+            .get("subscriptions")
+            .and_then(Value::as_array)
+            .is_none_or(|subs| subs.iter().any(|s| s["stream_id"] == *stream_id))
+    };
+    for (id, mut message, mentioned) in unread {
+        let edited = Some(id) == target;
+        if !edited && !moving {
+            continue;
+        }
+        remove_unread(state, &[id]);
+        if message["type"] == "stream" {
+            if let Some(stream_id) = event.get("new_stream_id") {
+                message["stream_id"] = stream_id.clone();
+            }
+            if let Some(topic) = event.get("subject") {
+                message["subject"] = topic.clone();
+            }
+            if !subscribed(state, &message["stream_id"]) {
+                continue;
+            }
+        }
+        let kept: &[&str] = if mentioned { &["mentioned"] } else { &[] };
+        add_unread(state, &message, if edited { &flags } else { kept }, user_id);
+    }
+}
+
+/// An unread message as far as the state tells: its conversation in the shape of a message
+/// event, and whether it counts as a mention.
+fn unread_message(state: &Map<String, Value>, id: u64) -> Option<(Value, bool)> {
+    let unread = state.get("unread_msgs")?;
+    let holds = |entry: &&Value| {
+        entry["unread_message_ids"].as_array().is_some_and(|ids| ids.iter().any(|i| i.as_u64() == Some(id)))
+    };
+    let list = |key: &str| unread[key].as_array().into_iter().flatten();
+    let message = if let Some(entry) = list("streams").find(holds) {
+        json!({"id": id, "type": "stream", "stream_id": entry["stream_id"], "subject": entry["topic"]})
+    } else if let Some(entry) = list("pms").find(holds) {
+        json!({"id": id, "type": "private", "display_recipient": [{"id": entry["other_user_id"]}]})
+    } else if let Some(entry) = list("huddles").find(holds) {
+        let users: Vec<Value> = str_of(entry, "user_ids_string")
+            .split(',')
+            .filter_map(|u| u.parse::<u64>().ok())
+            .map(|u| json!({"id": u}))
+            .collect();
+        json!({"id": id, "type": "private", "display_recipient": users})
+    } else {
+        return None;
+    };
+    let mentioned = list("mentions").any(|m| m.as_u64() == Some(id));
+    Some((message, mentioned))
 }
