@@ -17,6 +17,7 @@ use crate::params::{Json, Params};
 use crate::store::{Change, Direction, MessageIndex, Store};
 
 use super::super::streams::{is_subscribed, stream_in_realm};
+use super::super::user_topics::TopicPolicies;
 use super::access::visible_flags;
 use super::fetch::{MAX_MESSAGES_PER_FETCH, fetch_range, parse_narrow, resolve_anchor};
 
@@ -76,8 +77,13 @@ struct Applied {
 
 /// The per-message detail Zulip sends with a `remove read` event, so clients can rebuild their
 /// unread counts without fetching the message.
-fn unread_detail(actor: &Actor, message: &Message, flags: MessageFlags) -> Value {
-    let mentioned = flags.intersects(MessageFlags::any_mention());
+/// `muted` tells whether a channel message's conversation is muted for the user: its wildcard
+/// mentions are then no mention, as in register's `unread_msgs`.
+fn unread_detail(actor: &Actor, message: &Message, flags: MessageFlags, muted: bool) -> Value {
+    let wildcard = flags
+        .intersects(MessageFlags::STREAM_WILDCARD_MENTIONED.with(MessageFlags::TOPIC_WILDCARD_MENTIONED));
+    let mentioned =
+        flags.intersects(MessageFlags::MENTIONED.with(MessageFlags::GROUP_MENTIONED)) || (wildcard && !muted);
     let mut detail = match &message.kind {
         MessageKind::Direct { participants } => {
             let others: Vec<u64> =
@@ -85,7 +91,7 @@ fn unread_detail(actor: &Actor, message: &Message, flags: MessageFlags) -> Value
             json!({"type": "private", "user_ids": others})
         }
         MessageKind::Stream { stream_id, topic } => {
-            json!({"type": "stream", "stream_id": stream_id, "topic": topic, "unmuted_stream_msg": true})
+            json!({"type": "stream", "stream_id": stream_id, "topic": topic, "unmuted_stream_msg": !muted})
         }
     };
     if mentioned {
@@ -106,6 +112,7 @@ fn apply_change(
 ) -> ApiResult<Applied> {
     let mut applied = Applied::default();
     let historical_default = MessageFlags::READ.with(MessageFlags::HISTORICAL);
+    let policies = TopicPolicies::load(store, actor.user.id)?;
     for &id in ids {
         let message = store.message(id)?.ok_or_else(ApiError::invalid_message)?;
         let received = store.message_flags(actor.user.id, id)?;
@@ -121,13 +128,15 @@ fn apply_change(
             continue;
         }
         if change.op == FlagOp::Remove && change.flag == MessageFlags::READ {
-            if let Some(stream) = message.stream_id()
-                && !is_subscribed(store, actor.user.id, stream)?
-            {
-                applied.ignored_channels.insert(stream);
-                continue;
+            let mut muted = false;
+            if let MessageKind::Stream { stream_id, topic } = &message.kind {
+                let Some(sub) = store.subscription(actor.user.id, *stream_id)?.filter(|s| s.active) else {
+                    applied.ignored_channels.insert(*stream_id);
+                    continue;
+                };
+                muted = policies.of(*stream_id, topic).mutes(sub.is_muted);
             }
-            applied.details.insert(id.0.to_string(), unread_detail(actor, &message, current));
+            applied.details.insert(id.0.to_string(), unread_detail(actor, &message, current, muted));
         }
         applied.changes.push(Change::SetMessageFlags { user: actor.user.id, message: id, flags: target });
         applied.changed.push(id);

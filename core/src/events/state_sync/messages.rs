@@ -141,10 +141,16 @@ pub(super) fn apply_flags(state: &mut Map<String, Value>, event: &Value, user_id
         .map(|m| m.iter().filter_map(Value::as_u64).collect())
         .unwrap_or_default();
     let adding = str_of(event, "op") == "add";
+    // Changing a flag of a message the user never received gives them a (historical) copy,
+    // which `max_message_id` counts.
+    if let (Some(max), Some(newest)) = (state.get_mut("max_message_id"), ids.iter().max()) {
+        *max = json!(max.as_i64().unwrap_or(-1).max(*newest as i64));
+    }
     match str_of(event, "flag") {
         "read" if adding => remove_unread(state, &ids),
         "read" => {
-            // Marking unread carries each message's conversation.
+            // Marking unread carries each message's conversation, and whether it is a mention
+            // as register counts them (a muted conversation's wildcards are not).
             if let Some(Value::Object(details)) = event.get("message_details") {
                 for id in &ids {
                     let Some(detail) = details.get(&id.to_string()) else { continue };
@@ -153,7 +159,9 @@ pub(super) fn apply_flags(state: &mut Map<String, Value>, event: &Value, user_id
                         message["stream_id"] = detail["stream_id"].clone();
                         message["subject"] = detail["topic"].clone();
                     } else {
-                        let users = detail["user_ids"].as_array().cloned().unwrap_or_default();
+                        // The details name the others; the conversation includes the user.
+                        let mut users = detail["user_ids"].as_array().cloned().unwrap_or_default();
+                        users.push(json!(user_id));
                         message["display_recipient"] =
                             Value::Array(users.into_iter().map(|u| json!({"id": u})).collect());
                     }
