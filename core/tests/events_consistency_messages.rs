@@ -6,7 +6,7 @@ mod support;
 use confab_core::api;
 use confab_core::store::Store as _;
 use confab_core::subdomains::Site;
-use support::consistency::{MESSAGES, check, run, world};
+use support::consistency::{MESSAGES, channel, check, run, world};
 use support::params;
 
 #[test]
@@ -188,4 +188,111 @@ fn scheduled_messages_and_reminders() {
     check(&mut w, "ada@example.com", register, move |s, _| {
         api::scheduled_messages::delete_scheduled_message(s, &ada, psst)
     });
+}
+
+#[test]
+fn reactions_leave_state_alone() {
+    let mut w = world();
+    w.subscribe("owner@example.com", r#"[{"name": "design"}]"#, &[]);
+    let received = w.stream("owner@example.com", "general", "plans", "lunch?");
+    // Bob is not in `#design`: reacting gives him his first copy of its newest message.
+    let history = w.stream("owner@example.com", "design", "fonts", "serif?");
+    let register = &[("event_types", r#"["reaction", "message", "update_message_flags"]"#)];
+    for id in [received, history] {
+        for (viewer, reactor) in
+            [("bob@example.com", "bob@example.com"), ("owner@example.com", "bob@example.com")]
+        {
+            for op in ["add", "remove"] {
+                let actor = w.actor(reactor);
+                let p = params(&[("emoji_name", "octopus")]);
+                let message = confab_core::ids::MessageId(id);
+                check(&mut w, viewer, register, move |s, _| match op {
+                    "add" => api::messages::add_reaction(s, &actor, message, &p),
+                    _ => api::messages::remove_reaction(s, &actor, message, &p),
+                });
+            }
+        }
+    }
+}
+
+#[test]
+fn typing_changes_nothing() {
+    let mut w = world();
+    let ada = w.actor("ada@example.com");
+    let general = channel(&w, "general").to_string();
+    let register = &[
+        ("event_types", r#"["typing"]"#),
+        (
+            "client_capabilities",
+            r#"{"notification_settings_null": true, "stream_typing_notifications": true}"#,
+        ),
+    ];
+    for pairs in [
+        vec![("op", "start"), ("to", r#"["bob@example.com"]"#)],
+        vec![("op", "stop"), ("to", r#"["bob@example.com"]"#)],
+        vec![("op", "start"), ("type", "stream"), ("stream_id", general.as_str()), ("topic", "plans")],
+    ] {
+        let events = check(
+            &mut w,
+            "bob@example.com",
+            register,
+            run(|s, a, p, _| api::typing::set_typing_status(s, a, p), ada.clone(), &pairs),
+        );
+        assert_eq!(events.len(), 1, "Bob hears of it");
+    }
+}
+
+#[test]
+fn uploads_are_not_in_register() {
+    let mut w = world();
+    let ada = w.actor("ada@example.com");
+    let register = &[("event_types", r#"["attachment", "message"]"#)];
+    let path = format!("{}/ab/cdefghijklmnopqrstuvwxyz/notes.txt", w.realm);
+    let upload = ada.clone();
+    let events = check(&mut w, "ada@example.com", register, move |s, now| {
+        api::uploads::record_upload(s, &upload, path, "text/plain", 12, now)
+    });
+    let id = events[0]["attachment"]["id"].as_u64().expect("attachment id");
+    let link = format!("[notes](/user_uploads/{}/ab/cdefghijklmnopqrstuvwxyz/notes.txt)", w.realm);
+    let pairs = [("type", "stream"), ("to", "general"), ("topic", "files"), ("content", link.as_str())];
+    let events =
+        check(&mut w, "ada@example.com", register, run(api::messages::send_message, ada.clone(), &pairs));
+    assert!(events.iter().any(|e| e["type"] == "attachment"), "{events:?}");
+    check(&mut w, "ada@example.com", register, move |s, _| api::uploads::remove_attachment(s, &ada, id));
+}
+
+#[test]
+fn deleting_a_topic() {
+    let mut w = world();
+    let owner = w.actor("owner@example.com");
+    w.stream("owner@example.com", "general", "plans", "lunch?");
+    w.stream("bob@example.com", "general", "Plans", "@**Ada Lovelace** yes");
+    // Deleting the newest message would lower `max_message_id`, which no client can follow.
+    w.stream("owner@example.com", "general", "later", "kept");
+    let general = channel(&w, "general");
+    let register = &[
+        ("event_types", r#"["message", "update_message_flags", "delete_message", "stream"]"#),
+        ("client_capabilities", r#"{"notification_settings_null": true, "bulk_message_deletion": true}"#),
+    ];
+    check(
+        &mut w,
+        "ada@example.com",
+        register,
+        run(
+            move |s, a, p, _| api::messages::delete_topic(s, a, general, p),
+            owner.clone(),
+            &[("topic_name", "plans")],
+        ),
+    );
+    // The channel's first message goes with its topic.
+    check(
+        &mut w,
+        "ada@example.com",
+        register,
+        run(
+            move |s, a, p, _| api::messages::delete_topic(s, a, general, p),
+            owner,
+            &[("topic_name", "hello")],
+        ),
+    );
 }

@@ -259,3 +259,14 @@ fn unread_message(state: &Map<String, Value>, id: u64) -> Option<(Value, bool)> 
     let mentioned = list("mentions").any(|m| m.as_u64() == Some(id));
     Some((message, mentioned))
 }
+
+/// A reaction changes nothing register shows, except that reacting to a message one never
+/// received gives one a (historical) copy, which `max_message_id` counts.
+pub(super) fn apply_reaction(state: &mut Map<String, Value>, event: &Value, user_id: u64) {
+    if str_of(event, "op") != "add" || event["user_id"].as_u64() != Some(user_id) {
+        return;
+    }
+    if let (Some(max), Some(id)) = (state.get_mut("max_message_id"), event["message_id"].as_i64()) {
+        *max = json!(max.as_i64().unwrap_or(-1).max(id));
+    }
+}

@@ -9,7 +9,7 @@ mod personal;
 mod users;
 
 use channels::{apply_stream, apply_subscription};
-use messages::{apply_flags, apply_message, apply_update_message, remove_unread};
+use messages::{apply_flags, apply_message, apply_reaction, apply_update_message, remove_unread};
 use organization::{apply_channel_folder, apply_realm, apply_user_group};
 use personal::{apply_keyed, apply_navigation_view, apply_scheduled, apply_user_topic};
 use users::{apply_custom_profile_fields, apply_realm_user, apply_user_status};
@@ -17,12 +17,13 @@ use users::{apply_custom_profile_fields, apply_realm_user, apply_user_status};
 use serde_json::{Map, Value, json};
 
 /// Applies one event to a register state. `user_id` is the state's user. Events that change no
-/// state (typing, reactions, heartbeats) leave it as it is.
+/// state (typing, attachments, heartbeats) leave it as it is.
 pub fn apply_event(state: &mut Map<String, Value>, event: &Value, user_id: u64) {
     match str_of(event, "type") {
         "message" => apply_message(state, event, user_id),
         "update_message_flags" => apply_flags(state, event, user_id),
         "update_message" => apply_update_message(state, event, user_id),
+        "reaction" => apply_reaction(state, event, user_id),
         "delete_message" => remove_unread(state, &message_ids(event)),
         "subscription" => apply_subscription(state, event),
         "stream" => apply_stream(state, event),
