@@ -9,7 +9,7 @@ pub(super) fn stream_matches(entry: &Value, id: &Value) -> bool {
     entry["stream_id"] == *id
 }
 
-pub(super) fn apply_subscription(state: &mut Map<String, Value>, event: &Value) {
+pub(super) fn apply_subscription(state: &mut Map<String, Value>, event: &Value, user_id: u64) {
     match str_of(event, "op") {
         "add" => {
             for sub in event["subscriptions"].as_array().into_iter().flatten() {
@@ -27,7 +27,11 @@ pub(super) fn apply_subscription(state: &mut Map<String, Value>, event: &Value) 
             for gone in event["subscriptions"].as_array().into_iter().flatten() {
                 let Some(list) = list_mut(state, "subscriptions") else { continue };
                 if let Some(at) = list.iter().position(|s| stream_matches(s, &gone["stream_id"])) {
-                    let sub = list.remove(at);
+                    let mut sub = list.remove(at);
+                    // Nobody tells the user they left the subscribers: the event is theirs.
+                    if let Some(subscribers) = sub.get_mut("subscribers").and_then(Value::as_array_mut) {
+                        subscribers.retain(|u| u.as_u64() != Some(user_id));
+                    }
                     if let Some(unsubscribed) = list_mut(state, "unsubscribed") {
                         unsubscribed.push(sub);
                     }

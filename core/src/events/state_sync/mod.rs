@@ -25,7 +25,7 @@ pub fn apply_event(state: &mut Map<String, Value>, event: &Value, user_id: u64) 
         "update_message" => apply_update_message(state, event, user_id),
         "reaction" => apply_reaction(state, event, user_id),
         "delete_message" => remove_unread(state, &message_ids(event)),
-        "subscription" => apply_subscription(state, event),
+        "subscription" => apply_subscription(state, event, user_id),
         "stream" => apply_stream(state, event),
         "realm" => apply_realm(state, event),
         "realm_user" => apply_realm_user(state, event, user_id),
