@@ -11,7 +11,7 @@ use serde_json::{Map, Value, json};
 
 use crate::command::{Actor, Event, Outcome};
 use crate::error::{ApiError, ApiResult};
-use crate::ids::{MessageId, StreamId};
+use crate::ids::{MessageId, StreamId, UserId};
 use crate::model::{IndexedFlag, Message, MessageFlags, MessageKind};
 use crate::params::{Json, Params};
 use crate::store::{Change, Direction, MessageIndex, Store};
@@ -239,6 +239,41 @@ fn mark_read(store: &impl Store, actor: &Actor, ids: &[MessageId]) -> ApiResult<
     let applied = apply_change(store, actor, change, ids)?;
     let event = flags_event(actor, change, &applied);
     Ok(Outcome { changes: applied.changes, events: vec![event], ..Outcome::default() })
+}
+
+/// What leaving a channel does to the user's unread messages there: they are marked read, as
+/// Zulip's unsubscribing does (register leaves them out meanwhile, and coming back does not
+/// bring them back unread). The changes and the user's event, if any were unread.
+pub fn read_on_leaving(
+    store: &impl Store,
+    user: UserId,
+    stream: StreamId,
+) -> ApiResult<Option<(Vec<Change>, Event)>> {
+    let index = MessageIndex::UserFlag(user, IndexedFlag::Unread);
+    let mut changes = Vec::new();
+    let mut ids = Vec::new();
+    for id in store.message_ids(&index, Bound::Unbounded, Bound::Unbounded, Direction::Ascending)? {
+        let id = id?;
+        if store.message(id)?.is_none_or(|m| m.stream_id() != Some(stream)) {
+            continue;
+        }
+        if let Some(flags) = store.message_flags(user, id)? {
+            changes.push(Change::SetMessageFlags {
+                user,
+                message: id,
+                flags: flags.with(MessageFlags::READ),
+            });
+            ids.push(id);
+        }
+    }
+    if ids.is_empty() {
+        return Ok(None);
+    }
+    let event = Event::Other {
+        users: vec![user],
+        body: json!({"type": "update_message_flags", "op": "add", "operation": "add", "flag": "read", "messages": ids, "all": false}),
+    };
+    Ok(Some((changes, event)))
 }
 
 /// `POST /mark_all_as_read`.
