@@ -5,7 +5,7 @@ mod support;
 
 use confab_core::api;
 use confab_core::store::Store as _;
-use support::consistency::{check, run, world};
+use support::consistency::{channel, check, run, world};
 
 #[test]
 fn subscriptions_and_channels() {
@@ -111,4 +111,108 @@ fn channel_folders_and_default_channels() {
             &[("stream_id", id.as_str())],
         ),
     );
+}
+
+/// A client that follows channels, their subscribers and unread counts.
+const CHANNELS: &[(&str, &str)] = &[
+    ("event_types", r#"["subscription", "stream", "message", "update_message_flags", "default_streams"]"#),
+    ("include_subscribers", "true"),
+];
+
+#[test]
+fn leaving_a_channel() {
+    let mut w = world();
+    w.subscribe(
+        "owner@example.com",
+        r#"[{"name": "secret"}]"#,
+        &[("invite_only", "true"), ("principals", r#"["ada@example.com", "owner@example.com"]"#)],
+    );
+    w.stream("owner@example.com", "general", "plans", "unread for Ada");
+    w.stream("owner@example.com", "secret", "plans", "unread for Ada too");
+    for name in ["general", "secret"] {
+        let ada = w.actor("ada@example.com");
+        let leave = format!(r#"["{name}"]"#);
+        for viewer in ["bob@example.com", "owner@example.com"] {
+            // Others see Ada go (Bob cannot see the private channel at all).
+            let ada = ada.clone();
+            let leave = leave.clone();
+            check(
+                &mut w,
+                viewer,
+                CHANNELS,
+                run(
+                    |s, a, p, _| api::subscriptions::unsubscribe(s, a, p),
+                    ada,
+                    &[("subscriptions", leave.as_str())],
+                ),
+            );
+            w.subscribe(
+                "owner@example.com",
+                &format!(r#"[{{"name": "{name}"}}]"#),
+                &[("principals", r#"["ada@example.com"]"#)],
+            );
+        }
+        check(
+            &mut w,
+            "ada@example.com",
+            CHANNELS,
+            run(
+                |s, a, p, _| api::subscriptions::unsubscribe(s, a, p),
+                ada,
+                &[("subscriptions", leave.as_str())],
+            ),
+        );
+    }
+}
+
+#[test]
+fn an_administrator_adds_and_removes_someone_else() {
+    let mut w = world();
+    w.subscribe("owner@example.com", r#"[{"name": "design"}]"#, &[]);
+    w.subscribe("owner@example.com", r#"[{"name": "secret"}]"#, &[("invite_only", "true")]);
+    let owner = w.actor("owner@example.com");
+    for name in ["design", "secret"] {
+        let channels = format!(r#"[{{"name": "{name}"}}]"#);
+        let names = format!(r#"["{name}"]"#);
+        for viewer in ["ada@example.com", "bob@example.com", "owner@example.com"] {
+            let add = [("subscriptions", channels.as_str()), ("principals", r#"["bob@example.com"]"#)];
+            check(&mut w, viewer, CHANNELS, run(api::subscriptions::subscribe, owner.clone(), &add));
+            let remove = [("subscriptions", names.as_str()), ("principals", r#"["bob@example.com"]"#)];
+            check(
+                &mut w,
+                viewer,
+                CHANNELS,
+                run(|s, a, p, _| api::subscriptions::unsubscribe(s, a, p), owner.clone(), &remove),
+            );
+        }
+    }
+}
+
+#[test]
+fn archiving_a_channel() {
+    for capabilities in [
+        r#"{"notification_settings_null": true}"#,
+        r#"{"notification_settings_null": true, "archived_channels": true}"#,
+    ] {
+        let mut w = world();
+        let owner = w.actor("owner@example.com");
+        w.subscribe(
+            "owner@example.com",
+            r#"[{"name": "design"}]"#,
+            &[("principals", r#"["ada@example.com"]"#), ("is_default_stream", "true")],
+        );
+        w.subscribe("owner@example.com", r#"[{"name": "random"}]"#, &[]);
+        w.stream("owner@example.com", "design", "fonts", "serif?");
+        let mut register = CHANNELS.to_vec();
+        register.push(("client_capabilities", capabilities));
+        for (name, viewer) in [("design", "ada@example.com"), ("random", "bob@example.com")] {
+            let id = channel(&w, name);
+            check(
+                &mut w,
+                viewer,
+                &register,
+                run(move |s, a, _, _| api::channel_admin::archive_stream(s, a, id), owner.clone(), &[]),
+            );
+        }
+    }
 }
