@@ -290,7 +290,7 @@ pub fn initial_state(
             }
         }),
         (&["default_stream_groups"][..], "realm_default_stream_groups", json!([])),
-        (&["realm_bot"][..], "realm_bots", json!([])),
+        (&["realm_bot"][..], "realm_bots", super::bots::realm_bots_json(store, actor)?),
         (&["realm_domains"][..], "realm_domains", json!([])),
         (&["realm_playgrounds"][..], "realm_playgrounds", json!([])),
         // Archived folders too: their channels still name them.
@@ -520,7 +520,7 @@ fn realm_user_block(
         "avatar_version": user.avatar_version,
         "is_admin": user.is_admin(),
         "is_owner": user.role == crate::model::Role::Owner,
-        "is_moderator": user.role <= crate::model::Role::Moderator,
+        "is_moderator": user.role == crate::model::Role::Moderator,
         "is_guest": user.is_guest(),
         "is_billing_admin": false,
         "role": user.role.value(),

@@ -5,6 +5,7 @@
 mod channels;
 mod messages;
 mod organization;
+mod own;
 mod personal;
 mod users;
 
@@ -12,7 +13,7 @@ use channels::{apply_stream, apply_subscription};
 use messages::{apply_flags, apply_message, apply_reaction, apply_update_message, remove_unread};
 use organization::{apply_channel_folder, apply_realm, apply_user_group};
 use personal::{apply_keyed, apply_navigation_view, apply_scheduled, apply_user_topic};
-use users::{apply_custom_profile_fields, apply_realm_user, apply_user_status};
+use users::{apply_custom_profile_fields, apply_realm_bot, apply_realm_user, apply_user_status};
 
 use serde_json::{Map, Value, json};
 
@@ -29,6 +30,7 @@ pub fn apply_event(state: &mut Map<String, Value>, event: &Value, user_id: u64) 
         "stream" => apply_stream(state, event),
         "realm" => apply_realm(state, event),
         "realm_user" => apply_realm_user(state, event, user_id),
+        "realm_bot" => apply_realm_bot(state, event),
         "realm_linkifiers" => {
             state.insert("realm_linkifiers".into(), event["linkifiers"].clone());
         }

@@ -20,8 +20,16 @@ pub(super) fn apply_realm_user(state: &mut Map<String, Value>, event: &Value, us
     let person = &event["person"];
     match str_of(event, "op") {
         "add" => {
+            // Zulip sends the URL of a default avatar whatever the client computes, and its
+            // `apply_event` leaves it to clients that compute them, as register does.
+            let mut person = person.clone();
+            if person["avatar_url"].as_str().is_some_and(crate::wire::is_default_avatar_url)
+                && computes_default_avatars(state)
+            {
+                person["avatar_url"] = Value::Null;
+            }
             if let Some(users) = list_mut(state, "realm_users") {
-                users.push(person.clone());
+                users.push(person);
             }
         }
         "update" => {
@@ -89,6 +97,14 @@ pub(super) fn apply_realm_user(state: &mut Map<String, Value>, event: &Value, us
                 }
                 if let Some(email) = own.get("new_email") {
                     state.insert("email".into(), email.clone());
+                }
+                if let Some(role) = own.get("role").and_then(Value::as_u64) {
+                    super::own::apply_own_role(state, role, user_id);
+                }
+                if let (Some(active), Some(deactivated)) =
+                    (own.get("is_active").and_then(Value::as_bool), state.get_mut("user_is_deactivated"))
+                {
+                    *deactivated = json!(!active);
                 }
             }
         }
@@ -165,5 +181,33 @@ pub(super) fn apply_user_status(state: &mut Map<String, Value>, event: &Value) {
     }
     if !status.is_empty() {
         all.insert(key, Value::Object(status));
+    }
+}
+
+/// The bots the user administers (`realm_bots`). Deactivated bots stay listed, with
+/// `is_active` false; `delete` (no longer sent since feature level 222) takes one out.
+pub(super) fn apply_realm_bot(state: &mut Map<String, Value>, event: &Value) {
+    let Some(bots) = list_mut(state, "realm_bots") else { return };
+    let changed = &event["bot"];
+    let id = &changed["user_id"];
+    match str_of(event, "op") {
+        "add" => {
+            bots.retain(|b| b["user_id"] != *id);
+            bots.push(changed.clone());
+        }
+        "update" => {
+            if let (Some(Value::Object(bot)), Value::Object(fields)) =
+                (bots.iter_mut().find(|b| b["user_id"] == *id), changed)
+            {
+                bot.extend(fields.clone());
+            }
+        }
+        "remove" => {
+            for bot in bots.iter_mut().filter(|b| b["user_id"] == *id) {
+                bot["is_active"] = false.into();
+            }
+        }
+        "delete" => bots.retain(|b| b["user_id"] != *id),
+        _ => {}
     }
 }
