@@ -4,8 +4,11 @@
 mod support;
 
 use confab_core::api;
+use confab_core::ids::UserGroupId;
 use confab_core::images::ReceivedImage;
+use confab_core::store::Store as _;
 use support::consistency::{check, run, world};
+use support::{World, params};
 
 #[test]
 fn organization_users_groups_and_settings() {
@@ -109,4 +112,134 @@ fn custom_emoji() {
     check(&mut w, "ada@example.com", register, move |s, _| {
         api::realm_emoji::deactivate_custom_emoji(s, &owner, "party")
     });
+}
+
+/// A group of the world's organization by name.
+fn group_id(w: &World, name: &str) -> u64 {
+    let groups = w.store.user_groups(w.realm).expect("groups");
+    groups.iter().find(|g| g.name == name).expect("group exists").id.0
+}
+
+#[test]
+fn who_may_create_web_public_channels() {
+    let mut w = world();
+    let owner = w.actor("owner@example.com");
+    let register = &[("event_types", r#"["realm", "realm_user", "realm_user_groups", "user_group"]"#)];
+    let ada_id = w.user_id("ada@example.com");
+    let members = format!("[{ada_id}]");
+    let group = [("name", "publishers"), ("members", members.as_str()), ("description", "")];
+    w.run(|s, now| api::user_groups::create_user_group(s, &owner, &params(&group), now)).expect("group");
+    let publishers = group_id(&w, "publishers");
+    let anonymous = format!(r#"{{"new": {{"direct_members": [], "direct_subgroups": [{publishers}]}}}}"#);
+    let named = format!(r#"{{"new": {publishers}}}"#);
+    // Each command acts on the organization as committed, as the server refreshes the actor.
+    let update = |w: &World, pairs: &[(&str, &str)]| {
+        run(|s, a, p, _| api::realm::update_realm(s, a, p), w.actor("owner@example.com"), pairs)
+    };
+    let members = |w: &World, op: &str| {
+        let group = UserGroupId(publishers);
+        let f = move |s: &_, a: &_, p: &_, _| api::user_groups::update_user_group_members(s, a, group, p);
+        run(f, w.actor("owner@example.com"), &[(op, members.as_str())])
+    };
+    for viewer in ["ada@example.com", "owner@example.com"] {
+        let spectators = update(&w, &[("enable_spectator_access", "true")]);
+        check(&mut w, viewer, register, spectators);
+        for setting in [&anonymous, &named] {
+            let to = update(&w, &[("can_create_web_public_channel_group", setting)]);
+            check(&mut w, viewer, register, to);
+            for op in ["delete", "add"] {
+                let change = members(&w, op);
+                check(&mut w, viewer, register, change);
+            }
+        }
+        let no_spectators = update(&w, &[("enable_spectator_access", "false")]);
+        check(&mut w, viewer, register, no_spectators);
+    }
+}
+
+#[test]
+fn user_groups() {
+    let mut w = world();
+    let owner = w.actor("owner@example.com");
+    let (ada, bob) = (w.user_id("ada@example.com"), w.user_id("bob@example.com"));
+    for name in ["support", "oncall"] {
+        let members = format!("[{ada}]");
+        let group = [("name", name), ("members", members.as_str()), ("description", "")];
+        w.run(|s, now| api::user_groups::create_user_group(s, &owner, &params(&group), now)).expect("group");
+    }
+    let (support, oncall) = (UserGroupId(group_id(&w, "support")), UserGroupId(group_id(&w, "oncall")));
+    for capabilities in [
+        r#"{"notification_settings_null": true}"#,
+        r#"{"notification_settings_null": true, "include_deactivated_groups": true}"#,
+    ] {
+        let register = [
+            ("event_types", r#"["realm_user_groups", "user_group"]"#),
+            ("client_capabilities", capabilities),
+        ];
+        let viewer = "bob@example.com";
+        let moderators = r#"{"new": 3}"#;
+        for pairs in [
+            vec![("name", "helpers"), ("description", "We help")],
+            vec![("can_mention_group", moderators)],
+            vec![("name", "support")],
+        ] {
+            check(
+                &mut w,
+                viewer,
+                &register,
+                run(
+                    move |s, a, p, _| api::user_groups::update_user_group(s, a, support, p),
+                    owner.clone(),
+                    &pairs,
+                ),
+            );
+        }
+        let add = format!("[{bob}]");
+        let oncall_id = format!("[{}]", oncall.0);
+        for pairs in [
+            vec![("add", add.as_str())],
+            vec![("delete", add.as_str()), ("add_subgroups", oncall_id.as_str())],
+            vec![("delete_subgroups", oncall_id.as_str())],
+        ] {
+            check(
+                &mut w,
+                viewer,
+                &register,
+                run(
+                    move |s, a, p, _| api::user_groups::update_user_group_members(s, a, support, p),
+                    owner.clone(),
+                    &pairs,
+                ),
+            );
+        }
+        for (op, ids) in [("add", &oncall_id), ("delete", &oncall_id)] {
+            let pairs = [(op, ids.as_str())];
+            check(
+                &mut w,
+                viewer,
+                &register,
+                run(
+                    move |s, a, p, _| api::user_groups::update_user_group_subgroups(s, a, support, p),
+                    owner.clone(),
+                    &pairs,
+                ),
+            );
+        }
+    }
+    // Deactivating, seen by a client that keeps deactivated groups and one that does not.
+    for (capabilities, group) in [
+        (r#"{"notification_settings_null": true}"#, support),
+        (r#"{"notification_settings_null": true, "include_deactivated_groups": true}"#, oncall),
+    ] {
+        let register = [
+            ("event_types", r#"["realm_user_groups", "user_group"]"#),
+            ("client_capabilities", capabilities),
+        ];
+        check(
+            &mut w,
+            "bob@example.com",
+            &register,
+            run(move |s, a, _, _| api::user_groups::deactivate_user_group(s, a, group), owner.clone(), &[]),
+        );
+    }
 }

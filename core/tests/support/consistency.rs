@@ -116,11 +116,15 @@ fn differences(applied: &Map<String, Value>, fresh: &Map<String, Value>) -> Stri
 }
 
 /// A command of the common shape (store, actor, parameters, now) as a mutation for [`check`].
-pub fn run(
-    f: impl FnOnce(&MemoryStore, &Actor, &Params, i64) -> ApiResult<Outcome>,
+/// The parameters are read at once, so the mutation borrows nothing.
+pub fn run<F>(
+    f: F,
     actor: Actor,
     pairs: &[(&str, &str)],
-) -> impl FnOnce(&MemoryStore, i64) -> ApiResult<Outcome> {
+) -> impl FnOnce(&MemoryStore, i64) -> ApiResult<Outcome> + use<F>
+where
+    F: FnOnce(&MemoryStore, &Actor, &Params, i64) -> ApiResult<Outcome>,
+{
     let p = params(pairs);
     move |store, now| f(store, &actor, &p, now)
 }

@@ -28,13 +28,19 @@ pub fn apply_event(state: &mut Map<String, Value>, event: &Value, user_id: u64) 
         "delete_message" => remove_unread(state, &message_ids(event)),
         "subscription" => apply_subscription(state, event, user_id),
         "stream" => apply_stream(state, event),
-        "realm" => apply_realm(state, event),
+        "realm" => {
+            apply_realm(state, event);
+            own::refresh_web_public(state, user_id);
+        }
         "realm_user" => apply_realm_user(state, event, user_id),
         "realm_bot" => apply_realm_bot(state, event),
         "realm_linkifiers" => {
             state.insert("realm_linkifiers".into(), event["linkifiers"].clone());
         }
-        "user_group" => apply_user_group(state, event),
+        "user_group" => {
+            apply_user_group(state, event);
+            own::refresh_web_public(state, user_id);
+        }
         "default_streams" => {
             state.insert("realm_default_streams".into(), event["default_streams"].clone());
         }

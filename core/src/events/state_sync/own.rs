@@ -30,6 +30,21 @@ pub(super) fn apply_own_role(state: &mut Map<String, Value>, role: u64, user_id:
     }
 }
 
+/// After a change to the organization's settings or groups: whether the user may now create
+/// web-public channels.
+pub(super) fn refresh_web_public(state: &mut Map<String, Value>, user_id: u64) {
+    let role = state
+        .get("role")
+        .and_then(Value::as_u64)
+        .and_then(|r| u16::try_from(r).ok())
+        .and_then(Role::from_value);
+    if let (Some(role), true) = (role, state.contains_key("can_create_web_public_streams"))
+        && let Some(web_public) = may_create_web_public(state, role, user_id)
+    {
+        state.insert("can_create_web_public_streams".into(), json!(web_public));
+    }
+}
+
 /// Whether the organization's settings let the user create web-public channels
 /// (`enable_spectator_access` and `can_create_web_public_channel_group`, which guests never
 /// hold); `None` when the state lacks what decides it.
