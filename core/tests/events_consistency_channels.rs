@@ -216,3 +216,24 @@ fn archiving_a_channel() {
         }
     }
 }
+
+#[test]
+fn muting_a_channel_changes_what_counts() {
+    let mut w = world();
+    let ada = w.actor("ada@example.com");
+    w.stream("owner@example.com", "general", "plans", "unread for Ada");
+    let general = channel(&w, "general");
+    for muted in ["true", "false"] {
+        let data = format!(r#"[{{"stream_id": {general}, "property": "is_muted", "value": {muted}}}]"#);
+        check(
+            &mut w,
+            "ada@example.com",
+            CHANNELS,
+            run(
+                |s, a, p, _| api::subscription_properties::update_subscription_settings(s, a, p),
+                ada.clone(),
+                &[("subscription_data", data.as_str())],
+            ),
+        );
+    }
+}

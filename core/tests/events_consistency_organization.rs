@@ -243,3 +243,74 @@ fn user_groups() {
         );
     }
 }
+
+#[test]
+fn linkifiers() {
+    let mut w = world();
+    let owner = w.actor("owner@example.com");
+    let register = &[
+        ("event_types", r#"["realm_linkifiers"]"#),
+        ("client_capabilities", r#"{"notification_settings_null": true, "linkifier_url_template": true}"#),
+    ];
+    for (pattern, url) in [
+        ("#(?P<id>[0-9]+)", "https://tracker.example/{id}"),
+        ("PR(?P<id>[0-9]+)", "https://code.example/{id}"),
+    ] {
+        let pairs = [("pattern", pattern), ("url_template", url)];
+        check(
+            &mut w,
+            "ada@example.com",
+            register,
+            run(|s, a, p, _| api::linkifiers::add_linkifier(s, a, p), owner.clone(), &pairs),
+        );
+    }
+    let ids: Vec<u64> = w.store.linkifiers(w.realm).expect("linkifiers").iter().map(|l| l.id).collect();
+    let (first, second) = (ids[0], ids[1]);
+    let edit = [("pattern", "T(?P<id>[0-9]+)"), ("url_template", "https://tracker.example/t/{id}")];
+    check(
+        &mut w,
+        "ada@example.com",
+        register,
+        run(move |s, a, p, _| api::linkifiers::update_linkifier(s, a, first, p), owner.clone(), &edit),
+    );
+    let order = format!("[{second}, {first}]");
+    check(
+        &mut w,
+        "ada@example.com",
+        register,
+        run(
+            |s, a, p, _| api::linkifiers::reorder_linkifiers(s, a, p),
+            owner.clone(),
+            &[("ordered_linkifier_ids", order.as_str())],
+        ),
+    );
+    check(
+        &mut w,
+        "ada@example.com",
+        register,
+        run(move |s, a, _, _| api::linkifiers::remove_linkifier(s, a, first), owner, &[]),
+    );
+}
+
+#[test]
+fn reordering_custom_profile_fields() {
+    let mut w = world();
+    let owner = w.actor("owner@example.com");
+    for name in ["Team", "Desk"] {
+        let p = params(&[("name", name), ("field_type", "1")]);
+        w.run(|s, _| api::custom_profile_fields::create_custom_profile_field(s, &owner, &p)).expect("field");
+    }
+    let ids: Vec<u64> = w.store.profile_fields(w.realm).expect("fields").iter().map(|f| f.id).collect();
+    let order = format!("[{}, {}]", ids[1], ids[0]);
+    let register = &[("event_types", r#"["custom_profile_fields"]"#)];
+    check(
+        &mut w,
+        "ada@example.com",
+        register,
+        run(
+            |s, a, p, _| api::custom_profile_fields::reorder_custom_profile_fields(s, a, p),
+            owner,
+            &[("order", order.as_str())],
+        ),
+    );
+}

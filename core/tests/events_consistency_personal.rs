@@ -128,3 +128,81 @@ fn muting_users_and_topics() {
     check(&mut w, "ada@example.com", &legacy, run(api::user_topics::mute_topic, ada.clone(), &mute));
     check(&mut w, "ada@example.com", register, move |s, _| api::muted_users::unmute_user(s, &ada, bob_id));
 }
+
+#[test]
+fn removing_alert_words_snippets_and_reminders() {
+    let mut w = world();
+    let ada = w.actor("ada@example.com");
+    let register = &[("event_types", r#"["alert_words", "saved_snippets", "reminders"]"#)];
+    let words = params(&[("alert_words", r#"["lunch", "coffee"]"#)]);
+    w.run(|s, _| api::alert_words::add_alert_words(s, &ada, &words)).expect("words");
+    check(
+        &mut w,
+        "ada@example.com",
+        register,
+        run(
+            |s, a, p, _| api::alert_words::remove_alert_words(s, a, p),
+            ada.clone(),
+            &[("alert_words", r#"["lunch"]"#)],
+        ),
+    );
+    let snippet = params(&[("title", "Hi"), ("content", "Hello")]);
+    w.run(|s, now| api::saved_snippets::create_saved_snippet(s, &ada, &snippet, now)).expect("snippet");
+    let snippet =
+        w.store.records(ada.user.id, confab_core::model::RecordKind::SavedSnippet).expect("snippets")[0].0;
+    check(
+        &mut w,
+        "ada@example.com",
+        register,
+        run(move |s, a, _, _| api::saved_snippets::delete_saved_snippet(s, a, snippet), ada.clone(), &[]),
+    );
+    let message = w.stream("bob@example.com", "general", "hello", "remind me").to_string();
+    let at = (w.now + 1_000).to_string();
+    let reminder = params(&[("message_id", &message), ("scheduled_delivery_timestamp", &at)]);
+    let reply =
+        w.run(|s, now| api::reminders::create_message_reminder(s, &ada, &reminder, now)).expect("reminder");
+    let reminder = confab_core::ids::ScheduledMessageId(reply["reminder_id"].as_u64().expect("id"));
+    check(
+        &mut w,
+        "ada@example.com",
+        register,
+        run(move |s, a, _, _| api::reminders::delete_reminder(s, a, reminder), ada, &[]),
+    );
+}
+
+#[test]
+fn every_topic_visibility_policy() {
+    let mut w = world();
+    let ada = w.actor("ada@example.com");
+    let general = w.store.stream_by_name(w.realm, "general").ok().flatten().expect("general").to_string();
+    // Unread for Ada: a message, and a mention (a direct one: how muting changes a wildcard
+    // mention is beyond what register's shape can follow, see `apply_event`).
+    w.stream("owner@example.com", "general", "plans", "unread for Ada");
+    w.stream("owner@example.com", "general", "plans", "@**Ada Lovelace** and a mention");
+    // Muting the channel makes unmuting a topic mean something.
+    let muted = format!(r#"[{{"stream_id": {general}, "property": "is_muted", "value": true}}]"#);
+    let p = params(&[("subscription_data", &muted)]);
+    w.run(|s, _| api::subscription_properties::update_subscription_settings(s, &ada, &p)).expect("muted");
+    let register = &[("event_types", r#"["user_topic", "message", "update_message_flags", "subscription"]"#)];
+    for policy in ["2", "3", "1", "0", "3", "2"] {
+        let pairs = [("stream_id", general.as_str()), ("topic", "Plans"), ("visibility_policy", policy)];
+        check(
+            &mut w,
+            "ada@example.com",
+            register,
+            run(api::user_topics::update_user_topic, ada.clone(), &pairs),
+        );
+    }
+    // Legacy clients know muted topics only: back to a plain topic in an unmuted channel.
+    let inherit = params(&[("stream_id", &general), ("topic", "plans"), ("visibility_policy", "0")]);
+    let now = w.now;
+    w.run(|s, _| api::user_topics::update_user_topic(s, &ada, &inherit, now)).expect("inherit");
+    let unmuted = format!(r#"[{{"stream_id": {general}, "property": "is_muted", "value": false}}]"#);
+    let p = params(&[("subscription_data", &unmuted)]);
+    w.run(|s, _| api::subscription_properties::update_subscription_settings(s, &ada, &p)).expect("unmuted");
+    let legacy = [("event_types", r#"["muted_topics", "message", "update_message_flags", "subscription"]"#)];
+    for op in ["add", "remove"] {
+        let pairs = [("stream", "general"), ("topic", "plans"), ("op", op)];
+        check(&mut w, "ada@example.com", &legacy, run(api::user_topics::mute_topic, ada.clone(), &pairs));
+    }
+}

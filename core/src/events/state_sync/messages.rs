@@ -23,7 +23,8 @@ pub(super) fn apply_message(state: &mut Map<String, Value>, event: &Value, user_
 
 /// Whether the state's user muted a channel message's conversation, as far as the state
 /// knows: its `subscriptions` (muted channels) and `user_topics` (muted, unmuted and followed
-/// topics, matched case-insensitively). Without them nothing counts as muted.
+/// topics, matched case-insensitively), or for older clients the legacy `muted_topics`
+/// (channel names). Without them nothing counts as muted.
 pub(super) fn muted_in_state(state: &Map<String, Value>, message: &Value) -> bool {
     str_of(message, "type") == "stream"
         && muted_conversation(state, &message["stream_id"], str_of(message, "subject"))
@@ -34,12 +35,61 @@ pub(super) fn muted_conversation(state: &Map<String, Value>, stream_id: &Value, 
     let channel_muted =
         list("subscriptions").iter().any(|s| s["stream_id"] == *stream_id && s["is_muted"] == true);
     let topic = topic.to_lowercase();
-    let policy = list("user_topics")
-        .iter()
-        .find(|t| t["stream_id"] == *stream_id && str_of(t, "topic_name").to_lowercase() == topic)
-        .and_then(|t| t["visibility_policy"].as_i64())
-        .unwrap_or_default();
+    let policy = if state.contains_key("user_topics") {
+        list("user_topics")
+            .iter()
+            .find(|t| t["stream_id"] == *stream_id && str_of(t, "topic_name").to_lowercase() == topic)
+            .and_then(|t| t["visibility_policy"].as_i64())
+            .unwrap_or_default()
+    } else {
+        // `[channel name, topic, muted since]`.
+        let name = list("subscriptions").iter().find(|s| s["stream_id"] == *stream_id).map(|s| &s["name"]);
+        let muted = list("muted_topics").iter().any(|t| {
+            name.is_some_and(|name| t[0] == *name) && t[1].as_str().is_some_and(|t| t.to_lowercase() == topic)
+        });
+        if muted { MUTED_POLICY } else { 0 }
+    };
     TopicVisibility::from_policy(policy).mutes(channel_muted)
+}
+
+/// Zulip's `UserTopic.VisibilityPolicy.MUTED`.
+const MUTED_POLICY: i64 = 1;
+
+/// Whether each of `unread_msgs`' channel conversations is muted, before a change to muting.
+pub(super) fn unread_muting(state: &Map<String, Value>) -> Vec<bool> {
+    let entries = state.get("unread_msgs").and_then(|u| u["streams"].as_array());
+    entries
+        .into_iter()
+        .flatten()
+        .map(|e| muted_conversation(state, &e["stream_id"], str_of(e, "topic")))
+        .collect()
+}
+
+/// After a change to muting: register counts only unmuted conversations, so the count follows
+/// the conversations whose muting changed. Their wildcard mentions cannot follow: the state
+/// does not tell them from direct mentions (Zulip's per-message unread data does).
+pub(super) fn recount_after_muting(state: &mut Map<String, Value>, before: &[bool]) {
+    let after = unread_muting(state);
+    let Some(Value::Object(unread)) = state.get_mut("unread_msgs") else { return };
+    let sizes: Vec<i64> = unread["streams"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .map(|e| e["unread_message_ids"].as_array().map_or(0, Vec::len) as i64)
+        .collect();
+    let mut delta = 0i64;
+    for ((was, is), size) in before.iter().zip(&after).zip(&sizes) {
+        match (was, is) {
+            (true, false) => delta += size,
+            (false, true) => delta -= size,
+            _ => {}
+        }
+    }
+    if delta != 0
+        && let Some(count) = unread.get_mut("count")
+    {
+        *count = json!((count.as_i64().unwrap_or_default() + delta).max(0));
+    }
 }
 
 /// Files an unread message in `unread_msgs` as register groups it: a muted conversation's

@@ -10,7 +10,10 @@ mod personal;
 mod users;
 
 use channels::{apply_stream, apply_subscription};
-use messages::{apply_flags, apply_message, apply_reaction, apply_update_message, remove_unread};
+use messages::{
+    apply_flags, apply_message, apply_reaction, apply_update_message, recount_after_muting, remove_unread,
+    unread_muting,
+};
 use organization::{apply_channel_folder, apply_realm, apply_user_group};
 use personal::{apply_keyed, apply_navigation_view, apply_scheduled, apply_user_topic};
 use users::{apply_custom_profile_fields, apply_realm_bot, apply_realm_user, apply_user_status};
@@ -26,7 +29,11 @@ pub fn apply_event(state: &mut Map<String, Value>, event: &Value, user_id: u64) 
         "update_message" => apply_update_message(state, event, user_id),
         "reaction" => apply_reaction(state, event, user_id),
         "delete_message" => remove_unread(state, &message_ids(event)),
-        "subscription" => apply_subscription(state, event, user_id),
+        "subscription" => {
+            let muting = unread_muting(state);
+            apply_subscription(state, event, user_id);
+            recount_after_muting(state, &muting);
+        }
         "stream" => apply_stream(state, event),
         "realm" => {
             apply_realm(state, event);
@@ -61,9 +68,15 @@ pub fn apply_event(state: &mut Map<String, Value>, event: &Value, user_id: u64) 
             state.insert("muted_users".into(), event["muted_users"].clone());
         }
         "muted_topics" => {
+            let muting = unread_muting(state);
             state.insert("muted_topics".into(), event["muted_topics"].clone());
+            recount_after_muting(state, &muting);
         }
-        "user_topic" => apply_user_topic(state, event),
+        "user_topic" => {
+            let muting = unread_muting(state);
+            apply_user_topic(state, event);
+            recount_after_muting(state, &muting);
+        }
         "realm_user_settings_defaults" if str_of(event, "op") == "update" => {
             if let Some(Value::Object(defaults)) = state.get_mut("realm_user_settings_defaults") {
                 defaults.insert(str_of(event, "property").to_owned(), event["value"].clone());
