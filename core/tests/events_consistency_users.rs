@@ -165,3 +165,51 @@ fn user_status() {
         run(|s, a, p, _| api::user_status::update_status(s, a, p), ada, &clear),
     );
 }
+
+#[test]
+fn presence_in_every_form() {
+    let forms: [&[(&str, &str)]; 4] = [
+        &[("event_types", r#"["presence", "realm_user"]"#)],
+        &[("event_types", r#"["presence", "realm_user"]"#), ("slim_presence", "true")],
+        &[
+            ("event_types", r#"["presence", "realm_user"]"#),
+            ("slim_presence", "true"),
+            (
+                "client_capabilities",
+                r#"{"notification_settings_null": true, "simplified_presence_events": true}"#,
+            ),
+        ],
+        &[
+            ("event_types", r#"["presence", "realm_user"]"#),
+            (
+                "client_capabilities",
+                r#"{"notification_settings_null": true, "simplified_presence_events": true}"#,
+            ),
+        ],
+    ];
+    for register in forms {
+        let mut w = world();
+        // Bob is online already, so the state has a presence in its form.
+        let bob = w.actor("bob@example.com");
+        w.run(|s, now| api::presence::update_presence(s, &bob, &params(&[("status", "active")]), now))
+            .expect("online");
+        let ada = w.actor("ada@example.com");
+        // Ada comes online, goes idle, comes back: each is an event (a check-in that changes
+        // nothing others see is none, and others' state follows it only by polling).
+        for status in ["active", "idle", "active"] {
+            // Idle shows once the last activity is more than 70 seconds old.
+            w.now += 100;
+            let events = check(
+                &mut w,
+                "bob@example.com",
+                register,
+                run(
+                    |s, a, p, now| api::presence::update_presence(s, a, p, now),
+                    ada.clone(),
+                    &[("status", status)],
+                ),
+            );
+            assert_eq!(events.len(), 1, "{register:?}: {status}");
+        }
+    }
+}

@@ -7,6 +7,7 @@ mod messages;
 mod organization;
 mod own;
 mod personal;
+mod presence;
 mod users;
 
 use channels::{apply_stream, apply_subscription};
@@ -41,6 +42,7 @@ pub fn apply_event(state: &mut Map<String, Value>, event: &Value, user_id: u64) 
         }
         "realm_user" => apply_realm_user(state, event, user_id),
         "realm_bot" => apply_realm_bot(state, event),
+        "presence" => presence::apply_presence(state, event),
         "realm_linkifiers" => {
             state.insert("realm_linkifiers".into(), event["linkifiers"].clone());
         }
