@@ -206,3 +206,78 @@ fn every_topic_visibility_policy() {
         check(&mut w, "ada@example.com", &legacy, run(api::user_topics::mute_topic, ada.clone(), &pairs));
     }
 }
+
+#[test]
+fn legacy_settings_for_older_clients() {
+    let mut w = world();
+    let ada = w.actor("ada@example.com");
+    let legacy = r#"{"notification_settings_null": false, "user_settings_object": false}"#;
+    for event_types in [
+        r#"["update_display_settings", "update_global_notifications"]"#,
+        r#"["user_settings", "update_display_settings", "update_global_notifications"]"#,
+        r#"["user_settings"]"#,
+    ] {
+        let register = [("event_types", event_types), ("client_capabilities", legacy)];
+        for pairs in [
+            [("twenty_four_hour_time", "true")],
+            [("enable_sounds", "false")],
+            [("timezone", "Europe/Paris")],
+            [("web_font_size_px", "16")],
+        ] {
+            let events = check(
+                &mut w,
+                "ada@example.com",
+                &register,
+                run(|s, a, p, _| api::settings::update_settings(s, a, p), ada.clone(), &pairs),
+            );
+            // Settings newer than feature level 89 have no legacy event.
+            let has_legacy = pairs[0].0 != "web_font_size_px";
+            assert_eq!(!events.is_empty(), has_legacy || event_types.contains("user_settings"), "{pairs:?}");
+        }
+        // Back to the defaults for the next client.
+        let p = params(&[
+            ("twenty_four_hour_time", "false"),
+            ("enable_sounds", "true"),
+            ("timezone", "UTC"),
+            ("web_font_size_px", "14"),
+        ]);
+        w.run(|s, _| api::settings::update_settings(s, &ada, &p)).expect("defaults");
+    }
+}
+
+#[test]
+fn channel_notification_settings_with_and_without_null() {
+    let mut w = world();
+    let ada = w.actor("ada@example.com");
+    let general = w.store.stream_by_name(w.realm, "general").ok().flatten().expect("general");
+    for null in ["true", "false"] {
+        let capabilities = format!(r#"{{"notification_settings_null": {null}}}"#);
+        let register = [
+            ("event_types", r#"["subscription", "stream"]"#),
+            ("client_capabilities", capabilities.as_str()),
+        ];
+        for value in ["true", "false"] {
+            let data = format!(
+                r#"[{{"stream_id": {general}, "property": "desktop_notifications", "value": {value}}}]"#
+            );
+            check(
+                &mut w,
+                "ada@example.com",
+                &register,
+                run(
+                    |s, a, p, _| api::subscription_properties::update_subscription_settings(s, a, p),
+                    ada.clone(),
+                    &[("subscription_data", data.as_str())],
+                ),
+            );
+        }
+        // A new subscription, whose settings are all unset.
+        let name = format!(r#"[{{"name": "new{null}"}}]"#);
+        check(
+            &mut w,
+            "ada@example.com",
+            &register,
+            run(api::subscriptions::subscribe, ada.clone(), &[("subscriptions", name.as_str())]),
+        );
+    }
+}

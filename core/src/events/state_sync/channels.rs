@@ -9,17 +9,34 @@ pub(super) fn stream_matches(entry: &Value, id: &Value) -> bool {
     entry["stream_id"] == *id
 }
 
+/// Whether register gave the state subscriber lists (`include_subscribers`), as its channels
+/// show. A state with no channel at all is taken to have none.
+fn has_subscriber_lists(state: &Map<String, Value>) -> bool {
+    ["subscriptions", "unsubscribed", "never_subscribed"]
+        .iter()
+        .filter_map(|key| state.get(*key).and_then(Value::as_array))
+        .flatten()
+        .any(|s| s.get("subscribers").is_some())
+}
+
 pub(super) fn apply_subscription(state: &mut Map<String, Value>, event: &Value, user_id: u64) {
     match str_of(event, "op") {
         "add" => {
+            // The event lists the subscribers whether or not the client asked for them (as
+            // Zulip's `apply_event`, drop them for those that did not).
+            let with_subscribers = has_subscriber_lists(state);
             for sub in event["subscriptions"].as_array().into_iter().flatten() {
                 for key in ["unsubscribed", "never_subscribed"] {
                     if let Some(list) = list_mut(state, key) {
                         list.retain(|s| !stream_matches(s, &sub["stream_id"]));
                     }
                 }
+                let mut sub = sub.clone();
+                if !with_subscribers && let Value::Object(fields) = &mut sub {
+                    fields.remove("subscribers");
+                }
                 if let Some(list) = list_mut(state, "subscriptions") {
-                    list.push(sub.clone());
+                    list.push(sub);
                 }
             }
         }
@@ -80,11 +97,7 @@ pub(super) fn apply_stream(state: &mut Map<String, Value>, event: &Value) {
             }
             // A channel one can see but did not join is "never subscribed" until a
             // subscription event says otherwise; its subscribers arrive as `peer_add`.
-            let with_subscribers = ["subscriptions", "unsubscribed", "never_subscribed"]
-                .iter()
-                .filter_map(|key| state.get(*key).and_then(Value::as_array))
-                .flatten()
-                .any(|s| s.get("subscribers").is_some());
+            let with_subscribers = has_subscriber_lists(state);
             if let Some(list) = list_mut(state, "never_subscribed") {
                 for mut stream in created {
                     if with_subscribers {

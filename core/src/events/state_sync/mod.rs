@@ -84,6 +84,9 @@ pub fn apply_event(state: &mut Map<String, Value>, event: &Value, user_id: u64) 
                 defaults.insert(str_of(event, "property").to_owned(), event["value"].clone());
             }
         }
+        // Older clients' copies of their settings at top level (before feature level 89).
+        "update_display_settings" => set_legacy(state, &event["setting_name"], &event["setting"]),
+        "update_global_notifications" => set_legacy(state, &event["notification_name"], &event["setting"]),
         "alert_words" => {
             state.insert("alert_words".into(), event["alert_words"].clone());
         }
@@ -111,6 +114,13 @@ pub fn apply_event(state: &mut Map<String, Value>, event: &Value, user_id: u64) 
             }
         }
         _ => {}
+    }
+}
+
+/// A legacy top-level setting, if register gave the state one.
+fn set_legacy(state: &mut Map<String, Value>, name: &Value, value: &Value) {
+    if let Some(field) = name.as_str().and_then(|name| state.get_mut(name)) {
+        *field = value.clone();
     }
 }
 
