@@ -203,11 +203,7 @@ fn presence_in_every_form() {
                 &mut w,
                 "bob@example.com",
                 register,
-                run(
-                    |s, a, p, now| api::presence::update_presence(s, a, p, now),
-                    ada.clone(),
-                    &[("status", status)],
-                ),
+                run(api::presence::update_presence, ada.clone(), &[("status", status)]),
             );
             assert_eq!(events.len(), 1, "{register:?}: {status}");
         }

@@ -49,7 +49,7 @@ pub(super) fn refresh_web_public(state: &mut Map<String, Value>, user_id: u64) {
 /// (`enable_spectator_access` and `can_create_web_public_channel_group`, which guests never
 /// hold); `None` when the state lacks what decides it.
 pub(super) fn may_create_web_public(state: &Map<String, Value>, role: Role, user_id: u64) -> Option<bool> {
-    if state.get("realm_enable_spectator_access")?.as_bool()? == false {
+    if !state.get("realm_enable_spectator_access")?.as_bool()? {
         return Some(false);
     }
     let setting = state.get("realm_can_create_web_public_channel_group")?;

@@ -10,8 +10,9 @@ use crate::model::Presence;
 
 pub(super) fn apply_presence(state: &mut Map<String, Value>, event: &Value) {
     let email_of = |state: &Map<String, Value>, id: &str| -> Option<Value> {
+        let id: u64 = id.parse().ok()?;
         let users = state.get("realm_users")?.as_array()?;
-        users.iter().find(|u| u["user_id"].to_string() == id).map(|u| u["email"].clone())
+        users.iter().find(|u| u["user_id"].as_u64() == Some(id)).map(|u| u["email"].clone())
     };
     let Some(Value::Object(presences)) = state.get("presences") else { return };
     // An empty state tells nothing of its form: clients with the modern events keep the
