@@ -13,6 +13,18 @@ use crate::ids::{IdKind, RealmId, UserGroupId, UserId};
 use crate::model::{GroupSetting, Realm, Role, Stream, SystemGroup, User, UserGroup};
 use crate::store::{Change, IdAllocator, Store};
 
+/// The role whose active users are a system group's direct members.
+fn role_of(which: SystemGroup) -> Option<Role> {
+    match which {
+        SystemGroup::Owners => Some(Role::Owner),
+        SystemGroup::Administrators => Some(Role::Administrator),
+        SystemGroup::Moderators => Some(Role::Moderator),
+        SystemGroup::FullMembers | SystemGroup::Members => Some(Role::Member),
+        SystemGroup::Everyone => Some(Role::Guest),
+        SystemGroup::Internet | SystemGroup::Nobody => None,
+    }
+}
+
 /// One organization's user groups and users.
 pub struct Groups {
     groups: BTreeMap<UserGroupId, UserGroup>,
@@ -66,18 +78,18 @@ impl Groups {
         let active = |id: &UserId| self.users.get(id).is_some_and(|u| u.is_active);
         match group.system {
             None => group.direct_members.iter().copied().filter(active).collect(),
-            Some(which) => {
-                let role = match which {
-                    SystemGroup::Owners => Role::Owner,
-                    SystemGroup::Administrators => Role::Administrator,
-                    SystemGroup::Moderators => Role::Moderator,
-                    SystemGroup::FullMembers | SystemGroup::Members => Role::Member,
-                    SystemGroup::Everyone => Role::Guest,
-                    SystemGroup::Internet | SystemGroup::Nobody => return Vec::new(),
-                };
-                self.users.values().filter(|u| u.is_active && u.role == role).map(|u| u.id).collect()
-            }
+            Some(which) => match role_of(which) {
+                Some(role) => {
+                    self.users.values().filter(|u| u.is_active && u.role == role).map(|u| u.id).collect()
+                }
+                None => Vec::new(),
+            },
         }
+    }
+
+    /// The system groups an active user of `role` is a direct member of.
+    pub fn role_groups(&self, role: Role) -> Vec<UserGroupId> {
+        self.groups.values().filter(|g| g.system.and_then(role_of) == Some(role)).map(|g| g.id).collect()
     }
 
     /// Every active member of a group, through its subgroups.

@@ -20,6 +20,11 @@ pub fn avatar_url(user: &User) -> String {
     }
 }
 
+/// Whether an avatar URL is a default avatar's (what clients with `client_gravatar` compute).
+pub fn is_default_avatar_url(url: &str) -> bool {
+    url.starts_with("/avatar/")
+}
+
 /// Zulip's `avatar_source`: `U` for an uploaded avatar, `G` for the default.
 pub fn avatar_source(user: &User) -> &'static str {
     if user.avatar.is_some() { "U" } else { "G" }

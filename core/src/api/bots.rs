@@ -18,6 +18,7 @@ use crate::params::Params;
 use crate::store::{Change, Store};
 use crate::wire;
 
+use super::user_groups::role_group_events;
 use super::users::{NewUser, new_user_changes, validate_full_name};
 
 /// Secrets a new bot needs, drawn by the host.
@@ -143,7 +144,7 @@ pub fn add_bot(
     }
     let mut everyone = active_user_ids(store, actor.realm.id)?;
     everyone.push(id);
-    let events = vec![
+    let mut events = vec![
         Event::Other {
             users: everyone,
             body: json!({"type": "realm_user", "op": "add", "person": wire::user(&bot, &bot, None)}),
@@ -153,6 +154,7 @@ pub fn add_bot(
             body: json!({"type": "realm_bot", "op": "add", "bot": bot_json(&bot, &secrets.api_key, service.as_ref())}),
         },
     ];
+    events.extend(role_group_events(&groups, id, None, Some(bot.role)));
     Ok(Outcome { changes, events, ..Outcome::default() }
         .reply("user_id", id.0)
         .reply("api_key", secrets.api_key)
@@ -178,19 +180,47 @@ fn managed_bot(store: &impl Store, actor: &Actor, id: UserId) -> ApiResult<User>
 pub fn get_bots(store: &impl Store, actor: &Actor) -> ApiResult<Outcome> {
     let mut bots = Vec::new();
     for bot in store.realm_users(actor.realm.id)? {
-        // The notification bot is the server's, not a user's (Zulip's is cross-realm).
-        let internal = actor.realm.notification_bot == Some(bot.id);
-        if !bot.is_bot()
-            || !bot.is_active
-            || internal
-            || (bot.bot_owner_id != Some(actor.user.id) && !actor.user.is_admin())
-        {
-            continue;
+        if bot.is_active && administers(actor, &bot) {
+            bots.push(bot_json_of(store, &bot)?);
         }
-        let key = store.credentials(bot.id)?.map(|c| c.api_key).unwrap_or_default();
-        bots.push(bot_json(&bot, &key, store.bot_service(bot.id)?.as_ref()));
     }
     Ok(Outcome::default().reply("bots", bots))
+}
+
+/// A bot as `realm_bots` shows it, with its key and service.
+pub fn bot_json_of(store: &impl Store, bot: &User) -> ApiResult<Value> {
+    let key = store.credentials(bot.id)?.map(|c| c.api_key).unwrap_or_default();
+    Ok(bot_json(bot, &key, store.bot_service(bot.id)?.as_ref()))
+}
+
+/// Register's `realm_bots`: the bots the user administers (every bot for administrators,
+/// else their own), deactivated ones included with `is_active`, as Zulip's
+/// `get_owned_bot_dicts` lists them.
+pub fn realm_bots_json(store: &impl Store, actor: &Actor) -> ApiResult<Value> {
+    let mut bots = Vec::new();
+    for bot in store.realm_users(actor.realm.id)? {
+        if administers(actor, &bot) {
+            bots.push(bot_json_of(store, &bot)?);
+        }
+    }
+    Ok(Value::Array(bots))
+}
+
+/// Whether the actor administers `bot`. The notification bot is the server's, not a user's
+/// (Zulip's is cross-realm).
+fn administers(actor: &Actor, bot: &User) -> bool {
+    bot.is_bot()
+        && actor.realm.notification_bot != Some(bot.id)
+        && (actor.user.is_admin() || bot.bot_owner_id == Some(actor.user.id))
+}
+
+/// The `realm_bot` event of a bot's deactivation or reactivation (since feature level 222 an
+/// `update` of `is_active`; the bot stays listed), to its owner and the administrators.
+pub fn bot_activity_event(store: &impl Store, actor: &Actor, bot: &User) -> ApiResult<Event> {
+    Ok(Event::Other {
+        users: bot_watchers(store, actor, bot.bot_owner_id.unwrap_or(actor.user.id))?,
+        body: json!({"type": "realm_bot", "op": "update", "bot": {"user_id": bot.id, "is_active": bot.is_active}}),
+    })
 }
 
 /// `POST /bots/{bot_id}/api_key/regenerate`: the old key stops working at once.
@@ -222,15 +252,13 @@ pub fn deactivate_bot(store: &impl Store, actor: &Actor, id: UserId) -> ApiResul
         return Err(ApiError::bad_request("No such bot"));
     }
     let deactivated = User { is_active: false, ..bot.clone() };
-    let events = vec![
+    let mut events = vec![
         Event::Other {
             users: active_user_ids(store, actor.realm.id)?,
             body: json!({"type": "realm_user", "op": "update", "person": {"user_id": id, "is_active": false}}),
         },
-        Event::Other {
-            users: bot_watchers(store, actor, bot.bot_owner_id.unwrap_or(actor.user.id))?,
-            body: json!({"type": "realm_bot", "op": "delete", "bot": {"user_id": id}}),
-        },
+        bot_activity_event(store, actor, &deactivated)?,
     ];
+    events.extend(role_group_events(&Groups::load(store, actor.realm.id)?, id, Some(bot.role), None));
     Ok(Outcome { changes: vec![Change::PutUser(deactivated)], events, ..Outcome::default() })
 }

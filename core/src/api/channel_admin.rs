@@ -262,11 +262,12 @@ pub fn archive_stream(store: &impl Store, actor: &Actor, id: StreamId) -> ApiRes
     if stream.is_archived {
         return Err(ApiError::bad_request("Channel is already deactivated"));
     }
+    let was_default = stream.is_default;
     let archived = Stream { is_archived: true, is_default: false, ..stream };
     let users = watchers(store, &groups, &archived)?;
     // Clients that show archived channels get an update; the others drop the channel (the
     // event system picks one per client by `archived_channels`).
-    let events = vec![
+    let mut events = vec![
         Event::Other {
             users: users.clone(),
             body: update_event(&archived, "is_archived", true.into(), Map::new()),
@@ -276,5 +277,10 @@ pub fn archive_stream(store: &impl Store, actor: &Actor, id: StreamId) -> ApiRes
             body: json!({"type": "stream", "op": "delete", "streams": [wire::stream(&groups, &archived)], "stream_ids": [archived.id], "archived": true}),
         },
     ];
+    // An archived channel is no default channel any more, as Zulip's
+    // `do_remove_default_stream` tells.
+    if was_default {
+        events.push(super::default_channels::default_streams_event(store, archived.realm_id, &[&archived])?);
+    }
     Ok(Outcome { changes: vec![Change::PutStream(archived)], events, ..Outcome::default() })
 }

@@ -30,6 +30,7 @@ pub mod realm_user_defaults;
 pub mod records;
 pub mod register;
 pub mod reminders;
+pub mod role_change;
 pub mod saved_snippets;
 pub mod scheduled_delivery;
 pub mod scheduled_messages;

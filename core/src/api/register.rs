@@ -290,7 +290,7 @@ pub fn initial_state(
             }
         }),
         (&["default_stream_groups"][..], "realm_default_stream_groups", json!([])),
-        (&["realm_bot"][..], "realm_bots", json!([])),
+        (&["realm_bot"][..], "realm_bots", super::bots::realm_bots_json(store, actor)?),
         (&["realm_domains"][..], "realm_domains", json!([])),
         (&["realm_playgrounds"][..], "realm_playgrounds", json!([])),
         // Archived folders too: their channels still name them.
@@ -520,7 +520,7 @@ fn realm_user_block(
         "avatar_version": user.avatar_version,
         "is_admin": user.is_admin(),
         "is_owner": user.role == crate::model::Role::Owner,
-        "is_moderator": user.role <= crate::model::Role::Moderator,
+        "is_moderator": user.role == crate::model::Role::Moderator,
         "is_guest": user.is_guest(),
         "is_billing_admin": false,
         "role": user.role.value(),
@@ -591,20 +591,7 @@ fn subscription_blocks(
             Some(sub) if sub.active => {
                 let mut shown = wire::subscription(&groups, &stream, sub, subscribers.as_deref());
                 if !options.capabilities.notification_settings_null {
-                    // Old clients cannot read null: resolve "inherit" to the user default (off).
-                    for key in [
-                        "desktop_notifications",
-                        "audible_notifications",
-                        "push_notifications",
-                        "email_notifications",
-                    ] {
-                        if shown[key].is_null() {
-                            shown[key] = false.into();
-                        }
-                    }
-                    if shown["wildcard_mentions_notify"].is_null() {
-                        shown["wildcard_mentions_notify"] = true.into();
-                    }
+                    resolve_null_notification_settings(&mut shown);
                 }
                 if partial {
                     make_partial(store, &mut shown, now)?;
@@ -614,6 +601,11 @@ fn subscription_blocks(
             Some(sub) => {
                 if has_content_access(store, user, &stream)? || user.is_admin() {
                     let mut shown = wire::subscription(&groups, &stream, sub, subscribers.as_deref());
+                    // As Zulip's `post_process_state` does: a subscription left keeps the
+                    // settings the client was shown while it was active.
+                    if !options.capabilities.notification_settings_null {
+                        resolve_null_notification_settings(&mut shown);
+                    }
                     if partial {
                         make_partial(store, &mut shown, now)?;
                     }
@@ -635,6 +627,22 @@ fn subscription_blocks(
         }
     }
     Ok((Value::Array(subscribed), Value::Array(unsubscribed), Value::Array(never)))
+}
+
+/// For clients that cannot read null: a subscription's "inherit" notification settings as the
+/// user defaults (off for channel notifications, on for wildcard mentions).
+fn resolve_null_notification_settings(shown: &mut Value) {
+    for (key, default) in [
+        ("desktop_notifications", false),
+        ("audible_notifications", false),
+        ("push_notifications", false),
+        ("email_notifications", false),
+        ("wildcard_mentions_notify", true),
+    ] {
+        if shown[key].is_null() {
+            shown[key] = default.into();
+        }
+    }
 }
 
 /// The user's direct-message conversations, most recent first, with their newest message.

@@ -275,6 +275,17 @@ pub fn subscribe(store: &impl Store, actor: &Actor, params: &Params, now: i64) -
             added.push((user.id, stream, sub));
         }
     }
+    // Who could not see a channel sees it once subscribed: a `create` comes first, as in
+    // Zulip (those who saw it created in this request were told already).
+    for (user, stream, _) in &added {
+        let told = created.contains(&stream.id) && (stream.invite_only || !is_guest(&users, *user));
+        if !told && gains_sight_by_subscribing(&users, *user, stream) {
+            outcome.events.push(Event::Other {
+                users: vec![*user],
+                body: json!({"type": "stream", "op": "create", "streams": [wire::stream(&groups, stream)]}),
+            });
+        }
+    }
     // Each new subscriber's `add` lists the channel's subscribers after the change.
     for (user, stream, sub) in &added {
         let mut subscribers = store.stream_subscribers(stream.id)?;
@@ -320,6 +331,16 @@ pub fn subscribe(store: &impl Store, actor: &Actor, params: &Params, now: i64) -
         outcome = outcome.reply("unauthorized", unauthorized);
     }
     Ok(outcome)
+}
+
+fn is_guest(users: &[User], id: UserId) -> bool {
+    users.iter().any(|u| u.id == id && u.is_guest())
+}
+
+/// Whether a channel is visible to a user only while subscribed: a private channel, or any
+/// channel for a guest, unless the user is an administrator (see `register`'s `streams`).
+fn gains_sight_by_subscribing(users: &[User], id: UserId, stream: &Stream) -> bool {
+    users.iter().any(|u| u.id == id && !u.is_admin() && (stream.invite_only || u.is_guest()))
 }
 
 /// The Notification Bot's notices of a subscription request: each new channel's creation (and
@@ -373,6 +394,7 @@ pub fn unsubscribe(store: &impl Store, actor: &Actor, params: &Params) -> ApiRes
         }
         streams.push(stream);
     }
+    let groups = Groups::load(store, actor.realm.id)?;
     let mut outcome = Outcome::default();
     let mut removed = Vec::new();
     let mut not_removed = Vec::new();
@@ -382,6 +404,14 @@ pub fn unsubscribe(store: &impl Store, actor: &Actor, params: &Params) -> ApiRes
             match store.subscription(user.id, stream.id)? {
                 Some(sub) if sub.active => {
                     left.entry(stream.id).or_default().push(user.id);
+                    // Read first: a client counts a channel's unread messages while it still
+                    // knows whether the channel was muted.
+                    if let Some((changes, event)) =
+                        super::messages::read_on_leaving(store, user.id, stream.id)?
+                    {
+                        outcome.changes.extend(changes);
+                        outcome.events.push(event);
+                    }
                     outcome.changes.push(Change::PutSubscription(Subscription { active: false, ..sub }));
                     removed.push(stream.name.clone());
                     outcome.events.push(Event::Other {
@@ -389,6 +419,13 @@ pub fn unsubscribe(store: &impl Store, actor: &Actor, params: &Params) -> ApiRes
                         body: json!({"type": "subscription", "op": "remove",
                             "subscriptions": [{"stream_id": stream.id, "name": stream.name}]}),
                     });
+                    // Who saw the channel only as a subscriber no longer sees it at all.
+                    if gains_sight_by_subscribing(std::slice::from_ref(user), user.id, stream) {
+                        outcome.events.push(Event::Other {
+                            users: vec![user.id],
+                            body: json!({"type": "stream", "op": "delete", "streams": [wire::stream(&groups, stream)], "stream_ids": [stream.id]}),
+                        });
+                    }
                 }
                 _ => not_removed.push(stream.name.clone()),
             }

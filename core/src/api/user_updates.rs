@@ -14,7 +14,10 @@ use crate::params::Params;
 use crate::store::{Change, Store};
 
 use super::custom_profile_fields::values::set_profile_data_as_admin;
+use super::role_change::role_change_events;
+use super::user_groups::role_group_events;
 use super::users::{active_owners, validate_full_name};
+use crate::groups::Groups;
 
 fn realm_user_update(store: &impl Store, actor: &Actor, person: serde_json::Value) -> ApiResult<Event> {
     let users = crate::command::active_user_ids(store, actor.realm.id)?;
@@ -52,6 +55,11 @@ pub fn update_user(store: &impl Store, actor: &Actor, target: UserId, params: &P
         }
         updated.role = role;
         events.push(realm_user_update(store, actor, json!({"user_id": user.id, "role": role.value()}))?);
+        if user.is_active {
+            let groups = Groups::load(store, actor.realm.id)?;
+            events.extend(role_group_events(&groups, user.id, Some(user.role), Some(role)));
+            events.extend(role_change_events(store, actor, &user, &updated)?);
+        }
     }
     if let Some(name) = full_name.filter(|n| *n != user.full_name) {
         updated.full_name = name.clone();

@@ -16,6 +16,8 @@ use crate::model::{BotType, Credentials, Realm, Recipient, RecipientKind, Role, 
 
 use super::custom_profile_fields::values::profile_data_json;
 use super::subscriptions::stream_color;
+use super::user_groups::role_group_events;
+use crate::groups::Groups;
 use crate::params::Params;
 use crate::store::{Change, IdAllocator, MessageIndex, Store};
 use crate::wire;
@@ -188,6 +190,8 @@ pub fn create_user(store: &impl Store, actor: &Actor, new: NewUser, now: i64) ->
                 body: json!({"type": "realm_user", "op": "add", "person": person}),
             });
         }
+        let groups = Groups::load(store, actor.realm.id)?;
+        outcome.events.extend(role_group_events(&groups, created.id, None, Some(created.role)));
     }
     Ok(outcome)
 }
@@ -337,6 +341,11 @@ fn deactivate(store: &impl Store, actor: &Actor, user: User) -> ApiResult<Outcom
     let user = User { is_active: false, ..user };
     let mut outcome = Outcome { changes: vec![Change::PutUser(user.clone())], ..Outcome::default() };
     outcome.events.push(activity_event(store, actor, &user)?);
+    if user.is_bot() {
+        outcome.events.push(super::bots::bot_activity_event(store, actor, &user)?);
+    }
+    let groups = Groups::load(store, actor.realm.id)?;
+    outcome.events.extend(role_group_events(&groups, user.id, Some(user.role), None));
     leave_groups(store, actor, user.id, &mut outcome)?;
     Ok(outcome)
 }
@@ -371,6 +380,11 @@ pub fn reactivate_user(store: &impl Store, actor: &Actor, target: UserId) -> Api
         return Err(ApiError::bad_request("User is already active"));
     }
     let user = User { is_active: true, ..user };
-    let event = activity_event(store, actor, &user)?;
-    Ok(Outcome { changes: vec![Change::PutUser(user)], events: vec![event], ..Outcome::default() })
+    let mut events = vec![activity_event(store, actor, &user)?];
+    if user.is_bot() {
+        events.push(super::bots::bot_activity_event(store, actor, &user)?);
+    }
+    let groups = Groups::load(store, actor.realm.id)?;
+    events.extend(role_group_events(&groups, user.id, None, Some(user.role)));
+    Ok(Outcome { changes: vec![Change::PutUser(user)], events, ..Outcome::default() })
 }

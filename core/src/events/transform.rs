@@ -94,8 +94,8 @@ pub(crate) fn expand(body: &Value, shape: &Shape<'_>) -> Vec<Value> {
     if !shape.caps.notification_settings_null && event_type(&body) == "subscription" {
         resolve_null_notification_settings(&mut body);
     }
-    if shape.slim_presence && event_type(&body) == "presence" {
-        drop_presence_email(&mut body);
+    if event_type(&body) == "presence" {
+        presence_form(&mut body, shape);
     }
     match event_type(&body) {
         "delete_message" if !shape.caps.bulk_message_deletion => split_bulk_deletion(body),
@@ -169,9 +169,18 @@ fn resolve_null_notification_settings(body: &mut Value) {
     }
 }
 
-/// For clients with `slim_presence`: presence events without the legacy `email`.
-fn drop_presence_email(body: &mut Value) {
-    if let Value::Object(fields) = body {
+/// A presence event carries both forms; each client gets one (Zulip's
+/// `process_presence_event`): with `simplified_presence_events` only `presences` (the modern
+/// times by user id), else the legacy per-client `presence`, without `email` for
+/// `slim_presence` clients.
+fn presence_form(body: &mut Value, shape: &Shape<'_>) {
+    let Value::Object(fields) = body else { return };
+    if shape.caps.simplified_presence_events {
+        fields.retain(|key, _| key == "type" || key == "presences");
+        return;
+    }
+    fields.remove("presences");
+    if shape.slim_presence {
         fields.remove("email");
     }
 }
@@ -289,13 +298,25 @@ mod tests {
     }
 
     #[test]
-    fn slim_presence_drops_the_email() {
-        let body = json!({"type": "presence", "user_id": 5, "email": "a@x", "server_timestamp": 1.0, "presence": {}});
+    fn presence_comes_in_the_form_each_client_reads() {
+        let body = json!({"type": "presence", "user_id": 5, "email": "a@x", "server_timestamp": 1.0, "presence": {}, "presences": {"5": {}}});
+        let legacy = Shape { caps: ClientCapabilities::default(), slim_presence: false, email: None };
+        assert_eq!(
+            expand(&body, &legacy),
+            vec![
+                json!({"type": "presence", "user_id": 5, "email": "a@x", "server_timestamp": 1.0, "presence": {}})
+            ]
+        );
         let slim = Shape { caps: ClientCapabilities::default(), slim_presence: true, email: None };
         assert_eq!(
             expand(&body, &slim),
             vec![json!({"type": "presence", "user_id": 5, "server_timestamp": 1.0, "presence": {}})]
         );
+        let simplified = ClientCapabilities { simplified_presence_events: true, ..Default::default() };
+        for slim_presence in [false, true] {
+            let shape = Shape { caps: simplified, slim_presence, email: None };
+            assert_eq!(expand(&body, &shape), vec![json!({"type": "presence", "presences": {"5": {}}})]);
+        }
     }
 
     #[test]

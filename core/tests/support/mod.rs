@@ -3,6 +3,8 @@
 
 #![allow(dead_code)]
 
+pub mod consistency;
+
 use confab_core::api;
 use confab_core::api::realm::NewRealm;
 use confab_core::api::users::NewUser;

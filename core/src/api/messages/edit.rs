@@ -367,6 +367,7 @@ pub fn update_message(
         &request,
         &rendered,
         &content_flags,
+        &losing,
         now,
     )?);
     if !losing.is_empty()
@@ -496,7 +497,8 @@ fn recomputed_content_flags(
 }
 
 /// The `update_message` event, to everyone who has the message after the change, each with
-/// their own flags.
+/// their own flags. Those a move takes the messages away from get only `delete_message`, as in
+/// Zulip.
 #[allow(clippy::too_many_arguments)]
 fn update_events(
     store: &impl Store,
@@ -506,6 +508,7 @@ fn update_events(
     request: &Request,
     rendered: &Option<Rendering>,
     content_flags: &BTreeMap<UserId, MessageFlags>,
+    losing: &[UserId],
     now: i64,
 ) -> ApiResult<Vec<Event>> {
     let mut body = json!({
@@ -554,7 +557,7 @@ fn update_events(
         }
     }
     let mut events = Vec::new();
-    for user in users {
+    for user in users.into_iter().filter(|u| !losing.contains(u)) {
         let flags = match content_flags.get(&user) {
             Some(flags) => *flags,
             None => store.message_flags(user, target.id)?.unwrap_or(MessageFlags::READ),

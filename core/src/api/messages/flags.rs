@@ -11,12 +11,13 @@ use serde_json::{Map, Value, json};
 
 use crate::command::{Actor, Event, Outcome};
 use crate::error::{ApiError, ApiResult};
-use crate::ids::{MessageId, StreamId};
+use crate::ids::{MessageId, StreamId, UserId};
 use crate::model::{IndexedFlag, Message, MessageFlags, MessageKind};
 use crate::params::{Json, Params};
 use crate::store::{Change, Direction, MessageIndex, Store};
 
 use super::super::streams::{is_subscribed, stream_in_realm};
+use super::super::user_topics::TopicPolicies;
 use super::access::visible_flags;
 use super::fetch::{MAX_MESSAGES_PER_FETCH, fetch_range, parse_narrow, resolve_anchor};
 
@@ -76,8 +77,13 @@ struct Applied {
 
 /// The per-message detail Zulip sends with a `remove read` event, so clients can rebuild their
 /// unread counts without fetching the message.
-fn unread_detail(actor: &Actor, message: &Message, flags: MessageFlags) -> Value {
-    let mentioned = flags.intersects(MessageFlags::any_mention());
+/// `muted` tells whether a channel message's conversation is muted for the user: its wildcard
+/// mentions are then no mention, as in register's `unread_msgs`.
+fn unread_detail(actor: &Actor, message: &Message, flags: MessageFlags, muted: bool) -> Value {
+    let wildcard = flags
+        .intersects(MessageFlags::STREAM_WILDCARD_MENTIONED.with(MessageFlags::TOPIC_WILDCARD_MENTIONED));
+    let mentioned =
+        flags.intersects(MessageFlags::MENTIONED.with(MessageFlags::GROUP_MENTIONED)) || (wildcard && !muted);
     let mut detail = match &message.kind {
         MessageKind::Direct { participants } => {
             let others: Vec<u64> =
@@ -85,7 +91,7 @@ fn unread_detail(actor: &Actor, message: &Message, flags: MessageFlags) -> Value
             json!({"type": "private", "user_ids": others})
         }
         MessageKind::Stream { stream_id, topic } => {
-            json!({"type": "stream", "stream_id": stream_id, "topic": topic, "unmuted_stream_msg": true})
+            json!({"type": "stream", "stream_id": stream_id, "topic": topic, "unmuted_stream_msg": !muted})
         }
     };
     if mentioned {
@@ -106,6 +112,7 @@ fn apply_change(
 ) -> ApiResult<Applied> {
     let mut applied = Applied::default();
     let historical_default = MessageFlags::READ.with(MessageFlags::HISTORICAL);
+    let policies = TopicPolicies::load(store, actor.user.id)?;
     for &id in ids {
         let message = store.message(id)?.ok_or_else(ApiError::invalid_message)?;
         let received = store.message_flags(actor.user.id, id)?;
@@ -121,13 +128,15 @@ fn apply_change(
             continue;
         }
         if change.op == FlagOp::Remove && change.flag == MessageFlags::READ {
-            if let Some(stream) = message.stream_id()
-                && !is_subscribed(store, actor.user.id, stream)?
-            {
-                applied.ignored_channels.insert(stream);
-                continue;
+            let mut muted = false;
+            if let MessageKind::Stream { stream_id, topic } = &message.kind {
+                let Some(sub) = store.subscription(actor.user.id, *stream_id)?.filter(|s| s.active) else {
+                    applied.ignored_channels.insert(*stream_id);
+                    continue;
+                };
+                muted = policies.of(*stream_id, topic).mutes(sub.is_muted);
             }
-            applied.details.insert(id.0.to_string(), unread_detail(actor, &message, current));
+            applied.details.insert(id.0.to_string(), unread_detail(actor, &message, current, muted));
         }
         applied.changes.push(Change::SetMessageFlags { user: actor.user.id, message: id, flags: target });
         applied.changed.push(id);
@@ -230,6 +239,41 @@ fn mark_read(store: &impl Store, actor: &Actor, ids: &[MessageId]) -> ApiResult<
     let applied = apply_change(store, actor, change, ids)?;
     let event = flags_event(actor, change, &applied);
     Ok(Outcome { changes: applied.changes, events: vec![event], ..Outcome::default() })
+}
+
+/// What leaving a channel does to the user's unread messages there: they are marked read, as
+/// Zulip's unsubscribing does (register leaves them out meanwhile, and coming back does not
+/// bring them back unread). The changes and the user's event, if any were unread.
+pub fn read_on_leaving(
+    store: &impl Store,
+    user: UserId,
+    stream: StreamId,
+) -> ApiResult<Option<(Vec<Change>, Event)>> {
+    let index = MessageIndex::UserFlag(user, IndexedFlag::Unread);
+    let mut changes = Vec::new();
+    let mut ids = Vec::new();
+    for id in store.message_ids(&index, Bound::Unbounded, Bound::Unbounded, Direction::Ascending)? {
+        let id = id?;
+        if store.message(id)?.is_none_or(|m| m.stream_id() != Some(stream)) {
+            continue;
+        }
+        if let Some(flags) = store.message_flags(user, id)? {
+            changes.push(Change::SetMessageFlags {
+                user,
+                message: id,
+                flags: flags.with(MessageFlags::READ),
+            });
+            ids.push(id);
+        }
+    }
+    if ids.is_empty() {
+        return Ok(None);
+    }
+    let event = Event::Other {
+        users: vec![user],
+        body: json!({"type": "update_message_flags", "op": "add", "operation": "add", "flag": "read", "messages": ids, "all": false}),
+    };
+    Ok(Some((changes, event)))
 }
 
 /// `POST /mark_all_as_read`.

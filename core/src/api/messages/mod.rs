@@ -19,7 +19,7 @@ pub use delete::{delete_message, delete_topic, get_stream_topics};
 pub use edit::{PropagateMode, RESOLVED_TOPIC_PREFIX, update_message};
 pub use fetch::{get_message, get_messages};
 pub use flags::{
-    mark_all_as_read, mark_stream_as_read, mark_topic_as_read, update_message_flags,
+    mark_all_as_read, mark_stream_as_read, mark_topic_as_read, read_on_leaving, update_message_flags,
     update_message_flags_for_narrow,
 };
 pub use history::{edit_history_json, get_message_history};

@@ -30,7 +30,7 @@ use crate::command::{Actor, Event};
 use crate::error::{ApiError, ApiResult};
 use crate::groups::{Groups, realm_permission};
 use crate::ids::{UserGroupId, UserId};
-use crate::model::{GroupSetting, SystemGroup, UserGroup};
+use crate::model::{GroupSetting, Role, SystemGroup, UserGroup};
 
 /// The longest group name and description Zulip accepts.
 pub const MAX_GROUP_NAME_LENGTH: usize = 100;
@@ -152,4 +152,34 @@ pub fn group_json(groups: &Groups, group: &UserGroup) -> Value {
 fn group_event(groups: &Groups, body: Value) -> Event {
     let users = groups.all_users().filter(|u| u.is_active).map(|u| u.id).collect();
     Event::Other { users, body }
+}
+
+/// The `user_group` events of a user leaving the system groups of one role and joining those
+/// of another (`None`: not an active user). No command stores these memberships (they follow
+/// roles and activity), so whatever changes a role or activity tells them, as Zulip does.
+pub fn role_group_events(
+    groups: &Groups,
+    user: UserId,
+    before: Option<Role>,
+    after: Option<Role>,
+) -> Vec<Event> {
+    if before == after {
+        return Vec::new();
+    }
+    let left = before.map(|role| groups.role_groups(role)).unwrap_or_default();
+    let joined = after.map(|role| groups.role_groups(role)).unwrap_or_default();
+    let mut events = Vec::new();
+    for group in left {
+        events.push(group_event(
+            groups,
+            json!({"type": "user_group", "op": "remove_members", "group_id": group, "user_ids": [user]}),
+        ));
+    }
+    for group in joined {
+        events.push(group_event(
+            groups,
+            json!({"type": "user_group", "op": "add_members", "group_id": group, "user_ids": [user]}),
+        ));
+    }
+    events
 }

@@ -1,0 +1,80 @@
+//! What a new role changes for the user beyond the role itself: which channels they see, the
+//! default channels (kept from guests), whose real email they see, and which bots they
+//! administer. The user is told each, as Zulip's `do_change_user_role` tells the channels;
+//! the role itself and the system groups are told by `user_updates`.
+
+use serde_json::json;
+
+use crate::command::{Actor, Event};
+use crate::error::ApiResult;
+use crate::groups::Groups;
+use crate::model::User;
+use crate::store::Store;
+use crate::wire;
+
+use super::streams::has_content_access;
+
+/// The events that bring the user's state from what `before` saw to what `after` sees.
+pub fn role_change_events(
+    store: &impl Store,
+    actor: &Actor,
+    before: &User,
+    after: &User,
+) -> ApiResult<Vec<Event>> {
+    let mut bodies = Vec::new();
+    let groups = Groups::load(store, actor.realm.id)?;
+    let (mut gained, mut lost) = (Vec::new(), Vec::new());
+    for stream in store.realm_streams(actor.realm.id)?.into_iter().filter(|s| !s.is_archived) {
+        let saw = before.is_admin() || has_content_access(store, before, &stream)?;
+        let sees = after.is_admin() || has_content_access(store, after, &stream)?;
+        match (saw, sees) {
+            (false, true) => gained.push(stream),
+            (true, false) => lost.push(stream),
+            _ => {}
+        }
+    }
+    if !gained.is_empty() {
+        let shown: Vec<_> = gained.iter().map(|s| wire::stream(&groups, s)).collect();
+        bodies.push(json!({"type": "stream", "op": "create", "streams": shown}));
+        for stream in &gained {
+            let subscribers = store.stream_subscribers(stream.id)?;
+            if !subscribers.is_empty() {
+                bodies.push(json!({"type": "subscription", "op": "peer_add", "stream_ids": [stream.id], "user_ids": subscribers}));
+            }
+        }
+    }
+    if !lost.is_empty() {
+        let shown: Vec<_> = lost.iter().map(|s| wire::stream(&groups, s)).collect();
+        let ids: Vec<_> = lost.iter().map(|s| s.id).collect();
+        bodies.push(json!({"type": "stream", "op": "delete", "streams": shown, "stream_ids": ids}));
+    }
+    if before.is_guest() != after.is_guest() {
+        let ids = if after.is_guest() {
+            Vec::new()
+        } else {
+            super::default_channels::default_stream_ids(store, actor.realm.id)?
+        };
+        bodies.push(json!({"type": "default_streams", "default_streams": ids}));
+    }
+    for other in store.realm_users(actor.realm.id)?.iter().filter(|u| u.id != after.id) {
+        let (saw, sees) = (before.can_see_delivery_email(other), after.can_see_delivery_email(other));
+        if saw != sees {
+            let email = sees.then_some(&other.delivery_email);
+            bodies.push(json!({"type": "realm_user", "op": "update", "person": {"user_id": other.id, "delivery_email": email}}));
+        }
+    }
+    if before.is_admin() != after.is_admin() {
+        let theirs =
+            |bot: &User| bot.bot_owner_id == Some(after.id) || actor.realm.notification_bot == Some(bot.id);
+        for bot in store.realm_users(actor.realm.id)?.iter().filter(|u| u.is_bot() && !theirs(u)) {
+            if after.is_admin() {
+                bodies.push(
+                    json!({"type": "realm_bot", "op": "add", "bot": super::bots::bot_json_of(store, bot)?}),
+                );
+            } else {
+                bodies.push(json!({"type": "realm_bot", "op": "delete", "bot": {"user_id": bot.id}}));
+            }
+        }
+    }
+    Ok(bodies.into_iter().map(|body| Event::Other { users: vec![after.id], body }).collect())
+}

@@ -1,0 +1,172 @@
+//! Every mutation's events keep a client's state right (see `support::consistency`).
+//! Accounts: users created, deactivated (by an administrator or themselves) and reactivated,
+//! roles changed; bots added, given new keys and deactivated.
+
+mod support;
+
+use confab_core::api;
+use confab_core::api::bots::BotSecrets;
+use confab_core::api::users::NewUser;
+use confab_core::model::Role;
+use support::consistency::{channel, check, run, world};
+use support::params;
+
+/// A client that follows users and what their roles decide.
+const PEOPLE: &[(&str, &str)] = &[(
+    "event_types",
+    r#"["realm_user", "realm_user_groups", "user_group", "realm_bot", "stream", "subscription", "default_streams"]"#,
+)];
+
+fn with_gravatar(gravatar: &'static str) -> Vec<(&'static str, &'static str)> {
+    let mut register = PEOPLE.to_vec();
+    register.push(("client_gravatar", gravatar));
+    register
+}
+
+fn new_user(email: &str, role: Role) -> NewUser {
+    NewUser {
+        email: email.into(),
+        full_name: "Cleo Coder".into(),
+        role,
+        bot_type: None,
+        bot_owner_id: None,
+        api_key: "c".repeat(32),
+        password_hash: None,
+    }
+}
+
+#[test]
+fn creating_users() {
+    for gravatar in ["true", "false"] {
+        let mut w = world();
+        let register = with_gravatar(gravatar);
+        for (n, role) in [Role::Member, Role::Guest, Role::Administrator].into_iter().enumerate() {
+            let owner = w.actor("owner@example.com");
+            let new = new_user(&format!("cleo{n}@example.com"), role);
+            let viewer = if n == 1 { "owner@example.com" } else { "ada@example.com" };
+            check(&mut w, viewer, &register, move |s, now| api::users::create_user(s, &owner, new, now));
+        }
+    }
+}
+
+#[test]
+fn deactivating_and_reactivating() {
+    let mut w = world();
+    let owner = w.actor("owner@example.com");
+    let members = format!(r#"[{}]"#, w.user_id("bob@example.com"));
+    let group = [("name", "support"), ("description", "Helpers"), ("members", members.as_str())];
+    w.run(|s, now| {
+        api::user_groups::create_user_group(
+            s,
+            &owner,
+            &confab_core::params::Params::from_pairs(
+                group.iter().map(|(k, v)| ((*k).to_owned(), (*v).to_owned())),
+            ),
+            now,
+        )
+    })
+    .expect("group");
+    let bob = w.user_id("bob@example.com");
+    for viewer in ["ada@example.com", "owner@example.com"] {
+        let owner = w.actor("owner@example.com");
+        check(&mut w, viewer, PEOPLE, move |s, _| api::users::deactivate_user(s, &owner, bob));
+        let owner = w.actor("owner@example.com");
+        check(&mut w, viewer, PEOPLE, move |s, _| api::users::reactivate_user(s, &owner, bob));
+    }
+    for viewer in ["ada@example.com", "bob@example.com"] {
+        let owner = w.actor("owner@example.com");
+        let ada = w.actor("ada@example.com");
+        if viewer == "bob@example.com" {
+            w.run(|s, _| api::users::reactivate_user(s, &owner, ada.user.id)).expect("back");
+        }
+        let ada = w.actor("ada@example.com");
+        check(&mut w, viewer, PEOPLE, move |s, _| api::users::deactivate_own_user(s, &ada));
+    }
+}
+
+#[test]
+fn changing_roles() {
+    let mut w = world();
+    // What a role decides: a private channel, Bob's email (for administrators only), the
+    // owner's bot, web-public channels (moderators and up), the default channels (not for
+    // guests).
+    w.subscribe("owner@example.com", r#"[{"name": "secret"}]"#, &[("invite_only", "true")]);
+    let owner = w.actor("owner@example.com");
+    let general = channel(&w, "general").to_string();
+    let p = params(&[("stream_id", &general)]);
+    w.run(|s, _| api::default_channels::add_default_stream(s, &owner, &p)).expect("default");
+    let bob = w.actor("bob@example.com");
+    let p = params(&[("email_address_visibility", "3")]);
+    w.run(|s, _| api::settings::update_settings(s, &bob, &p)).expect("hidden");
+    let secrets = BotSecrets { api_key: "b".repeat(32), service_token: "t".repeat(32) };
+    let p = params(&[("full_name", "Helper"), ("short_name", "helper")]);
+    w.run(|s, now| api::bots::add_bot(s, &owner, &p, secrets, now)).expect("bot");
+    let moderators = r#"{"new": 3}"#;
+    let p =
+        params(&[("enable_spectator_access", "true"), ("can_create_web_public_channel_group", moderators)]);
+    w.run(|s, _| api::realm::update_realm(s, &owner, &p)).expect("web-public channels");
+
+    let register = [
+        (
+            "event_types",
+            r#"["realm_user", "realm_user_groups", "user_group", "realm_bot", "stream", "subscription", "default_streams", "realm"]"#,
+        ),
+        ("include_subscribers", "true"),
+    ];
+    let ada_id = w.user_id("ada@example.com");
+    // Each change seen by Ada herself, then each by Bob.
+    for viewer in ["ada@example.com", "bob@example.com"] {
+        for role in ["200", "300", "400", "600", "400", "100", "600", "400"] {
+            let owner = w.actor("owner@example.com");
+            check(
+                &mut w,
+                viewer,
+                &register,
+                run(
+                    move |s, a, p, _| api::user_updates::update_user(s, a, ada_id, p),
+                    owner,
+                    &[("role", role)],
+                ),
+            );
+        }
+    }
+}
+
+#[test]
+fn bots() {
+    let mut w = world();
+    for (n, viewer) in ["ada@example.com", "bob@example.com", "owner@example.com"].into_iter().enumerate() {
+        let ada = w.actor("ada@example.com");
+        let short = format!("helper{n}");
+        let secrets = BotSecrets { api_key: "b".repeat(32), service_token: "t".repeat(32) };
+        let events = check(
+            &mut w,
+            viewer,
+            PEOPLE,
+            run(
+                move |s, a, p, now| api::bots::add_bot(s, a, p, secrets, now),
+                ada.clone(),
+                &[("full_name", "Helper"), ("short_name", short.as_str())],
+            ),
+        );
+        let bot = events.iter().find_map(|e| e["person"]["user_id"].as_u64()).expect("the bot's id");
+        let bot = confab_core::ids::UserId(bot);
+        let key = "n".repeat(32);
+        check(
+            &mut w,
+            viewer,
+            PEOPLE,
+            run(move |s, a, _, _| api::bots::regenerate_bot_api_key(s, a, bot, key), ada.clone(), &[]),
+        );
+        check(
+            &mut w,
+            viewer,
+            PEOPLE,
+            run(move |s, a, _, _| api::bots::deactivate_bot(s, a, bot), ada.clone(), &[]),
+        );
+        let owner = w.actor("owner@example.com");
+        check(&mut w, viewer, PEOPLE, move |s, _| api::users::reactivate_user(s, &owner, bot));
+        let owner = w.actor("owner@example.com");
+        check(&mut w, viewer, PEOPLE, move |s, _| api::users::deactivate_user(s, &owner, bot));
+    }
+}

@@ -1,0 +1,239 @@
+//! Every mutation's events keep a client's state right (see `support::consistency`).
+//! Channels: subscriptions, channel settings, folders and default channels.
+
+mod support;
+
+use confab_core::api;
+use confab_core::store::Store as _;
+use support::consistency::{channel, check, run, world};
+
+#[test]
+fn subscriptions_and_channels() {
+    let mut w = world();
+    let register = &[("event_types", r#"["subscription", "stream"]"#), ("include_subscribers", "true")];
+    let ada = w.actor("ada@example.com");
+    let join = [("subscriptions", r#"[{"name": "design"}]"#)];
+    check(&mut w, "ada@example.com", register, run(api::subscriptions::subscribe, ada.clone(), &join));
+    let mute = r#"[{"stream_id": 1, "property": "is_muted", "value": true}]"#.to_owned();
+    let general = w.store.stream_by_name(w.realm, "general").ok().flatten().expect("general");
+    let mute = mute.replace("\"stream_id\": 1", &format!("\"stream_id\": {general}"));
+    check(
+        &mut w,
+        "ada@example.com",
+        register,
+        run(
+            |s, a, p, _| api::subscription_properties::update_subscription_settings(s, a, p),
+            ada.clone(),
+            &[("subscription_data", mute.as_str())],
+        ),
+    );
+    let owner = w.actor("owner@example.com");
+    let subscribers = format!("[{}]", w.user_id("owner@example.com"));
+    let create = [("name", "announcements"), ("subscribers", subscribers.as_str())];
+    check(&mut w, "ada@example.com", register, run(api::channels::create_channel, owner.clone(), &create));
+    let describe = [("description", "All the news")];
+    check(
+        &mut w,
+        "ada@example.com",
+        register,
+        run(move |s, a, p, now| api::channel_admin::update_stream(s, a, general, p, now), owner, &describe),
+    );
+}
+
+#[test]
+fn channel_folders_and_default_channels() {
+    let mut w = world();
+    let owner = w.actor("owner@example.com");
+    let register = &[("event_types", r#"["channel_folder", "default_streams", "stream", "subscription"]"#)];
+    for name in ["Teams", "Projects"] {
+        let folder = [("name", name), ("description", "*Grouped*")];
+        check(
+            &mut w,
+            "ada@example.com",
+            register,
+            run(api::channel_folders::create_channel_folder, owner.clone(), &folder),
+        );
+    }
+    let folders = w.store.channel_folders(w.realm).expect("folders");
+    let (teams, projects) = (folders[0].id, folders[1].id);
+    let order = format!("[{projects}, {teams}]");
+    check(
+        &mut w,
+        "ada@example.com",
+        register,
+        run(
+            |s, a, p, _| api::channel_folders::reorder_channel_folders(s, a, p),
+            owner.clone(),
+            &[("order", order.as_str())],
+        ),
+    );
+    let rename = [("name", "People"), ("is_archived", "true")];
+    check(
+        &mut w,
+        "ada@example.com",
+        register,
+        run(
+            move |s, a, p, _| api::channel_folders::update_channel_folder(s, a, teams, p),
+            owner.clone(),
+            &rename,
+        ),
+    );
+    let general = w.store.stream_by_name(w.realm, "general").ok().flatten().expect("general");
+    let into_folder = projects.to_string();
+    check(
+        &mut w,
+        "ada@example.com",
+        register,
+        run(
+            move |s, a, p, now| api::channel_admin::update_stream(s, a, general, p, now),
+            owner.clone(),
+            &[("folder_id", into_folder.as_str())],
+        ),
+    );
+    let id = general.to_string();
+    check(
+        &mut w,
+        "ada@example.com",
+        register,
+        run(
+            |s, a, p, _| api::default_channels::add_default_stream(s, a, p),
+            owner.clone(),
+            &[("stream_id", id.as_str())],
+        ),
+    );
+    check(
+        &mut w,
+        "ada@example.com",
+        register,
+        run(
+            |s, a, p, _| api::default_channels::remove_default_stream(s, a, p),
+            owner,
+            &[("stream_id", id.as_str())],
+        ),
+    );
+}
+
+/// A client that follows channels, their subscribers and unread counts.
+const CHANNELS: &[(&str, &str)] = &[
+    ("event_types", r#"["subscription", "stream", "message", "update_message_flags", "default_streams"]"#),
+    ("include_subscribers", "true"),
+];
+
+#[test]
+fn leaving_a_channel() {
+    let mut w = world();
+    w.subscribe(
+        "owner@example.com",
+        r#"[{"name": "secret"}]"#,
+        &[("invite_only", "true"), ("principals", r#"["ada@example.com", "owner@example.com"]"#)],
+    );
+    w.stream("owner@example.com", "general", "plans", "unread for Ada");
+    w.stream("owner@example.com", "secret", "plans", "unread for Ada too");
+    for name in ["general", "secret"] {
+        let ada = w.actor("ada@example.com");
+        let leave = format!(r#"["{name}"]"#);
+        for viewer in ["bob@example.com", "owner@example.com"] {
+            // Others see Ada go (Bob cannot see the private channel at all).
+            let ada = ada.clone();
+            let leave = leave.clone();
+            check(
+                &mut w,
+                viewer,
+                CHANNELS,
+                run(
+                    |s, a, p, _| api::subscriptions::unsubscribe(s, a, p),
+                    ada,
+                    &[("subscriptions", leave.as_str())],
+                ),
+            );
+            w.subscribe(
+                "owner@example.com",
+                &format!(r#"[{{"name": "{name}"}}]"#),
+                &[("principals", r#"["ada@example.com"]"#)],
+            );
+        }
+        check(
+            &mut w,
+            "ada@example.com",
+            CHANNELS,
+            run(
+                |s, a, p, _| api::subscriptions::unsubscribe(s, a, p),
+                ada,
+                &[("subscriptions", leave.as_str())],
+            ),
+        );
+    }
+}
+
+#[test]
+fn an_administrator_adds_and_removes_someone_else() {
+    let mut w = world();
+    w.subscribe("owner@example.com", r#"[{"name": "design"}]"#, &[]);
+    w.subscribe("owner@example.com", r#"[{"name": "secret"}]"#, &[("invite_only", "true")]);
+    let owner = w.actor("owner@example.com");
+    for name in ["design", "secret"] {
+        let channels = format!(r#"[{{"name": "{name}"}}]"#);
+        let names = format!(r#"["{name}"]"#);
+        for viewer in ["ada@example.com", "bob@example.com", "owner@example.com"] {
+            let add = [("subscriptions", channels.as_str()), ("principals", r#"["bob@example.com"]"#)];
+            check(&mut w, viewer, CHANNELS, run(api::subscriptions::subscribe, owner.clone(), &add));
+            let remove = [("subscriptions", names.as_str()), ("principals", r#"["bob@example.com"]"#)];
+            check(
+                &mut w,
+                viewer,
+                CHANNELS,
+                run(|s, a, p, _| api::subscriptions::unsubscribe(s, a, p), owner.clone(), &remove),
+            );
+        }
+    }
+}
+
+#[test]
+fn archiving_a_channel() {
+    for capabilities in [
+        r#"{"notification_settings_null": true}"#,
+        r#"{"notification_settings_null": true, "archived_channels": true}"#,
+    ] {
+        let mut w = world();
+        let owner = w.actor("owner@example.com");
+        w.subscribe(
+            "owner@example.com",
+            r#"[{"name": "design"}]"#,
+            &[("principals", r#"["ada@example.com"]"#), ("is_default_stream", "true")],
+        );
+        w.subscribe("owner@example.com", r#"[{"name": "random"}]"#, &[]);
+        w.stream("owner@example.com", "design", "fonts", "serif?");
+        let mut register = CHANNELS.to_vec();
+        register.push(("client_capabilities", capabilities));
+        for (name, viewer) in [("design", "ada@example.com"), ("random", "bob@example.com")] {
+            let id = channel(&w, name);
+            check(
+                &mut w,
+                viewer,
+                &register,
+                run(move |s, a, _, _| api::channel_admin::archive_stream(s, a, id), owner.clone(), &[]),
+            );
+        }
+    }
+}
+
+#[test]
+fn muting_a_channel_changes_what_counts() {
+    let mut w = world();
+    let ada = w.actor("ada@example.com");
+    w.stream("owner@example.com", "general", "plans", "unread for Ada");
+    let general = channel(&w, "general");
+    for muted in ["true", "false"] {
+        let data = format!(r#"[{{"stream_id": {general}, "property": "is_muted", "value": {muted}}}]"#);
+        check(
+            &mut w,
+            "ada@example.com",
+            CHANNELS,
+            run(
+                |s, a, p, _| api::subscription_properties::update_subscription_settings(s, a, p),
+                ada.clone(),
+                &[("subscription_data", data.as_str())],
+            ),
+        );
+    }
+}

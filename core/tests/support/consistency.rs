@@ -1,0 +1,134 @@
+//! The consistency harness, as Zulip's `test_events` does it: the state from register, with a
+//! mutation's events applied by `events::apply_event`, must equal the state register gives
+//! after the mutation. Events travel the real path: the command's events,
+//! `api::notifications`, a registry queue with the client's options, a fetch.
+
+use confab_core::api::notifications::notifications;
+use confab_core::api::register::{initial_state, parse_register_params};
+use confab_core::events::{Poll, QueueOwner, Registry, apply_event};
+use confab_core::ids::StreamId;
+use confab_core::memory::MemoryStore;
+use confab_core::model::Role;
+use confab_core::params::Params;
+use confab_core::store::Store as _;
+use confab_core::subdomains::Site;
+use confab_core::{Actor, ApiResult, Outcome};
+use serde_json::{Map, Value};
+
+use super::{World, params};
+
+/// The organization every case starts from: the owner, Ada and Bob in `#general`, where Ada
+/// has written once (so the channel's first message exists before any case).
+pub fn world() -> World {
+    let mut world = World::new();
+    world.add_user("ada@example.com", "Ada Lovelace", Role::Member);
+    world.add_user("bob@example.com", "Bob Builder", Role::Member);
+    let everyone = r#"["owner@example.com", "ada@example.com", "bob@example.com"]"#;
+    world.subscribe("owner@example.com", r#"[{"name": "general"}]"#, &[("principals", everyone)]);
+    world.stream("ada@example.com", "general", "hello", "first");
+    world
+}
+
+/// The id of a channel of the world's organization.
+pub fn channel(world: &World, name: &str) -> StreamId {
+    world.store.stream_by_name(world.realm, name).ok().flatten().expect("channel exists")
+}
+
+pub fn state(world: &World, viewer: &str, register: &[(&str, &str)]) -> Map<String, Value> {
+    let actor = world.actor(viewer);
+    let options = parse_register_params(&params(register), true).expect("options");
+    let site = Site::new("http", "chat.example.com").expect("site");
+    initial_state(&world.store, &actor, &site, &options, world.now).expect("state")
+}
+
+/// Sorts what register returns in an order of its own choosing, so states compare by content.
+pub fn normalized(mut state: Map<String, Value>) -> Map<String, Value> {
+    state.remove("server_timestamp");
+    fn sort(value: &mut Value) {
+        match value {
+            Value::Array(items) => {
+                items.iter_mut().for_each(sort);
+                items.sort_by_key(|item| item.to_string());
+            }
+            Value::Object(fields) => fields.values_mut().for_each(sort),
+            _ => {}
+        }
+    }
+    for value in state.values_mut() {
+        sort(value);
+    }
+    state
+}
+
+/// Registers `viewer` with `register` options, runs `mutation`, delivers its events to the
+/// queue, applies them to the first state and compares with a fresh one.
+pub fn check(
+    world: &mut World,
+    viewer: &str,
+    register: &[(&str, &str)],
+    mutation: impl FnOnce(&MemoryStore, i64) -> ApiResult<Outcome>,
+) -> Vec<Value> {
+    let actor = world.actor(viewer);
+    let options = parse_register_params(&params(register), true).expect("options");
+    let mut registry = Registry::new();
+    let owner = QueueOwner {
+        user: actor.user.id,
+        realm: actor.realm.id,
+        email: actor.user.email.clone(),
+        is_guest: actor.user.is_guest(),
+    };
+    registry.register("q".into(), owner, options.queue_options(), world.now).expect("queue");
+    let mut applied = state(world, viewer, register);
+
+    let events = world.run_events(mutation).expect("the mutation succeeds");
+    for notification in notifications(&world.store, &events).expect("notifications") {
+        registry.push(&notification, world.now);
+    }
+    let Ok(Poll::Ready(delivered)) = registry.get_events("q", actor.user.id, None, true, world.now) else {
+        panic!("a fetch with dont_block answers");
+    };
+    for event in &delivered {
+        apply_event(&mut applied, event, actor.user.id.0);
+    }
+    let fresh = state(world, viewer, register);
+    let (applied, fresh) = (normalized(applied), normalized(fresh));
+    if applied != fresh {
+        panic!(
+            "{viewer}'s state after events differs from register's:\n{}events: {delivered:#?}",
+            differences(&applied, &fresh)
+        );
+    }
+    delivered
+}
+
+/// The top-level keys where two states differ, each with both values.
+fn differences(applied: &Map<String, Value>, fresh: &Map<String, Value>) -> String {
+    let keys: std::collections::BTreeSet<&String> = applied.keys().chain(fresh.keys()).collect();
+    let mut out = String::new();
+    for key in keys.into_iter().filter(|k| applied.get(*k) != fresh.get(*k)) {
+        out.push_str(&format!(
+            "{key}:\n  applied: {}\n  fresh:   {}\n",
+            applied.get(key).map_or("(absent)".into(), Value::to_string),
+            fresh.get(key).map_or("(absent)".into(), Value::to_string),
+        ));
+    }
+    out
+}
+
+/// A command of the common shape (store, actor, parameters, now) as a mutation for [`check`].
+/// The parameters are read at once, so the mutation borrows nothing.
+pub fn run<F>(
+    f: F,
+    actor: Actor,
+    pairs: &[(&str, &str)],
+) -> impl FnOnce(&MemoryStore, i64) -> ApiResult<Outcome> + use<F>
+where
+    F: FnOnce(&MemoryStore, &Actor, &Params, i64) -> ApiResult<Outcome>,
+{
+    let p = params(pairs);
+    move |store, now| f(store, &actor, &p, now)
+}
+
+/// What a client that follows messages and their flags registers for.
+pub const MESSAGES: &[(&str, &str)] =
+    &[("event_types", r#"["message", "update_message_flags", "delete_message"]"#)];
