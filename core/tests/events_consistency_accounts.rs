@@ -170,3 +170,55 @@ fn bots() {
         check(&mut w, viewer, PEOPLE, move |s, _| api::users::deactivate_user(s, &owner, bot));
     }
 }
+
+/// Ada with two bots of her own, one of them in a group beside her and Bob.
+fn ada_with_bots(w: &mut support::World) -> [confab_core::ids::UserId; 2] {
+    let ada = w.actor("ada@example.com");
+    let mut bots = Vec::new();
+    for short in ["helper", "hook"] {
+        let secrets = BotSecrets { api_key: "b".repeat(32), service_token: "t".repeat(32) };
+        let p = params(&[("full_name", "Helper"), ("short_name", short)]);
+        let reply = w.run(|s, now| api::bots::add_bot(s, &ada, &p, secrets, now)).expect("bot");
+        bots.push(confab_core::ids::UserId(reply["user_id"].as_u64().expect("id")));
+    }
+    let members = format!("[{}, {}, {}]", ada.user.id, bots[0], w.user_id("bob@example.com"));
+    let p = params(&[("name", "support"), ("description", "Helpers"), ("members", members.as_str())]);
+    w.run(|s, now| api::user_groups::create_user_group(s, &ada, &p, now)).expect("group");
+    [bots[0], bots[1]]
+}
+
+fn is_active(w: &support::World, user: confab_core::ids::UserId) -> bool {
+    use confab_core::store::Store as _;
+    w.store.user(user).ok().flatten().expect("user").is_active
+}
+
+#[test]
+fn deactivating_a_user_deactivates_their_bots_and_reactivating_leaves_them_so() {
+    for viewer in ["owner@example.com", "bob@example.com", "ada@example.com"] {
+        let mut w = world();
+        let bots = ada_with_bots(&mut w);
+        let ada = w.actor("ada@example.com");
+        let owner = w.actor("owner@example.com");
+        let events = if viewer == "ada@example.com" {
+            check(&mut w, viewer, PEOPLE, move |s, _| api::users::deactivate_own_user(s, &ada))
+        } else {
+            let id = ada.user.id;
+            check(&mut w, viewer, PEOPLE, move |s, _| api::users::deactivate_user(s, &owner, id))
+        };
+        assert!(bots.iter().all(|bot| !is_active(&w, *bot)), "{viewer}: the bots went with Ada");
+        let deactivated: Vec<u64> = events
+            .iter()
+            .filter(|e| e["type"] == "realm_user" && e["person"]["is_active"] == false)
+            .filter_map(|e| e["person"]["user_id"].as_u64())
+            .collect();
+        let ada_id = w.user_id("ada@example.com");
+        assert_eq!(deactivated, [bots[0].0, bots[1].0, ada_id.0], "{viewer}: the bots first, as in Zulip");
+
+        // A deactivated user's client is gone; others see her come back alone.
+        let onlooker = if viewer == "ada@example.com" { "bob@example.com" } else { viewer };
+        let owner = w.actor("owner@example.com");
+        check(&mut w, onlooker, PEOPLE, move |s, _| api::users::reactivate_user(s, &owner, ada_id));
+        assert!(is_active(&w, ada_id));
+        assert!(bots.iter().all(|bot| !is_active(&w, *bot)), "{viewer}: the bots stay deactivated");
+    }
+}
