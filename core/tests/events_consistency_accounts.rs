@@ -222,3 +222,73 @@ fn deactivating_a_user_deactivates_their_bots_and_reactivating_leaves_them_so() 
         assert!(bots.iter().all(|bot| !is_active(&w, *bot)), "{viewer}: the bots stay deactivated");
     }
 }
+
+#[test]
+fn channels_left_earlier_come_back_as_unsubscribed_when_a_role_opens_them_again() {
+    for subscribers in ["true", "false"] {
+        for null in ["true", "false"] {
+            let mut w = world();
+            // Ada was in the private `#secret`, with a color of her own, and in the public
+            // `#town`, and left both.
+            let ada_email = r#"["ada@example.com"]"#;
+            w.subscribe(
+                "owner@example.com",
+                r#"[{"name": "secret"}]"#,
+                &[("invite_only", "true"), ("principals", ada_email)],
+            );
+            w.subscribe("owner@example.com", r#"[{"name": "town"}]"#, &[("principals", ada_email)]);
+            let ada = w.actor("ada@example.com");
+            let secret = channel(&w, "secret").to_string();
+            let red = format!(r##"[{{"stream_id": {secret}, "property": "color", "value": "#ff0000"}}]"##);
+            let p = params(&[("subscription_data", &red)]);
+            w.run(|s, _| api::subscription_properties::update_subscription_settings(s, &ada, &p))
+                .expect("color");
+            let p = params(&[("subscriptions", r#"["secret", "town"]"#)]);
+            w.run(|s, _| api::subscriptions::unsubscribe(s, &ada, &p)).expect("left");
+
+            let capabilities = format!(r#"{{"notification_settings_null": {null}}}"#);
+            let register = [
+                (
+                    "event_types",
+                    r#"["realm_user", "stream", "subscription", "default_streams", "realm_bot"]"#,
+                ),
+                ("include_subscribers", subscribers),
+                ("client_capabilities", capabilities.as_str()),
+            ];
+            let ada_id = ada.user.id;
+            // Administrator (both back), member (the public one), guest (neither), member.
+            let steps: [(&str, &[&str]); 4] =
+                [("200", &["secret", "town"]), ("400", &["town"]), ("600", &[]), ("400", &["town"])];
+            for (role, expected) in steps {
+                let owner = w.actor("owner@example.com");
+                check(
+                    &mut w,
+                    "ada@example.com",
+                    &register,
+                    run(
+                        move |s, a, p, _| api::user_updates::update_user(s, a, ada_id, p),
+                        owner,
+                        &[("role", role)],
+                    ),
+                );
+                let state = support::consistency::state(&w, "ada@example.com", &register);
+                let mut unsubscribed: Vec<&str> = state["unsubscribed"]
+                    .as_array()
+                    .expect("list")
+                    .iter()
+                    .filter_map(|s| s["name"].as_str())
+                    .collect();
+                unsubscribed.sort_unstable();
+                assert_eq!(unsubscribed, expected, "role {role}");
+                if role == "200" {
+                    let secret = state["unsubscribed"]
+                        .as_array()
+                        .expect("list")
+                        .iter()
+                        .find(|s| s["name"] == "secret");
+                    assert_eq!(secret.expect("secret")["color"], "#ff0000", "her own color");
+                }
+            }
+        }
+    }
+}

@@ -95,7 +95,7 @@ pub(crate) fn expand(body: &Value, shape: &Shape<'_>) -> Vec<Value> {
     {
         return Vec::new();
     }
-    if event_type(&body) == "subscription" {
+    if matches!(event_type(&body), "subscription" | "stream") {
         inherited_notification_settings(&mut body, shape.caps.notification_settings_null);
     }
     if event_type(&body) == "presence" {
@@ -153,8 +153,9 @@ pub(crate) fn name_empty_message_topic(message: &mut Value) {
     }
 }
 
-/// For clients without `notification_settings_null`: a subscription `add`'s unset
-/// notification settings read as what they stand for, the user's own settings, which the event
+/// For clients without `notification_settings_null`: the unset notification settings of the
+/// subscriptions an event brings (a `subscription` `add`'s, a `stream` `create`'s
+/// `unsubscribed`) read as what they stand for, the user's own settings, which the event
 /// carries under [`INHERITED_NOTIFICATIONS_MARK`] (never sent), as register fills them for such
 /// clients. Zulip sends these clients the nulls; filling them keeps their state what register
 /// would give.
@@ -164,9 +165,11 @@ fn inherited_notification_settings(body: &mut Value, null_ok: bool) {
     if null_ok {
         return;
     }
-    if let Some(Value::Array(subs)) = fields.get_mut("subscriptions") {
-        for sub in subs.iter_mut() {
-            crate::wire::fill_inherited_notification_settings(sub, &values);
+    for key in ["subscriptions", "unsubscribed"] {
+        if let Some(Value::Array(subs)) = fields.get_mut(key) {
+            for sub in subs.iter_mut() {
+                crate::wire::fill_inherited_notification_settings(sub, &values);
+            }
         }
     }
 }
