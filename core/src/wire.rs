@@ -140,6 +140,39 @@ pub fn subscription(
     Value::Object(fields)
 }
 
+/// The subscription settings whose null means "as the user's setting for channel messages",
+/// with the setting each follows: what clients without the `notification_settings_null`
+/// capability get filled in (Zulip's `handle_stream_notifications_compatibility`).
+/// `wildcard_mentions_notify`, which came with the null values themselves, is left as it is.
+pub const INHERITED_NOTIFICATION_SETTINGS: [(&str, &str); 4] = [
+    ("desktop_notifications", "enable_stream_desktop_notifications"),
+    ("audible_notifications", "enable_stream_audible_notifications"),
+    ("push_notifications", "enable_stream_push_notifications"),
+    ("email_notifications", "enable_stream_email_notifications"),
+];
+
+/// What a user's unset channel notification settings stand for, from their personal settings
+/// (`wire::INHERITED_NOTIFICATION_SETTINGS`).
+pub fn inherited_notification_values(settings: &Map<String, Value>) -> Map<String, Value> {
+    INHERITED_NOTIFICATION_SETTINGS
+        .iter()
+        .map(|(field, setting)| {
+            ((*field).to_owned(), settings.get(*setting).cloned().unwrap_or(false.into()))
+        })
+        .collect()
+}
+
+/// Fills a subscription's unset notification settings with what they stand for, for a client
+/// that cannot read null.
+pub fn fill_inherited_notification_settings(subscription: &mut Value, values: &Map<String, Value>) {
+    let Value::Object(fields) = subscription else { return };
+    for (field, value) in values {
+        if fields.get(field).is_some_and(Value::is_null) {
+            fields.insert(field.clone(), value.clone());
+        }
+    }
+}
+
 /// How a client asked for messages to be shown.
 #[derive(Clone, Copy, Debug)]
 pub struct MessageOptions {

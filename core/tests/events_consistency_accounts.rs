@@ -170,3 +170,125 @@ fn bots() {
         check(&mut w, viewer, PEOPLE, move |s, _| api::users::deactivate_user(s, &owner, bot));
     }
 }
+
+/// Ada with two bots of her own, one of them in a group beside her and Bob.
+fn ada_with_bots(w: &mut support::World) -> [confab_core::ids::UserId; 2] {
+    let ada = w.actor("ada@example.com");
+    let mut bots = Vec::new();
+    for short in ["helper", "hook"] {
+        let secrets = BotSecrets { api_key: "b".repeat(32), service_token: "t".repeat(32) };
+        let p = params(&[("full_name", "Helper"), ("short_name", short)]);
+        let reply = w.run(|s, now| api::bots::add_bot(s, &ada, &p, secrets, now)).expect("bot");
+        bots.push(confab_core::ids::UserId(reply["user_id"].as_u64().expect("id")));
+    }
+    let members = format!("[{}, {}, {}]", ada.user.id, bots[0], w.user_id("bob@example.com"));
+    let p = params(&[("name", "support"), ("description", "Helpers"), ("members", members.as_str())]);
+    w.run(|s, now| api::user_groups::create_user_group(s, &ada, &p, now)).expect("group");
+    [bots[0], bots[1]]
+}
+
+fn is_active(w: &support::World, user: confab_core::ids::UserId) -> bool {
+    use confab_core::store::Store as _;
+    w.store.user(user).ok().flatten().expect("user").is_active
+}
+
+#[test]
+fn deactivating_a_user_deactivates_their_bots_and_reactivating_leaves_them_so() {
+    for viewer in ["owner@example.com", "bob@example.com", "ada@example.com"] {
+        let mut w = world();
+        let bots = ada_with_bots(&mut w);
+        let ada = w.actor("ada@example.com");
+        let owner = w.actor("owner@example.com");
+        let events = if viewer == "ada@example.com" {
+            check(&mut w, viewer, PEOPLE, move |s, _| api::users::deactivate_own_user(s, &ada))
+        } else {
+            let id = ada.user.id;
+            check(&mut w, viewer, PEOPLE, move |s, _| api::users::deactivate_user(s, &owner, id))
+        };
+        assert!(bots.iter().all(|bot| !is_active(&w, *bot)), "{viewer}: the bots went with Ada");
+        let deactivated: Vec<u64> = events
+            .iter()
+            .filter(|e| e["type"] == "realm_user" && e["person"]["is_active"] == false)
+            .filter_map(|e| e["person"]["user_id"].as_u64())
+            .collect();
+        let ada_id = w.user_id("ada@example.com");
+        assert_eq!(deactivated, [bots[0].0, bots[1].0, ada_id.0], "{viewer}: the bots first, as in Zulip");
+
+        // A deactivated user's client is gone; others see her come back alone.
+        let onlooker = if viewer == "ada@example.com" { "bob@example.com" } else { viewer };
+        let owner = w.actor("owner@example.com");
+        check(&mut w, onlooker, PEOPLE, move |s, _| api::users::reactivate_user(s, &owner, ada_id));
+        assert!(is_active(&w, ada_id));
+        assert!(bots.iter().all(|bot| !is_active(&w, *bot)), "{viewer}: the bots stay deactivated");
+    }
+}
+
+#[test]
+fn channels_left_earlier_come_back_as_unsubscribed_when_a_role_opens_them_again() {
+    for subscribers in ["true", "false"] {
+        for null in ["true", "false"] {
+            let mut w = world();
+            // Ada was in the private `#secret`, with a color of her own, and in the public
+            // `#town`, and left both.
+            let ada_email = r#"["ada@example.com"]"#;
+            w.subscribe(
+                "owner@example.com",
+                r#"[{"name": "secret"}]"#,
+                &[("invite_only", "true"), ("principals", ada_email)],
+            );
+            w.subscribe("owner@example.com", r#"[{"name": "town"}]"#, &[("principals", ada_email)]);
+            let ada = w.actor("ada@example.com");
+            let secret = channel(&w, "secret").to_string();
+            let red = format!(r##"[{{"stream_id": {secret}, "property": "color", "value": "#ff0000"}}]"##);
+            let p = params(&[("subscription_data", &red)]);
+            w.run(|s, _| api::subscription_properties::update_subscription_settings(s, &ada, &p))
+                .expect("color");
+            let p = params(&[("subscriptions", r#"["secret", "town"]"#)]);
+            w.run(|s, _| api::subscriptions::unsubscribe(s, &ada, &p)).expect("left");
+
+            let capabilities = format!(r#"{{"notification_settings_null": {null}}}"#);
+            let register = [
+                (
+                    "event_types",
+                    r#"["realm_user", "stream", "subscription", "default_streams", "realm_bot"]"#,
+                ),
+                ("include_subscribers", subscribers),
+                ("client_capabilities", capabilities.as_str()),
+            ];
+            let ada_id = ada.user.id;
+            // Administrator (both back), member (the public one), guest (neither), member.
+            let steps: [(&str, &[&str]); 4] =
+                [("200", &["secret", "town"]), ("400", &["town"]), ("600", &[]), ("400", &["town"])];
+            for (role, expected) in steps {
+                let owner = w.actor("owner@example.com");
+                check(
+                    &mut w,
+                    "ada@example.com",
+                    &register,
+                    run(
+                        move |s, a, p, _| api::user_updates::update_user(s, a, ada_id, p),
+                        owner,
+                        &[("role", role)],
+                    ),
+                );
+                let state = support::consistency::state(&w, "ada@example.com", &register);
+                let mut unsubscribed: Vec<&str> = state["unsubscribed"]
+                    .as_array()
+                    .expect("list")
+                    .iter()
+                    .filter_map(|s| s["name"].as_str())
+                    .collect();
+                unsubscribed.sort_unstable();
+                assert_eq!(unsubscribed, expected, "role {role}");
+                if role == "200" {
+                    let secret = state["unsubscribed"]
+                        .as_array()
+                        .expect("list")
+                        .iter()
+                        .find(|s| s["name"] == "secret");
+                    assert_eq!(secret.expect("secret")["color"], "#ff0000", "her own color");
+                }
+            }
+        }
+    }
+}

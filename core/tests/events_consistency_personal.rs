@@ -5,7 +5,8 @@ mod support;
 
 use confab_core::api;
 use confab_core::store::Store as _;
-use support::consistency::{check, run, world};
+use serde_json::Value;
+use support::consistency::{check, run, state, world};
 use support::params;
 
 #[test]
@@ -250,6 +251,13 @@ fn channel_notification_settings_with_and_without_null() {
     let mut w = world();
     let ada = w.actor("ada@example.com");
     let general = w.store.stream_by_name(w.realm, "general").ok().flatten().expect("general");
+    // Ada wants desktop and email notifications for channel messages: what her unset channel
+    // settings stand for.
+    let p = params(&[
+        ("enable_stream_desktop_notifications", "true"),
+        ("enable_stream_email_notifications", "true"),
+    ]);
+    w.run(|s, _| api::settings::update_settings(s, &ada, &p)).expect("settings");
     for null in ["true", "false"] {
         let capabilities = format!(r#"{{"notification_settings_null": {null}}}"#);
         let register = [
@@ -271,13 +279,51 @@ fn channel_notification_settings_with_and_without_null() {
                 ),
             );
         }
-        // A new subscription, whose settings are all unset.
+        // A new subscription, whose settings are all unset: a client that cannot read null
+        // reads Ada's own settings there, except `wildcard_mentions_notify` (as Zulip).
         let name = format!(r#"[{{"name": "new{null}"}}]"#);
-        check(
+        let events = check(
             &mut w,
             "ada@example.com",
             &register,
             run(api::subscriptions::subscribe, ada.clone(), &[("subscriptions", name.as_str())]),
         );
+        let added = events.iter().find(|e| e["op"] == "add").expect("the subscription");
+        let shown = &added["subscriptions"][0];
+        let (on, off) = if null == "true" { (Value::Null, Value::Null) } else { (true.into(), false.into()) };
+        assert_eq!(
+            [&shown["desktop_notifications"], &shown["email_notifications"], &shown["push_notifications"]],
+            [&on, &on, &off],
+            "{null}"
+        );
+        assert_eq!(shown["wildcard_mentions_notify"], Value::Null);
+        assert!(added.get("inherited_notifications").is_none(), "the carried values are not sent");
     }
+}
+
+#[test]
+fn channel_notification_defaults_reach_clients_without_null_when_they_register_again() {
+    // Zulip sends no subscription event when a personal setting changes, so such a client sees
+    // the new value only in a new register (Zulip's `handle_stream_notifications_compatibility`
+    // says as much); clients that read null have nothing to update.
+    let mut w = world();
+    let ada = w.actor("ada@example.com");
+    let register = [
+        ("event_types", r#"["subscription", "user_settings"]"#),
+        ("client_capabilities", r#"{"notification_settings_null": false}"#),
+    ];
+    let desktop =
+        |state: &serde_json::Map<String, Value>| state["subscriptions"][0]["desktop_notifications"].clone();
+    assert_eq!(desktop(&state(&w, "ada@example.com", &register)), false);
+    let p = params(&[("enable_stream_desktop_notifications", "true")]);
+    let events = w.run_events(|s, _| api::settings::update_settings(s, &ada, &p)).expect("settings");
+    let kinds: Vec<&Value> = events
+        .iter()
+        .filter_map(|e| match e {
+            confab_core::Event::Other { body, .. } => Some(&body["type"]),
+            _ => None,
+        })
+        .collect();
+    assert!(!kinds.iter().any(|k| *k == "subscription"), "{kinds:?}");
+    assert_eq!(desktop(&state(&w, "ada@example.com", &register)), true);
 }

@@ -66,3 +66,32 @@ fn outgoing_webhook_bots_keep_their_service() {
     let no_url = [("full_name", "Hook2"), ("short_name", "hook2"), ("bot_type", "3")];
     api.post("/bots", Some(&owner), &no_url).error(400, "REQUEST_VARIABLE_MISSING");
 }
+
+#[test]
+fn a_deactivated_owner_takes_their_bots_along_and_reactivation_leaves_them_deactivated() {
+    let server = TestServer::start(env!("CARGO_BIN_EXE_confab-under-test"));
+    let owner = server.owner();
+    let api = server.api();
+    let ada = api.create_user(&owner, "ada@example.com", "Ada");
+    let ada_id = api.get("/users/me", Some(&ada), &[]).ok()["user_id"].as_u64().expect("id");
+    let made = api.post("/bots", Some(&ada), &[("full_name", "Helper"), ("short_name", "helper")]).ok();
+    let host = server.base_url.trim_start_matches("http://").split(':').next().expect("host").to_owned();
+    let bot = Creds {
+        email: format!("helper-bot@{host}"),
+        api_key: made["api_key"].as_str().expect("key").to_owned(),
+    };
+    let bot_id = made["user_id"].as_u64().expect("id");
+    let queue = api.post("/register", Some(&owner), &[("event_types", r#"["realm_bot"]"#)]).ok();
+
+    api.delete(&format!("/users/{ada_id}"), Some(&owner), &[]).ok();
+    api.get("/users/me", Some(&bot), &[]).error(401, "USER_DEACTIVATED");
+    assert_eq!(api.get(&format!("/users/{bot_id}"), Some(&owner), &[]).ok()["user"]["is_active"], false);
+    assert_eq!(api.get("/bots", Some(&owner), &[]).ok()["bots"], json!([]));
+    let events = api.queued(&owner, &queue)["events"].clone();
+    assert_eq!(events[0]["bot"], json!({"user_id": bot_id, "is_active": false}));
+
+    api.post(&format!("/users/{ada_id}/reactivate"), Some(&owner), &[]).ok();
+    api.get("/users/me", Some(&ada), &[]).ok();
+    api.get("/users/me", Some(&bot), &[]).error(401, "USER_DEACTIVATED");
+    assert_eq!(api.get(&format!("/users/{bot_id}"), Some(&owner), &[]).ok()["user"]["is_active"], false);
+}

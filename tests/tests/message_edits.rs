@@ -278,3 +278,40 @@ fn deleting_messages_and_topics() {
         .ok();
     assert_eq!(search["messages"], json!([]), "deleted messages leave the search index");
 }
+
+#[test]
+fn a_whole_topic_moved_keeps_its_muting() {
+    let world = world();
+    let api = world.server.api();
+    let sent: Vec<u64> =
+        (0..2).map(|i| world.send(&world.owner, "general", "plans", &format!("m{i}"))).collect();
+    let general = api.get("/get_stream_id", Some(&world.ada), &[("stream", "general")]).ok()["stream_id"]
+        .as_u64()
+        .expect("id");
+    let general_id = general.to_string();
+    let mute = [("stream_id", general_id.as_str()), ("topic", "plans"), ("visibility_policy", "1")];
+    api.post("/user_topics", Some(&world.ada), &mute).ok();
+    let modern = api.post("/register", Some(&world.ada), &[("event_types", r#"["user_topic"]"#)]).ok();
+    let legacy = api.post("/register", Some(&world.ada), &[("event_types", r#"["muted_topics"]"#)]).ok();
+
+    // Part of the topic moves without its muting; the rest takes it along.
+    world.patch(&world.owner, sent[0], &[("topic", "aside"), ("propagate_mode", "change_one")]).ok();
+    world.patch(&world.owner, sent[1], &[("topic", "lunch"), ("propagate_mode", "change_all")]).ok();
+
+    let topics: Vec<Value> = api.queued(&world.ada, &modern)["events"]
+        .as_array()
+        .expect("events")
+        .iter()
+        .map(|e| json!([e["topic_name"], e["visibility_policy"]]))
+        .collect();
+    assert_eq!(topics, vec![json!(["plans", 0]), json!(["lunch", 1])]);
+    let legacy_events = api.queued(&world.ada, &legacy)["events"].clone();
+    assert_eq!(legacy_events.as_array().map(Vec::len), Some(1), "{legacy_events}");
+    let muted = &legacy_events[0]["muted_topics"];
+    assert_eq!([&muted[0][0], &muted[0][1]], [&json!("general"), &json!("lunch")], "{muted}");
+
+    let state = api.post("/register", Some(&world.ada), &[("event_types", r#"["user_topic"]"#)]).ok();
+    let now: Vec<Value> =
+        state["user_topics"].as_array().expect("list").iter().map(|t| t["topic_name"].clone()).collect();
+    assert_eq!(now, vec![json!("lunch")]);
+}

@@ -112,3 +112,42 @@ fn a_refused_change_changes_nothing() {
     assert_eq!(refused["msg"], format!("Not subscribed to channel ID {random}"));
     assert_eq!(subscription(&server, &owner, general)["pin_to_top"], false, "the first change was not made");
 }
+
+#[test]
+fn clients_that_cannot_read_null_see_unset_settings_as_the_users_own() {
+    let (server, owner, general, _) = setup();
+    let api = server.api();
+    let without_null = [
+        ("event_types", r#"["subscription"]"#),
+        ("client_capabilities", r#"{"notification_settings_null": false}"#),
+    ];
+    let with_null = [
+        ("event_types", r#"["subscription"]"#),
+        ("client_capabilities", r#"{"notification_settings_null": true}"#),
+    ];
+    let shown = |state: &Value| -> Value {
+        let sub = state["subscriptions"]
+            .as_array()
+            .expect("subscriptions")
+            .iter()
+            .find(|s| s["stream_id"] == general)
+            .cloned()
+            .expect("general");
+        json!([sub["desktop_notifications"], sub["push_notifications"], sub["wildcard_mentions_notify"]])
+    };
+    assert_eq!(shown(&api.post("/register", Some(&owner), &without_null).ok()), json!([false, false, null]));
+
+    api.patch("/settings", Some(&owner), &[("enable_stream_push_notifications", "true")]).ok();
+    let old = api.post("/register", Some(&owner), &without_null).ok();
+    assert_eq!(shown(&old), json!([false, true, null]), "wildcard_mentions_notify stays null, as in Zulip");
+    assert_eq!(shown(&api.post("/register", Some(&owner), &with_null).ok()), json!([null, null, null]));
+
+    // A new subscription's event reads the same way for such a client.
+    api.subscribe(&owner, &["fresh"], &["owner@confab.localhost"]);
+    let events = api.queued(&owner, &old)["events"].clone();
+    let added =
+        events.as_array().expect("events").iter().find(|e| e["op"] == "add").cloned().expect("an add event");
+    assert_eq!(added["subscriptions"][0]["push_notifications"], true, "{added}");
+    assert_eq!(added["subscriptions"][0]["desktop_notifications"], false, "{added}");
+    assert!(added.get("inherited_notifications").is_none(), "{added}");
+}

@@ -88,3 +88,43 @@ fn deactivated_users_leave_their_groups() {
     let members = group(&server, &owner, "role:members")["members"].clone();
     assert!(members.as_array().expect("list").contains(&json!(ada_id)), "back in role:members: {members}");
 }
+
+#[test]
+fn a_new_administrator_gets_back_the_private_channels_they_left_as_unsubscribed() {
+    let server = TestServer::start(env!("CARGO_BIN_EXE_confab-under-test"));
+    let owner = server.owner();
+    let api = server.api();
+    let ada = api.create_user(&owner, "ada@example.com", "Ada");
+    let ada_id = user_id(&server, &ada);
+    let subscriptions = json!([{"name": "secret"}]).to_string();
+    let principals = json!(["ada@example.com"]).to_string();
+    api.post(
+        "/users/me/subscriptions",
+        Some(&owner),
+        &[("subscriptions", &subscriptions), ("principals", &principals), ("invite_only", "true")],
+    )
+    .ok();
+    api.delete("/users/me/subscriptions", Some(&ada), &[("subscriptions", r#"["secret"]"#)]).ok();
+    let register = [("event_types", r#"["stream", "subscription"]"#)];
+    let queue = api.post("/register", Some(&ada), &register).ok();
+    let names = |list: &Value| -> Vec<Value> {
+        list.as_array().expect("list").iter().map(|s| s["name"].clone()).collect()
+    };
+    assert_eq!(names(&queue["unsubscribed"]), Vec::<Value>::new(), "a member does not see it");
+
+    api.patch(&format!("/users/{ada_id}"), Some(&owner), &[("role", "200")]).ok();
+    let state = api.post("/register", Some(&ada), &register).ok();
+    assert_eq!(names(&state["unsubscribed"]), vec![json!("secret")]);
+    assert!(!names(&state["never_subscribed"]).contains(&json!("secret")));
+    let events = api.queued(&ada, &queue)["events"].clone();
+    let created = events
+        .as_array()
+        .expect("events")
+        .iter()
+        .find(|e| e["type"] == "stream" && e["op"] == "create")
+        .cloned()
+        .expect("the channel appears");
+    assert_eq!(names(&created["streams"]), vec![json!("secret")]);
+    assert_eq!(names(&created["unsubscribed"]), vec![json!("secret")], "{created}");
+    assert!(created.get("inherited_notifications").is_none(), "{created}");
+}

@@ -245,20 +245,12 @@ pub fn regenerate_bot_api_key(
     .reply("api_key", new_key))
 }
 
-/// `DELETE /bots/{bot_id}`: deactivates the bot.
+/// `DELETE /bots/{bot_id}`: deactivates the bot, as deactivating any account does (Zulip's
+/// `deactivate_bot_backend` and `deactivate_user_backend` share `do_deactivate_user`).
 pub fn deactivate_bot(store: &impl Store, actor: &Actor, id: UserId) -> ApiResult<Outcome> {
     let bot = managed_bot(store, actor, id)?;
     if !bot.is_active {
         return Err(ApiError::bad_request("No such bot"));
     }
-    let deactivated = User { is_active: false, ..bot.clone() };
-    let mut events = vec![
-        Event::Other {
-            users: active_user_ids(store, actor.realm.id)?,
-            body: json!({"type": "realm_user", "op": "update", "person": {"user_id": id, "is_active": false}}),
-        },
-        bot_activity_event(store, actor, &deactivated)?,
-    ];
-    events.extend(role_group_events(&Groups::load(store, actor.realm.id)?, id, Some(bot.role), None));
-    Ok(Outcome { changes: vec![Change::PutUser(deactivated)], events, ..Outcome::default() })
+    super::users::deactivate(store, actor, bot)
 }

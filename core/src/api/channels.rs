@@ -191,10 +191,14 @@ pub fn create_channel(store: &impl Store, actor: &Actor, params: &Params, now: i
         let color = super::subscriptions::stream_color(count);
         let sub = Subscription::new(*user, stream.id, color);
         outcome.changes.push(Change::PutSubscription(sub.clone()));
-        outcome.events.push(Event::Other {
-            users: vec![*user],
-            body: json!({"type": "subscription", "op": "add", "subscriptions": [wire::subscription(&groups, &stream, &sub, Some(&subscribers))]}),
-        });
+        outcome.events.push(super::subscriptions::add_event(
+            store,
+            &groups,
+            *user,
+            &stream,
+            &sub,
+            &subscribers,
+        )?);
     }
     if let Some(event) = super::subscriptions::peer_event(store, &stream, &subscribers, "peer_add")? {
         outcome.events.push(event);

@@ -582,6 +582,12 @@ fn subscription_blocks(
     let mut never = Vec::new();
     let subs = store.user_subscriptions(user.id)?;
     let groups = Groups::load(store, user.realm_id)?;
+    // What unset notification settings stand for, for clients that cannot read null: the
+    // user's own settings, as Zulip's `post_process_state` fills them.
+    let inherited = match options.capabilities.notification_settings_null {
+        true => None,
+        false => Some(wire::inherited_notification_values(&super::settings::settings_of(store, user)?)),
+    };
     for stream in store.realm_streams(user.realm_id)? {
         if stream.is_archived && !options.capabilities.archived_channels {
             continue;
@@ -590,8 +596,8 @@ fn subscription_blocks(
         match subs.iter().find(|s| s.stream_id == stream.id) {
             Some(sub) if sub.active => {
                 let mut shown = wire::subscription(&groups, &stream, sub, subscribers.as_deref());
-                if !options.capabilities.notification_settings_null {
-                    resolve_null_notification_settings(&mut shown);
+                if let Some(values) = &inherited {
+                    wire::fill_inherited_notification_settings(&mut shown, values);
                 }
                 if partial {
                     make_partial(store, &mut shown, now)?;
@@ -603,8 +609,8 @@ fn subscription_blocks(
                     let mut shown = wire::subscription(&groups, &stream, sub, subscribers.as_deref());
                     // As Zulip's `post_process_state` does: a subscription left keeps the
                     // settings the client was shown while it was active.
-                    if !options.capabilities.notification_settings_null {
-                        resolve_null_notification_settings(&mut shown);
+                    if let Some(values) = &inherited {
+                        wire::fill_inherited_notification_settings(&mut shown, values);
                     }
                     if partial {
                         make_partial(store, &mut shown, now)?;
@@ -627,22 +633,6 @@ fn subscription_blocks(
         }
     }
     Ok((Value::Array(subscribed), Value::Array(unsubscribed), Value::Array(never)))
-}
-
-/// For clients that cannot read null: a subscription's "inherit" notification settings as the
-/// user defaults (off for channel notifications, on for wildcard mentions).
-fn resolve_null_notification_settings(shown: &mut Value) {
-    for (key, default) in [
-        ("desktop_notifications", false),
-        ("audible_notifications", false),
-        ("push_notifications", false),
-        ("email_notifications", false),
-        ("wildcard_mentions_notify", true),
-    ] {
-        if shown[key].is_null() {
-            shown[key] = default.into();
-        }
-    }
 }
 
 /// The user's direct-message conversations, most recent first, with their newest message.

@@ -2,6 +2,10 @@
 //! default channels (kept from guests), whose real email they see, and which bots they
 //! administer. The user is told each, as Zulip's `do_change_user_role` tells the channels;
 //! the role itself and the system groups are told by `user_updates`.
+//!
+//! One addition to Zulip's events: a `stream` `create` for channels the user had left carries
+//! those subscriptions as `unsubscribed`, so that a client's state can hold them where register
+//! does.
 
 use serde_json::json;
 
@@ -35,7 +39,22 @@ pub fn role_change_events(
     }
     if !gained.is_empty() {
         let shown: Vec<_> = gained.iter().map(|s| wire::stream(&groups, s)).collect();
-        bodies.push(json!({"type": "stream", "op": "create", "streams": shown}));
+        let mut create = json!({"type": "stream", "op": "create", "streams": shown});
+        // Channels the user was subscribed to once are "unsubscribed", with their own color
+        // and settings, not "never subscribed" (Zulip's `gather_subscriptions_helper`). Zulip's
+        // own `apply_event` asks its database; a client cannot, so the event brings them.
+        let mut left = Vec::new();
+        for stream in &gained {
+            if let Some(sub) = store.subscription(after.id, stream.id)?.filter(|s| !s.active) {
+                left.push(wire::subscription(&groups, stream, &sub, None));
+            }
+        }
+        if !left.is_empty() {
+            create["unsubscribed"] = json!(left);
+            create[crate::events::INHERITED_NOTIFICATIONS_MARK] =
+                json!(wire::inherited_notification_values(&super::settings::settings_of(store, after)?));
+        }
+        bodies.push(create);
         for stream in &gained {
             let subscribers = store.stream_subscribers(stream.id)?;
             if !subscribers.is_empty() {

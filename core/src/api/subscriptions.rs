@@ -57,6 +57,32 @@ pub fn peer_event(
     }))
 }
 
+/// The `subscription` `add` event of `user`'s new subscription, with the channel's subscribers
+/// after the change. It carries what the user's unset notification settings stand for, which
+/// the queues of clients that cannot read null fill in.
+pub fn add_event(
+    store: &impl Store,
+    groups: &Groups,
+    user: UserId,
+    stream: &Stream,
+    sub: &Subscription,
+    subscribers: &[UserId],
+) -> ApiResult<Event> {
+    let inherited = match store.user(user)? {
+        Some(user) => wire::inherited_notification_values(&super::settings::settings_of(store, &user)?),
+        None => Map::new(),
+    };
+    Ok(Event::Other {
+        users: vec![user],
+        body: json!({
+            "type": "subscription",
+            "op": "add",
+            "subscriptions": [wire::subscription(groups, stream, sub, Some(subscribers))],
+            crate::events::INHERITED_NOTIFICATIONS_MARK: inherited,
+        }),
+    })
+}
+
 /// The color a user's `n`-th subscription gets.
 pub fn stream_color(n: usize) -> String {
     STREAM_COLORS[n % STREAM_COLORS.len()].to_owned()
@@ -292,10 +318,7 @@ pub fn subscribe(store: &impl Store, actor: &Actor, params: &Params, now: i64) -
         subscribers.extend(joined.get(&stream.id).into_iter().flatten());
         subscribers.sort_unstable();
         subscribers.dedup();
-        outcome.events.push(Event::Other {
-            users: vec![*user],
-            body: json!({"type": "subscription", "op": "add", "subscriptions": [wire::subscription(&groups, stream, sub, Some(&subscribers))]}),
-        });
+        outcome.events.push(add_event(store, &groups, *user, stream, sub, &subscribers)?);
     }
     for stream in &targets {
         if let Some(event) =

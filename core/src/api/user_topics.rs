@@ -14,7 +14,7 @@ use crate::error::{ApiError, ApiResult};
 use crate::ids::{StreamId, UserId};
 use crate::model::{RecordKind, Stream};
 use crate::params::Params;
-use crate::store::{Change, Store};
+use crate::store::{Change, IdAllocator, Store};
 
 use super::narrow::TopicVisibility;
 use super::records::{new_ids, records};
@@ -85,7 +85,96 @@ pub fn muted_topics_json(store: &impl Store, user: UserId) -> ApiResult<Value> {
     Ok(Value::Array(muted))
 }
 
-/// Sets a preference: the writes and both events. `inherit` removes it.
+/// A user's topic preferences as one command changes them: each change is written at once, and
+/// the list stays current, so that later changes in the same command build on earlier ones.
+pub(crate) struct Preferences {
+    user: UserId,
+    all: Vec<(u64, Value)>,
+}
+
+impl Preferences {
+    pub(crate) fn load(store: &impl Store, user: UserId) -> ApiResult<Self> {
+        Ok(Preferences { user, all: preferences(store, user)? })
+    }
+
+    /// The user's policy for a topic (`INHERIT` without one).
+    pub(crate) fn policy(&self, stream: StreamId, topic: &str) -> i64 {
+        self.all
+            .iter()
+            .find(|(_, p)| same_topic(p, stream, topic))
+            .and_then(|(_, p)| p["visibility_policy"].as_i64())
+            .unwrap_or(INHERIT)
+    }
+
+    /// Sets a policy (`INHERIT` removes it): the write goes to `changes`; returns the
+    /// `user_topic` event, or `None` when there was nothing to remove.
+    pub(crate) fn set(
+        &mut self,
+        ids: &mut IdAllocator,
+        stream: StreamId,
+        topic: &str,
+        policy: i64,
+        now: i64,
+        changes: &mut Vec<Change>,
+    ) -> Option<Event> {
+        let user = self.user;
+        let existing = self.all.iter().position(|(_, p)| same_topic(p, stream, topic));
+        // The topic as first stored keeps its case, as Zulip's case-insensitive lookup does.
+        let topic_name = existing.map_or_else(
+            || topic.to_owned(),
+            |i| self.all[i].1["topic_name"].as_str().unwrap_or(topic).to_owned(),
+        );
+        let preference = json!({"stream_id": stream, "topic_name": topic_name, "last_updated": now, "visibility_policy": policy});
+        match (existing, policy) {
+            (Some(index), INHERIT) => {
+                let (id, _) = self.all.remove(index);
+                changes.push(Change::DeleteRecord { user, kind: RecordKind::UserTopic, id });
+            }
+            (None, INHERIT) => return None,
+            (Some(index), _) => {
+                let id = self.all[index].0;
+                self.all[index].1 = preference.clone();
+                changes.push(Change::PutRecord {
+                    user,
+                    kind: RecordKind::UserTopic,
+                    id,
+                    value: preference.clone(),
+                });
+            }
+            (None, _) => {
+                let id = ids.take();
+                self.all.push((id, preference.clone()));
+                changes.push(Change::PutRecord {
+                    user,
+                    kind: RecordKind::UserTopic,
+                    id,
+                    value: preference.clone(),
+                });
+            }
+        }
+        let mut event = preference;
+        event["type"] = "user_topic".into();
+        Some(Event::Other { users: vec![user], body: event })
+    }
+
+    /// The legacy `muted_topics` event, with the muted list as it is now.
+    pub(crate) fn muted_topics_event(&self, store: &impl Store) -> ApiResult<Event> {
+        let mut muted = Vec::new();
+        for (_, p) in self.all.iter().filter(|(_, p)| p["visibility_policy"] == MUTED) {
+            let stream = p["stream_id"].as_u64().map(|id| store.stream(StreamId(id))).transpose()?.flatten();
+            if let Some(stream) = stream {
+                muted.push(json!([stream.name, p["topic_name"], p["last_updated"]]));
+            }
+        }
+        Ok(Event::Other {
+            users: vec![self.user],
+            body: json!({"type": "muted_topics", "muted_topics": muted}),
+        })
+    }
+}
+
+/// Sets a preference: the writes and both events (the legacy one first, as in Zulip).
+/// `inherit` removes it.
 fn set_preference(
     store: &impl Store,
     actor: &Actor,
@@ -94,60 +183,16 @@ fn set_preference(
     policy: i64,
     now: i64,
 ) -> ApiResult<Outcome> {
-    let user = actor.user.id;
-    let mut all = preferences(store, user)?;
-    let existing = all.iter().position(|(_, p)| same_topic(p, stream.id, topic));
+    let mut preferences = Preferences::load(store, actor.user.id)?;
     let mut outcome = Outcome::default();
-    // The topic as first stored keeps its case, as Zulip's case-insensitive lookup does.
-    let topic_name = existing
-        .map_or_else(|| topic.to_owned(), |i| all[i].1["topic_name"].as_str().unwrap_or(topic).to_owned());
-    let preference = json!({"stream_id": stream.id, "topic_name": topic_name, "last_updated": now, "visibility_policy": policy});
-    match (existing, policy) {
-        (Some(index), INHERIT) => {
-            let (id, _) = all.remove(index);
-            outcome.changes.push(Change::DeleteRecord { user, kind: RecordKind::UserTopic, id });
-        }
-        (None, INHERIT) => {}
-        (Some(index), _) => {
-            let id = all[index].0;
-            all[index].1 = preference.clone();
-            outcome.changes.push(Change::PutRecord {
-                user,
-                kind: RecordKind::UserTopic,
-                id,
-                value: preference.clone(),
-            });
-        }
-        (None, _) => {
-            let id = new_ids(store)?.take();
-            all.push((id, preference.clone()));
-            outcome.changes.push(Change::PutRecord {
-                user,
-                kind: RecordKind::UserTopic,
-                id,
-                value: preference.clone(),
-            });
-        }
-    }
-    // The legacy list as it is after the change.
-    let mut muted = Vec::new();
-    for (_, p) in all.iter().filter(|(_, p)| p["visibility_policy"] == MUTED) {
-        let name = match p["stream_id"].as_u64() {
-            Some(id) if id == stream.id.0 => Some(stream.name.clone()),
-            Some(id) => store.stream(StreamId(id))?.map(|s| s.name),
-            None => None,
-        };
-        if let Some(name) = name {
-            muted.push(json!([name, p["topic_name"], p["last_updated"]]));
-        }
-    }
-    outcome.events.push(Event::Other {
-        users: vec![user],
-        body: json!({"type": "muted_topics", "muted_topics": muted}),
+    let event = preferences.set(&mut new_ids(store)?, stream.id, topic, policy, now, &mut outcome.changes);
+    outcome.events.push(preferences.muted_topics_event(store)?);
+    // Removing a preference there is none of still tells the clients, as Zulip does.
+    let event = event.unwrap_or_else(|| {
+        let body = json!({"type": "user_topic", "stream_id": stream.id, "topic_name": topic, "last_updated": now, "visibility_policy": INHERIT});
+        Event::Other { users: vec![actor.user.id], body }
     });
-    let mut event = preference;
-    event["type"] = "user_topic".into();
-    outcome.events.push(Event::Other { users: vec![user], body: event });
+    outcome.events.push(event);
     Ok(outcome)
 }
 

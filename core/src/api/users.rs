@@ -9,7 +9,7 @@
 
 use serde_json::{Value, json};
 
-use crate::command::{Actor, Event, Outcome, require_admin};
+use crate::command::{Actor, Event, Outcome, active_user_ids, require_admin};
 use crate::error::{ApiError, ApiResult};
 use crate::ids::{IdKind, RealmId, RecipientId, UserId};
 use crate::model::{BotType, Credentials, Realm, Recipient, RecipientKind, Role, Subscription, User};
@@ -295,18 +295,17 @@ fn check_can_manage(store: &impl Store, actor: &Actor, target: UserId) -> ApiRes
     Ok(user)
 }
 
-/// The `realm_user` event of a deactivation or reactivation (the form of feature level 222).
-fn activity_event(store: &impl Store, actor: &Actor, user: &User) -> ApiResult<Event> {
-    let users = store
-        .realm_users(actor.realm.id)?
-        .iter()
-        .filter(|u| u.is_active || u.id == user.id)
-        .map(|u| u.id)
-        .collect();
-    Ok(Event::Other {
+/// The `realm_user` event of a deactivation or reactivation (the form of feature level 222), to
+/// the organization's active users and the user themselves.
+fn activity_event(user: &User, active: &[UserId]) -> Event {
+    let mut users = active.to_vec();
+    if !users.contains(&user.id) {
+        users.push(user.id);
+    }
+    Event::Other {
         users,
         body: json!({"type": "realm_user", "op": "update", "person": {"user_id": user.id, "is_active": user.is_active}}),
-    })
+    }
 }
 
 /// `DELETE /users/{user_id}`: an administrator deactivates an account. Its credentials stop
@@ -326,7 +325,11 @@ pub fn active_owners(store: &impl Store, actor: &Actor) -> ApiResult<usize> {
     Ok(store.realm_users(actor.realm.id)?.iter().filter(|u| u.is_active && u.role == Role::Owner).count())
 }
 
-fn deactivate(store: &impl Store, actor: &Actor, user: User) -> ApiResult<Outcome> {
+/// Deactivates an active account, and first the active bots it owns, as Zulip's
+/// `do_deactivate_user` does: a bot must not go on acting for an owner who no longer can.
+/// Each is deactivated as if on its own, with its own events, in Zulip's order (the bots, then
+/// their owner), so clients see what they would see of separate deactivations.
+pub(crate) fn deactivate(store: &impl Store, actor: &Actor, user: User) -> ApiResult<Outcome> {
     if !user.is_active {
         return Err(ApiError::bad_request("User is already deactivated"));
     }
@@ -338,39 +341,62 @@ fn deactivate(store: &impl Store, actor: &Actor, user: User) -> ApiResult<Outcom
         .with("is_last_owner", true)
         .with("entity", "organization owner"));
     }
-    let user = User { is_active: false, ..user };
-    let mut outcome = Outcome { changes: vec![Change::PutUser(user.clone())], ..Outcome::default() };
-    outcome.events.push(activity_event(store, actor, &user)?);
-    if user.is_bot() {
-        outcome.events.push(super::bots::bot_activity_event(store, actor, &user)?);
-    }
+    let everyone = store.realm_users(actor.realm.id)?;
+    let mut leaving: Vec<User> = everyone
+        .iter()
+        .filter(|u| u.is_active && u.is_bot() && u.bot_owner_id == Some(user.id))
+        .cloned()
+        .collect();
+    leaving.push(user);
+    // Who is still active as each one goes: a bot deactivated earlier in the cascade hears
+    // nothing of the rest.
+    let mut active: Vec<UserId> = everyone.iter().filter(|u| u.is_active).map(|u| u.id).collect();
     let groups = Groups::load(store, actor.realm.id)?;
-    outcome.events.extend(role_group_events(&groups, user.id, Some(user.role), None));
-    leave_groups(store, actor, user.id, &mut outcome)?;
+    let mut user_groups = store.user_groups(actor.realm.id)?;
+    let mut left_groups = Vec::new();
+    let mut outcome = Outcome::default();
+    for user in leaving {
+        let user = User { is_active: false, ..user };
+        outcome.events.push(activity_event(&user, &active));
+        if user.is_bot() {
+            outcome.events.push(super::bots::bot_activity_event(store, actor, &user)?);
+        }
+        outcome.events.extend(role_group_events(&groups, user.id, Some(user.role), None));
+        left_groups.extend(leave_groups(&mut user_groups, user.id, &active, &mut outcome.events));
+        active.retain(|id| *id != user.id);
+        outcome.changes.push(Change::PutUser(user));
+    }
+    left_groups.sort_unstable();
+    left_groups.dedup();
+    for group in user_groups.into_iter().filter(|g| left_groups.contains(&g.id)) {
+        outcome.changes.push(Change::PutUserGroup(Box::new(group)));
+    }
     Ok(outcome)
 }
 
 /// A deactivated user leaves every user group they were a direct member of, as in Zulip
-/// (reactivation does not bring them back).
-fn leave_groups(store: &impl Store, actor: &Actor, user: UserId, outcome: &mut Outcome) -> ApiResult<()> {
-    let active: Vec<UserId> = store
-        .realm_users(actor.realm.id)?
-        .iter()
-        .filter(|u| u.is_active && u.id != user)
-        .map(|u| u.id)
-        .collect();
-    for mut group in store.user_groups(actor.realm.id)? {
+/// (reactivation does not bring them back); `active` (the user among them, who hears of it as
+/// of their own deactivation) hear of it. Returns the groups left; `groups` is updated in
+/// place, so the next user of a cascade leaves the same groups without undoing this.
+fn leave_groups(
+    groups: &mut [crate::model::UserGroup],
+    user: UserId,
+    active: &[UserId],
+    events: &mut Vec<Event>,
+) -> Vec<crate::ids::UserGroupId> {
+    let mut left = Vec::new();
+    for group in groups.iter_mut() {
         if group.system.is_some() || !group.direct_members.contains(&user) {
             continue;
         }
         group.direct_members.retain(|m| *m != user);
-        outcome.events.push(Event::Other {
-            users: active.clone(),
+        events.push(Event::Other {
+            users: active.to_vec(),
             body: json!({"type": "user_group", "op": "remove_members", "group_id": group.id, "user_ids": [user]}),
         });
-        outcome.changes.push(Change::PutUserGroup(Box::new(group)));
+        left.push(group.id);
     }
-    Ok(())
+    left
 }
 
 /// `POST /users/{user_id}/reactivate`.
@@ -379,8 +405,10 @@ pub fn reactivate_user(store: &impl Store, actor: &Actor, target: UserId) -> Api
     if user.is_active {
         return Err(ApiError::bad_request("User is already active"));
     }
+    // The bots the user's deactivation took with it stay deactivated, as in Zulip's
+    // `do_reactivate_user`: each comes back only when reactivated itself.
     let user = User { is_active: true, ..user };
-    let mut events = vec![activity_event(store, actor, &user)?];
+    let mut events = vec![activity_event(&user, &active_user_ids(store, actor.realm.id)?)];
     if user.is_bot() {
         events.push(super::bots::bot_activity_event(store, actor, &user)?);
     }

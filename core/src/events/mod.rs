@@ -59,6 +59,7 @@ pub use options::{ClientCapabilities, QueueOptions, parse_client_capabilities, p
 pub use pending::PendingEvents;
 pub use registry::{Poll, PollTicket, QueueOwner, Registration, Registry};
 pub use state_sync::apply_event;
+pub use transform::INHERITED_NOTIFICATIONS_MARK;
 
 /// Zulip's `DEFAULT_EVENT_QUEUE_TIMEOUT_SECS`: a queue idle this long, with no poll waiting, is
 /// discarded.

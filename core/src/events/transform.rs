@@ -67,6 +67,10 @@ pub(crate) fn accepts(options: &QueueOptions, body: &Value) -> bool {
 /// The field that marks a `stream` `delete` event as the archiving kind; never sent.
 pub const ARCHIVED_MARK: &str = "archived";
 
+/// The field of a `subscription` `add` event that carries what the user's unset notification
+/// settings stand for (`wire::inherited_notification_values`); never sent.
+pub const INHERITED_NOTIFICATIONS_MARK: &str = "inherited_notifications";
+
 /// `event_types` matching: by `type`, exactly. `muted_topics` is suppressed for clients that
 /// also asked for its replacement `user_topic`, so asking for both yields one copy.
 pub(crate) fn wanted_type(options: &QueueOptions, kind: &str) -> bool {
@@ -91,8 +95,8 @@ pub(crate) fn expand(body: &Value, shape: &Shape<'_>) -> Vec<Value> {
     {
         return Vec::new();
     }
-    if !shape.caps.notification_settings_null && event_type(&body) == "subscription" {
-        resolve_null_notification_settings(&mut body);
+    if matches!(event_type(&body), "subscription" | "stream") {
+        inherited_notification_settings(&mut body, shape.caps.notification_settings_null);
     }
     if event_type(&body) == "presence" {
         presence_form(&mut body, shape);
@@ -149,21 +153,22 @@ pub(crate) fn name_empty_message_topic(message: &mut Value) {
     }
 }
 
-/// For clients without `notification_settings_null`: a subscription's unset notification
-/// settings read as the user defaults (off for channel notifications, on for wildcard
-/// mentions), as register shows them to such clients.
-fn resolve_null_notification_settings(body: &mut Value) {
-    let Some(Value::Array(subs)) = body.get_mut("subscriptions") else { return };
-    for sub in subs.iter_mut().filter_map(Value::as_object_mut) {
-        for (key, default) in [
-            ("desktop_notifications", false),
-            ("audible_notifications", false),
-            ("push_notifications", false),
-            ("email_notifications", false),
-            ("wildcard_mentions_notify", true),
-        ] {
-            if sub.get(key).is_some_and(Value::is_null) {
-                sub.insert(key.into(), default.into());
+/// For clients without `notification_settings_null`: the unset notification settings of the
+/// subscriptions an event brings (a `subscription` `add`'s, a `stream` `create`'s
+/// `unsubscribed`) read as what they stand for, the user's own settings, which the event
+/// carries under [`INHERITED_NOTIFICATIONS_MARK`] (never sent), as register fills them for such
+/// clients. Zulip sends these clients the nulls; filling them keeps their state what register
+/// would give.
+fn inherited_notification_settings(body: &mut Value, null_ok: bool) {
+    let Value::Object(fields) = body else { return };
+    let Some(Value::Object(values)) = fields.remove(INHERITED_NOTIFICATIONS_MARK) else { return };
+    if null_ok {
+        return;
+    }
+    for key in ["subscriptions", "unsubscribed"] {
+        if let Some(Value::Array(subs)) = fields.get_mut(key) {
+            for sub in subs.iter_mut() {
+                crate::wire::fill_inherited_notification_settings(sub, &values);
             }
         }
     }

@@ -2,7 +2,8 @@
 //!
 //! Content edits, topic edits (with resolving) and moves between channels, propagated as
 //! `change_one`, `change_later` or `change_all`, with Zulip's checks in Zulip's order
-//! (zulip-semantics §5.1–5.2) and its notices to the old and new threads.
+//! (zulip-semantics §5.1–5.2) and its notices to the old and new threads. A whole topic's
+//! move takes users' topic preferences along (`preferences_on_move`).
 
 use std::collections::BTreeMap;
 use std::ops::Bound;
@@ -22,6 +23,7 @@ use crate::wire;
 
 use super::super::streams::{has_content_access, stream_in_realm};
 use super::access::visible_flags;
+use super::preferences_on_move::{TopicMove, carry_preferences, moved_whole_topic};
 use super::rendering::{CONTENT_FLAGS, Mentions, is_me_message, render_message};
 use super::send::{Composed, check_topic, notify};
 
@@ -353,6 +355,18 @@ pub fn update_message(
     let mut losing: Vec<UserId> = Vec::new();
     if let Some(target) = &request.stream {
         losing = move_access(store, target, &affected, &mut outcome)?;
+    }
+    if let (Some(from), Some(to), true) = (&old_stream, &new_stream, moving)
+        && moved_whole_topic(
+            store,
+            actor,
+            &message,
+            &affected,
+            request.propagate_mode == PropagateMode::ChangeAll,
+        )?
+    {
+        let place = TopicMove { from, from_topic: message.topic(), to, to_topic: &new_topic };
+        carry_preferences(store, actor, &place, now, &mut outcome)?;
     }
     let edited = affected.iter().find(|m| m.id == message.id).unwrap_or(&message);
     let content_flags = match &rendered {

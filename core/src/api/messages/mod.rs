@@ -8,6 +8,7 @@ mod flags;
 mod history;
 mod matches;
 mod notices;
+mod preferences_on_move;
 mod reactions;
 mod rendering;
 mod report;

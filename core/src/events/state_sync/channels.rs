@@ -96,14 +96,23 @@ pub(super) fn apply_stream(state: &mut Map<String, Value>, event: &Value) {
                 list.extend(created.iter().cloned());
             }
             // A channel one can see but did not join is "never subscribed" until a
-            // subscription event says otherwise; its subscribers arrive as `peer_add`.
+            // subscription event says otherwise, unless the event brings the subscription the
+            // user once had (Confab's `unsubscribed`, for channels a new role opens again):
+            // then it is "unsubscribed". Subscribers arrive as `peer_add`.
             let with_subscribers = has_subscriber_lists(state);
-            if let Some(list) = list_mut(state, "never_subscribed") {
-                for mut stream in created {
-                    if with_subscribers {
-                        stream["subscribers"] = json!([]);
-                    }
-                    list.push(stream);
+            let left = event["unsubscribed"].as_array().cloned().unwrap_or_default();
+            for stream in created {
+                let (key, mut entry) = match left.iter().find(|s| stream_matches(s, &stream["stream_id"])) {
+                    Some(sub) => ("unsubscribed", sub.clone()),
+                    None => ("never_subscribed", stream),
+                };
+                if with_subscribers {
+                    entry["subscribers"] = json!([]);
+                } else if let Value::Object(fields) = &mut entry {
+                    fields.remove("subscribers");
+                }
+                if let Some(list) = list_mut(state, key) {
+                    list.push(entry);
                 }
             }
         }
