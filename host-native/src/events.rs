@@ -3,7 +3,7 @@
 //! lock with the long-polls waiting on it, answers them, runs its timer, and saves it across a
 //! graceful restart.
 //!
-//! A waiting poll is answered by whoever finishes it (the writer after a commit, the timer with
+//! A waiting poll is answered by whoever finishes it (the writer after its replies, the timer with
 //! a heartbeat, a newer poll, a deletion, shutdown): that thread takes the queue's events under
 //! the one lock it already holds and sends them down the poll's channel. Waking thousands of
 //! polls therefore costs one lock, not two per poll fighting over it.
@@ -73,6 +73,13 @@ impl Serialize for Answer {
     }
 }
 
+/// Queues that received events and whose waiting polls, if any, are still to be answered.
+#[derive(Debug, Default)]
+#[must_use = "waiting polls are answered only by EventHub::wake"]
+pub struct Woken {
+    queue_ids: Vec<String>,
+}
+
 /// How a fetch from a queue asks for its events.
 pub struct Fetch {
     pub queue_id: String,
@@ -129,26 +136,43 @@ impl EventHub {
         f(&mut state)
     }
 
-    /// Delivers committed events (called by the writer after each commit, in commit order) and
-    /// answers the polls they concern. Notifications are built on a snapshot that includes the
-    /// commit.
-    pub fn deliver_events(&self, store: &Store, events: &[Event]) {
+    /// Queues committed events (called by the writer after each commit, in commit order,
+    /// before it replies). Notifications are built on a snapshot that includes the commit.
+    /// Returns the queues that received events; [`EventHub::wake`] answers their waiting polls.
+    pub fn queue_events(&self, store: &Store, events: &[Event]) -> Woken {
         if events.is_empty() {
-            return;
+            return Woken::default();
         }
         match store.read(|tables| notifications(tables, events)) {
-            Ok(notifications) => self.deliver(&notifications),
-            Err(e) => tracing::error!("events of a committed change were lost: {e}"),
+            Ok(notifications) => self.queue(&notifications),
+            Err(e) => {
+                tracing::error!("events of a committed change were lost: {e}");
+                Woken::default()
+            }
         }
     }
 
-    /// Delivers notifications and answers the polls they concern.
-    pub fn deliver(&self, notifications: &[Notification]) {
+    /// Queues notifications; returns the queues that received events.
+    pub fn queue(&self, notifications: &[Notification]) -> Woken {
         let now = crate::http::now();
         self.with(|state| {
-            for notification in notifications {
-                for queue_id in state.registry.push(notification, now) {
-                    state.finish(&queue_id, now);
+            let queue_ids = notifications.iter().flat_map(|n| state.registry.push(n, now)).collect();
+            Woken { queue_ids }
+        })
+    }
+
+    /// Answers the polls waiting on queues that received events. The writer calls this after
+    /// its replies, so a command's own answer does not wait behind thousands of polls; a poll
+    /// that asks meanwhile finds the events queued.
+    pub fn wake(&self, woken: Woken) {
+        if woken.queue_ids.is_empty() {
+            return;
+        }
+        let now = crate::http::now();
+        self.with(|state| {
+            for queue_id in &woken.queue_ids {
+                if state.registry.has_events(queue_id) {
+                    state.finish(queue_id, now);
                 }
             }
         });

@@ -4,7 +4,8 @@
 //! order in one redb write transaction (each sees the changes of those before it), commits once,
 //! and only then answers each: a reply is never sent, and no event made visible, before the
 //! data it reports is durable; the batch's events go to the event sink after the commit and
-//! before the replies. A command that fails has asked for no writes, so it cannot spoil
+//! before the replies, and what the sink leaves for later (waking waiting polls) runs after
+//! the replies. A command that fails has asked for no writes, so it cannot spoil
 //! its batch; a failure to apply or commit fails the whole batch, which then wrote nothing.
 
 use std::sync::Arc;
@@ -23,8 +24,12 @@ struct Request {
     reply: oneshot::Sender<ApiResult<Outcome>>,
 }
 
-/// Where the events of committed commands go, in commit order, before any reply is sent.
-pub type EventSink = Box<dyn Fn(&Store, &[Event]) + Send>;
+/// Where the events of committed commands go, in commit order, before any reply is sent. What
+/// it returns runs after the replies.
+pub type EventSink = Box<dyn Fn(&Store, &[Event]) -> AfterReplies + Send>;
+
+/// Work the event sink leaves until the batch's commands have their answers.
+pub type AfterReplies = Box<dyn FnOnce() + Send>;
 
 /// The most commands one transaction takes; bounds the latency a batch adds.
 const MAX_BATCH: usize = 512;
@@ -65,18 +70,20 @@ fn run(store: &Store, requests: &mpsc::Receiver<Request>, sink: &EventSink) {
         }
         let (replies, jobs): (Vec<_>, Vec<_>) = batch.into_iter().map(|r| (r.reply, r.job)).unzip();
         let mut results = execute(store, jobs);
-        // Events leave in commit order, before the replies: a client that sees its reply can
-        // count on its own event being queued.
+        // Events are queued in commit order, before the replies: a client that sees its reply
+        // can count on its own event being queued. The polls they wake are answered after the
+        // replies, so a sender does not wait for its message to reach everyone.
         let events: Vec<Event> = results
             .iter_mut()
             .filter_map(|r| r.as_mut().ok())
             .flat_map(|o| std::mem::take(&mut o.events))
             .collect();
-        sink(store, &events);
+        let after_replies = sink(store, &events);
         for (reply, result) in replies.into_iter().zip(results) {
             // The caller may have gone away (client disconnected); its data is committed anyway.
             let _ = reply.send(result);
         }
+        after_replies();
     }
 }
 

@@ -183,6 +183,14 @@ impl Registry {
         pending
     }
 
+    /// Whether the queue holds events its client has not acknowledged. A host that answers
+    /// woken polls some time after [`Registry::push`] checks this first: a poll parked since
+    /// then, having acknowledged those events, has nothing to be woken for.
+    pub fn has_events(&self, queue_id: &str) -> bool {
+        let slot = self.by_id.get(queue_id).and_then(|&slot| self.slots.get(slot as usize));
+        slot.and_then(Option::as_ref).is_some_and(|queue| !queue.events.is_empty())
+    }
+
     /// The poll under `ticket` stopped waiting (woken, timed out by the host, or its client went
     /// away). Returns whether it was still the queue's waiting poll; if not, it was finished (by
     /// an event, a heartbeat or a newer poll) and the host should answer it with a fetch with

@@ -57,8 +57,10 @@ impl AppState {
         let writer = Writer::start(
             store.clone(),
             Box::new(move |store, committed| {
-                sink.deliver_events(store, committed);
+                let woken = sink.queue_events(store, committed);
                 webhooks.dispatch(committed);
+                let sink = sink.clone();
+                Box::new(move || sink.wake(woken))
             }),
         );
         let site = Arc::new(site);
