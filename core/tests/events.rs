@@ -173,6 +173,20 @@ fn the_four_shapes_follow_apply_markdown_and_client_gravatar() {
     }
 }
 
+/// A host may answer woken polls a moment after the push: by then the client may have fetched
+/// and acknowledged the events and parked again, with nothing to be woken for.
+#[test]
+fn has_events_until_they_are_acknowledged() {
+    let mut reg = Registry::new();
+    register(&mut reg, "q", ADA, QueueOptions::default(), 0);
+    assert!(!reg.has_events("q"));
+    reg.push(&other(&[ADA], json!({"type": "reaction", "op": "add", "message_id": 1})), 1);
+    assert!(reg.has_events("q"));
+    assert!(matches!(reg.get_events("q", ADA, Some(0), false, 2), Ok(Poll::Wait { .. })));
+    assert!(!reg.has_events("q"));
+    assert!(!reg.has_events("no such queue"));
+}
+
 #[test]
 fn last_event_id_acknowledges() {
     let mut reg = Registry::new();
