@@ -1,6 +1,7 @@
 //! Every mutation's events keep a client's state right (see `support::consistency`).
 //! Accounts: users created, deactivated (by an administrator or themselves) and reactivated,
-//! roles changed; bots added, given new keys and deactivated.
+//! roles changed; bots added, given new keys, deactivated and reactivated (by a new owner when
+//! theirs is deactivated).
 
 mod support;
 
@@ -220,6 +221,82 @@ fn deactivating_a_user_deactivates_their_bots_and_reactivating_leaves_them_so() 
         check(&mut w, onlooker, PEOPLE, move |s, _| api::users::reactivate_user(s, &owner, ada_id));
         assert!(is_active(&w, ada_id));
         assert!(bots.iter().all(|bot| !is_active(&w, *bot)), "{viewer}: the bots stay deactivated");
+    }
+}
+
+fn owner_of(w: &support::World, bot: confab_core::ids::UserId) -> Option<confab_core::ids::UserId> {
+    use confab_core::store::Store as _;
+    w.store.user(bot).ok().flatten().expect("bot").bot_owner_id
+}
+
+#[test]
+fn reactivating_a_bot_whose_owner_is_deactivated_makes_the_administrator_its_owner() {
+    // The owner, or Bob made an administrator, brings back one of Ada's bots while Ada is
+    // away; each administrator watches (they list every bot), and so does a member who lists
+    // none.
+    let cases = [
+        ("owner@example.com", "owner@example.com", true),
+        ("owner@example.com", "bob@example.com", false),
+        ("bob@example.com", "bob@example.com", true),
+        ("bob@example.com", "owner@example.com", true),
+        ("bob@example.com", "cleo@example.com", false),
+    ];
+    for (administrator, viewer, lists_bots) in cases {
+        let mut w = world();
+        w.add_user("cleo@example.com", "Cleo Coder", Role::Member);
+        let owner = w.actor("owner@example.com");
+        if administrator == "bob@example.com" {
+            let bob = w.user_id("bob@example.com");
+            let p = params(&[("role", "200")]);
+            w.run(|s, _| api::user_updates::update_user(s, &owner, bob, &p)).expect("an administrator");
+        }
+        let bots = ada_with_bots(&mut w);
+        let ada = w.user_id("ada@example.com");
+        w.run(|s, _| api::users::deactivate_user(s, &owner, ada)).expect("Ada leaves with her bots");
+
+        let admin = w.actor(administrator);
+        let admin_id = admin.user.id;
+        let events =
+            check(&mut w, viewer, PEOPLE, move |s, _| api::users::reactivate_user(s, &admin, bots[0]));
+        assert!(is_active(&w, bots[0]));
+        assert_eq!(owner_of(&w, bots[0]), Some(admin_id), "{administrator} owns it now");
+        if lists_bots {
+            let changed =
+                events.iter().find(|e| e["type"] == "realm_bot" && e["bot"].get("owner_id").is_some());
+            assert_eq!(changed.expect("the change of owner")["bot"]["owner_id"], admin_id.0, "{viewer}");
+        }
+        assert!(
+            events.iter().any(|e| e["type"] == "realm_user" && e["person"]["bot_owner_id"] == admin_id.0),
+            "{viewer}: {events:?}"
+        );
+        assert!(!is_active(&w, bots[1]), "the other bot stays deactivated");
+        assert_eq!(owner_of(&w, bots[1]), Some(ada), "and Ada's");
+
+        // When Ada comes back, the bot stays with its new owner.
+        let owner = w.actor("owner@example.com");
+        check(&mut w, viewer, PEOPLE, move |s, _| api::users::reactivate_user(s, &owner, ada));
+        assert_eq!(owner_of(&w, bots[0]), Some(admin_id));
+    }
+}
+
+#[test]
+fn reactivating_a_bot_whose_owner_is_active_keeps_its_owner() {
+    let mut w = world();
+    let bots = ada_with_bots(&mut w);
+    let ada = w.actor("ada@example.com");
+    let bot = bots[0];
+    w.run(|s, _| api::bots::deactivate_bot(s, &ada, bot)).expect("deactivated");
+    for viewer in ["ada@example.com", "owner@example.com"] {
+        let owner = w.actor("owner@example.com");
+        let events = check(&mut w, viewer, PEOPLE, move |s, _| api::users::reactivate_user(s, &owner, bot));
+        assert_eq!(owner_of(&w, bot), Some(ada.user.id));
+        assert!(
+            !events
+                .iter()
+                .any(|e| e["bot"].get("owner_id").is_some() || e["person"].get("bot_owner_id").is_some())
+        );
+        let owner = w.actor("owner@example.com");
+        w.run(|s, _| api::users::deactivate_user(s, &owner, bot)).expect("deactivated again");
     }
 }
 

@@ -67,20 +67,37 @@ fn outgoing_webhook_bots_keep_their_service() {
     api.post("/bots", Some(&owner), &no_url).error(400, "REQUEST_VARIABLE_MISSING");
 }
 
-#[test]
-fn a_deactivated_owner_takes_their_bots_along_and_reactivation_leaves_them_deactivated() {
+/// Ada, a member, and her bot `helper`.
+struct AdasBot {
+    server: TestServer,
+    owner: Creds,
+    owner_id: u64,
+    ada: Creds,
+    ada_id: u64,
+    bot: Creds,
+    bot_id: u64,
+}
+
+fn adas_bot() -> AdasBot {
     let server = TestServer::start(env!("CARGO_BIN_EXE_confab-under-test"));
     let owner = server.owner();
     let api = server.api();
+    let id = |who: &Creds| api.get("/users/me", Some(who), &[]).ok()["user_id"].as_u64().expect("id");
     let ada = api.create_user(&owner, "ada@example.com", "Ada");
-    let ada_id = api.get("/users/me", Some(&ada), &[]).ok()["user_id"].as_u64().expect("id");
     let made = api.post("/bots", Some(&ada), &[("full_name", "Helper"), ("short_name", "helper")]).ok();
     let host = server.base_url.trim_start_matches("http://").split(':').next().expect("host").to_owned();
     let bot = Creds {
         email: format!("helper-bot@{host}"),
         api_key: made["api_key"].as_str().expect("key").to_owned(),
     };
-    let bot_id = made["user_id"].as_u64().expect("id");
+    let (owner_id, ada_id) = (id(&owner), id(&ada));
+    AdasBot { server, owner, owner_id, ada, ada_id, bot, bot_id: made["user_id"].as_u64().expect("id") }
+}
+
+#[test]
+fn a_deactivated_owner_takes_their_bots_along_and_reactivation_leaves_them_deactivated() {
+    let AdasBot { server, owner, ada, ada_id, bot, bot_id, .. } = adas_bot();
+    let api = server.api();
     let queue = api.post("/register", Some(&owner), &[("event_types", r#"["realm_bot"]"#)]).ok();
 
     api.delete(&format!("/users/{ada_id}"), Some(&owner), &[]).ok();
@@ -94,4 +111,53 @@ fn a_deactivated_owner_takes_their_bots_along_and_reactivation_leaves_them_deact
     api.get("/users/me", Some(&ada), &[]).ok();
     api.get("/users/me", Some(&bot), &[]).error(401, "USER_DEACTIVATED");
     assert_eq!(api.get(&format!("/users/{bot_id}"), Some(&owner), &[]).ok()["user"]["is_active"], false);
+}
+
+#[test]
+fn reactivating_a_bot_whose_owner_is_deactivated_makes_the_administrator_its_owner() {
+    let AdasBot { server, owner, owner_id, ada, ada_id, bot, bot_id } = adas_bot();
+    let api = server.api();
+    api.delete(&format!("/users/{ada_id}"), Some(&owner), &[]).ok();
+    let watching = [("event_types", r#"["realm_bot", "realm_user"]"#)];
+    let queue = api.post("/register", Some(&owner), &watching).ok();
+
+    // Ada is still away: the bot comes back as the owner's, who reactivated it.
+    api.post(&format!("/users/{bot_id}/reactivate"), Some(&owner), &[]).ok();
+    api.get("/users/me", Some(&bot), &[]).ok();
+    let shown = api.get(&format!("/users/{bot_id}"), Some(&owner), &[]).ok();
+    assert_eq!(shown["user"]["bot_owner_id"], owner_id);
+    let bots = api.get("/bots", Some(&owner), &[]).ok();
+    assert_eq!(bots["bots"][0]["owner_id"], owner_id);
+    let events = api.queued(&owner, &queue)["events"].clone();
+    let changes: Vec<_> = events.as_array().expect("events").iter().map(|e| (&e["type"], &e["op"])).collect();
+    assert_eq!(
+        changes,
+        [
+            (&json!("realm_user"), &json!("update")),
+            (&json!("realm_bot"), &json!("update")),
+            (&json!("realm_bot"), &json!("update")),
+            (&json!("realm_user"), &json!("update")),
+        ],
+        "{events}"
+    );
+    assert_eq!(events[1]["bot"], json!({"user_id": bot_id, "is_active": true}));
+    assert_eq!(events[2]["bot"], json!({"user_id": bot_id, "owner_id": owner_id}));
+    assert_eq!(events[3]["person"], json!({"user_id": bot_id, "bot_owner_id": owner_id}));
+
+    // Ada's return does not give it back.
+    api.post(&format!("/users/{ada_id}/reactivate"), Some(&owner), &[]).ok();
+    assert_eq!(api.get("/bots", Some(&ada), &[]).ok()["bots"], json!([]));
+    let shown = api.get(&format!("/users/{bot_id}"), Some(&owner), &[]).ok();
+    assert_eq!(shown["user"]["bot_owner_id"], owner_id);
+}
+
+#[test]
+fn reactivating_a_bot_whose_owner_is_active_keeps_its_owner() {
+    let AdasBot { server, owner, ada, ada_id, bot_id, .. } = adas_bot();
+    let api = server.api();
+    api.delete(&format!("/bots/{bot_id}"), Some(&ada), &[]).ok();
+    api.post(&format!("/users/{bot_id}/reactivate"), Some(&owner), &[]).ok();
+    let shown = api.get(&format!("/users/{bot_id}"), Some(&owner), &[]).ok();
+    assert_eq!(shown["user"]["bot_owner_id"], ada_id);
+    assert_eq!(api.get("/bots", Some(&ada), &[]).ok()["bots"][0]["user_id"], bot_id);
 }

@@ -289,12 +289,13 @@ fn endpoints(
     ]
 }
 
-/// Sends every hostile value as each named parameter of one endpoint, as `who`, and requires
-/// an answer in the API's shape below 500 each time. Returns how many requests were sent.
+/// Sends every hostile value as each named parameter of one endpoint, as `who` (without
+/// credentials for `None`), and requires an answer in the API's shape below 500 each time.
+/// Returns how many requests were sent.
 fn send_hostile_values(
     http: &reqwest::blocking::Client,
     base_url: &str,
-    who: &Creds,
+    who: Option<&Creds>,
     method: &str,
     path: &str,
     names: &[&str],
@@ -308,7 +309,10 @@ fn send_hostile_values(
             }
             let url = format!("{base_url}/api/v1{path}");
             let method = reqwest::Method::from_bytes(method.as_bytes()).expect("method");
-            let mut request = http.request(method.clone(), &url).basic_auth(&who.email, Some(&who.api_key));
+            let mut request = http.request(method.clone(), &url);
+            if let Some(who) = who {
+                request = request.basic_auth(&who.email, Some(&who.api_key));
+            }
             let params = [(*name, value.as_str())];
             request =
                 if method == reqwest::Method::GET { request.query(&params) } else { request.form(&params) };
@@ -365,7 +369,7 @@ fn no_hostile_value_produces_a_server_error() {
     let http = reqwest::blocking::Client::new();
     let mut requests = 0;
     for (method, path, names) in endpoints(message_id, stream_id, scheduled_id) {
-        requests += send_hostile_values(&http, &server.base_url, &owner, method, &path, &names);
+        requests += send_hostile_values(&http, &server.base_url, Some(&owner), method, &path, &names);
     }
     assert!(requests > 1000, "{requests} requests were sent");
     // And the server still works.
@@ -386,8 +390,58 @@ fn bot_storage_takes_hostile_values_from_bots() {
     let http = reqwest::blocking::Client::new();
     let mut requests = 0;
     for (method, names) in [("GET", ["keys"]), ("PUT", ["storage"]), ("DELETE", ["keys"])] {
-        requests += send_hostile_values(&http, &server.base_url, &bot, method, "/bot_storage", &names);
+        requests += send_hostile_values(&http, &server.base_url, Some(&bot), method, "/bot_storage", &names);
     }
     assert!(requests > 30, "{requests} requests were sent");
     api.get("/bot_storage", Some(&bot), &[]).ok();
+}
+
+/// The endpoints open to spectators take the same values from someone without credentials, in
+/// an organization that admits spectators and has a web-public channel to read.
+#[test]
+fn spectators_endpoints_take_hostile_values() {
+    let server = TestServer::start(env!("CARGO_BIN_EXE_confab-under-test"));
+    let owner: Creds = server.owner();
+    let api = server.api();
+    api.patch("/realm", Some(&owner), &[("enable_spectator_access", "true")]).ok();
+    let me = api.get("/users/me", Some(&owner), &[]).ok()["user_id"].to_string();
+    let subscribers = format!("[{me}]");
+    let open = [("name", "open"), ("subscribers", subscribers.as_str()), ("is_web_public", "true")];
+    let stream_id = api.post("/channels/create", Some(&owner), &open).ok()["id"].to_string();
+    let said = [("type", "stream"), ("to", "open"), ("topic", "t"), ("content", "x")];
+    let message_id = api.post("/messages", Some(&owner), &said).ok()["id"].to_string();
+    let endpoints: [(&str, String, &[&str]); 4] = [
+        (
+            "GET",
+            "/messages".into(),
+            &[
+                "anchor",
+                "num_before",
+                "num_after",
+                "narrow",
+                "message_ids",
+                "apply_markdown",
+                "client_gravatar",
+            ],
+        ),
+        ("GET", format!("/messages/{message_id}"), &["apply_markdown", "allow_empty_topic_name"]),
+        ("GET", format!("/users/me/{stream_id}/topics"), &["allow_empty_topic_name"]),
+        ("POST", "/register".into(), &["event_types", "narrow", "client_gravatar", "include_subscribers"]),
+    ];
+    let http = reqwest::blocking::Client::new();
+    let mut requests = 0;
+    for (method, path, names) in endpoints {
+        requests += send_hostile_values(&http, &server.base_url, None, method, &path, names);
+    }
+    // And as path segments.
+    for value in hostile_values().iter().filter(|v| v.len() < 1_000) {
+        let segment: String = value.bytes().map(|b| format!("%{b:02X}")).collect();
+        for path in [format!("/messages/{segment}"), format!("/users/me/{segment}/topics")] {
+            let reply = api.get(&path, None, &[]);
+            assert!(reply.status < 500 && reply.body["result"] == "error", "{path}: {}", reply.body);
+            requests += 1;
+        }
+    }
+    assert!(requests > 100, "{requests} requests were sent");
+    api.get(&format!("/messages/{message_id}"), None, &[]).ok();
 }

@@ -731,3 +731,45 @@ fn lists_and_events_show_only_the_organizations_own() {
     let lear_search = orgs.lear().get("/messages", Some(&ids.fool), &search).ok();
     assert_eq!(lear_search["messages"].as_array().map(Vec::len), Some(1));
 }
+
+#[test]
+fn spectators_read_only_the_organization_the_host_names() {
+    let orgs = TwoOrganizations::start();
+    let (lear, king) = (orgs.lear(), &orgs.lear_owner);
+    let root = orgs.root();
+    for (api, owner) in [(&lear, king), (&root, &orgs.root_owner)] {
+        api.patch("/realm", Some(owner), &[("enable_spectator_access", "true")]).ok();
+    }
+    let king_id = user_id(&lear, king).to_string();
+    let subscribers = format!("[{king_id}]");
+    let heath = [("name", "heath"), ("subscribers", subscribers.as_str()), ("is_web_public", "true")];
+    let stream = lear.post("/channels/create", Some(king), &heath).ok()["id"].to_string();
+    let said = [("type", "stream"), ("to", "heath"), ("topic", "storm"), ("content", "Blow, winds")];
+    let message = lear.post("/messages", Some(king), &said).ok()["id"].to_string();
+
+    // Lear's spectators read them; the root's, asking for the same ids, get what an id nobody
+    // has gets.
+    let message_path = |id: &str| format!("/messages/{id}");
+    let topics_path = |id: &str| format!("/users/me/{id}/topics");
+    assert_eq!(lear.get(&message_path(&message), None, &[]).ok()["raw_content"], "Blow, winds");
+    assert_eq!(lear.get(&topics_path(&stream), None, &[]).ok()["topics"][0]["name"], "storm");
+    let missing = "987654321";
+    for (lears, nobodys) in
+        [(message_path(&message), message_path(missing)), (topics_path(&stream), topics_path(missing))]
+    {
+        let asked = root.get(&lears, None, &[]);
+        let nobody = root.get(&nobodys, None, &[]);
+        assert!(asked.status >= 400, "{}", asked.body);
+        assert_eq!((asked.status, asked.body), (nobody.status, nobody.body), "{nobodys}");
+    }
+    let web_public = [
+        ("anchor", "newest"),
+        ("num_before", "50"),
+        ("num_after", "0"),
+        ("narrow", r#"[["channels", "web-public"]]"#),
+    ];
+    let seen = root.get("/messages", None, &web_public).ok()["messages"].to_string();
+    assert!(!seen.contains("Blow, winds"), "{seen}");
+    let seen = root.post("/register", None, &[]).ok()["streams"].to_string();
+    assert!(!seen.contains("heath"), "{seen}");
+}

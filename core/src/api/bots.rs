@@ -223,6 +223,57 @@ pub fn bot_activity_event(store: &impl Store, actor: &Actor, bot: &User) -> ApiR
     })
 }
 
+/// The deactivated owner a bot leaves when it is reactivated. Zulip's `do_reactivate_user`
+/// makes the reactivating administrator its owner instead, so that the bot does not come back
+/// acting for someone who no longer can.
+pub fn deactivated_owner(store: &impl Store, bot: &User) -> ApiResult<Option<User>> {
+    let Some(owner) = bot.bot_owner_id.filter(|_| bot.is_bot()) else { return Ok(None) };
+    Ok(store.user(owner)?.filter(|o| !o.is_active))
+}
+
+/// The events of a bot's change of owner, `bot` carrying its new one (Zulip's
+/// `send_bot_owner_update_events`): the previous owner's `realm_bots` loses it and a new owner
+/// who is not an administrator gains it (administrators list every bot already); the other
+/// owner and administrators see its `owner_id` change, and everyone its user record's
+/// `bot_owner_id`.
+pub fn owner_change_events(
+    store: &impl Store,
+    actor: &Actor,
+    bot: &User,
+    previous: &User,
+    new: &User,
+) -> ApiResult<Vec<Event>> {
+    let mut events = Vec::new();
+    let mut watchers = bot_watchers(store, actor, new.id)?;
+    if !previous.is_admin() {
+        events.push(Event::Other {
+            users: vec![previous.id],
+            body: json!({"type": "realm_bot", "op": "delete", "bot": {"user_id": bot.id}}),
+        });
+        watchers.retain(|id| *id != previous.id);
+    }
+    if !new.is_admin() {
+        events.push(Event::Other {
+            users: vec![new.id],
+            body: json!({"type": "realm_bot", "op": "add", "bot": bot_json_of(store, bot)?}),
+        });
+        watchers.retain(|id| *id != new.id);
+    }
+    events.push(Event::Other {
+        users: watchers,
+        body: json!({"type": "realm_bot", "op": "update", "bot": {"user_id": bot.id, "owner_id": new.id}}),
+    });
+    let mut everyone = active_user_ids(store, actor.realm.id)?;
+    if bot.is_active && !everyone.contains(&bot.id) {
+        everyone.push(bot.id);
+    }
+    events.push(Event::Other {
+        users: everyone,
+        body: json!({"type": "realm_user", "op": "update", "person": {"user_id": bot.id, "bot_owner_id": new.id}}),
+    });
+    Ok(events)
+}
+
 /// `POST /bots/{bot_id}/api_key/regenerate`: the old key stops working at once.
 pub fn regenerate_bot_api_key(
     store: &impl Store,

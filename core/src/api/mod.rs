@@ -36,6 +36,7 @@ pub mod scheduled_delivery;
 pub mod scheduled_messages;
 pub mod server_settings;
 pub mod settings;
+pub mod spectators;
 pub mod streams;
 pub mod subscription_properties;
 pub mod subscriptions;

@@ -332,26 +332,21 @@ pub fn initial_state(
     Ok(state)
 }
 
-/// The state a spectator registers for (spec 5.5; an organization with
-/// `enable_spectator_access`): the organization's settings and what anyone on the internet may
-/// read, and nothing of any person. Spectators get no event queue (`queue_id` is null).
+/// The state a spectator (`api::spectators::spectator`, admitted by an organization with
+/// `enable_spectator_access`) registers for (spec 5.5): the organization's settings and what
+/// anyone on the internet may read, and nothing of any person. Spectators get no event queue
+/// (`queue_id` is null).
 pub fn spectator_state(
     store: &impl Store,
-    realm: &crate::model::Realm,
+    spectator: &Actor,
     site: &Site,
     options: &RegisterOptions,
     now: i64,
 ) -> ApiResult<Map<String, Value>> {
     // Seen as a guest who belongs to nothing: every block then holds only what is public.
-    let nobody = User::spectator(realm);
-    let spectator = Actor {
-        user: nobody,
-        realm: realm.clone(),
-        client: String::new(),
-        realm_url: site.realm_url(&realm.subdomain),
-    };
-    let mut state = initial_state(store, &spectator, site, options, now)?;
-    let personal: Vec<String> = realm_user_block(store, &spectator, options)?
+    let realm = &spectator.realm;
+    let mut state = initial_state(store, spectator, site, options, now)?;
+    let personal: Vec<String> = realm_user_block(store, spectator, options)?
         .into_iter()
         .map(|(key, _)| key)
         .filter(|k| !["realm_users", "realm_non_active_users", "cross_realm_bots"].contains(&k.as_str()))

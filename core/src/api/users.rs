@@ -399,18 +399,27 @@ fn leave_groups(
     left
 }
 
-/// `POST /users/{user_id}/reactivate`.
+/// `POST /users/{user_id}/reactivate`. A bot whose owner is deactivated gets the reactivating
+/// administrator as its owner.
 pub fn reactivate_user(store: &impl Store, actor: &Actor, target: UserId) -> ApiResult<Outcome> {
     let user = check_can_manage(store, actor, target)?;
     if user.is_active {
         return Err(ApiError::bad_request("User is already active"));
     }
     // The bots the user's deactivation took with it stay deactivated, as in Zulip's
-    // `do_reactivate_user`: each comes back only when reactivated itself.
-    let user = User { is_active: true, ..user };
+    // `do_reactivate_user`: each comes back only when reactivated itself, and then belongs to
+    // whoever reactivated it if its owner is still deactivated.
+    let previous_owner = super::bots::deactivated_owner(store, &user)?;
+    let mut user = User { is_active: true, ..user };
+    if previous_owner.is_some() {
+        user.bot_owner_id = Some(actor.user.id);
+    }
     let mut events = vec![activity_event(&user, &active_user_ids(store, actor.realm.id)?)];
     if user.is_bot() {
         events.push(super::bots::bot_activity_event(store, actor, &user)?);
+    }
+    if let Some(previous) = previous_owner {
+        events.extend(super::bots::owner_change_events(store, actor, &user, &previous, &actor.user)?);
     }
     let groups = Groups::load(store, actor.realm.id)?;
     events.extend(role_group_events(&groups, user.id, None, Some(user.role)));

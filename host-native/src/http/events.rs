@@ -8,6 +8,7 @@
 use axum::extract::State;
 use axum::response::Response;
 use confab_core::api::register::{RegisterOptions, initial_state, parse_register_params, spectator_state};
+use confab_core::api::spectators;
 use confab_core::events::QueueOwner;
 use confab_core::params::Params;
 use confab_core::{Actor, ApiError, ApiResult, Outcome};
@@ -23,7 +24,7 @@ use crate::events::{Answer, Fetch};
 async fn actor_of(state: &AppState, request: ApiRequest) -> ApiResult<(Option<Actor>, ApiRequest)> {
     let store = state.store.clone();
     tokio::task::spawn_blocking(move || {
-        if request.basic.is_none() && !request.has_authorization {
+        if request.is_anonymous() {
             return Ok((None, request));
         }
         let actor = store.read(|t| authenticate(t, &request))?;
@@ -73,25 +74,18 @@ async fn register_and_fetch_state(
     }
 }
 
-/// Register's answer to a request without credentials (spec §5.5): its parameters are checked
-/// as for a spectator, then the host must name an organization (Zulip's `Invalid subdomain`
-/// otherwise); spectators need the organization's `enable_spectator_access`, which no
-/// organization has yet, so the answer is Zulip's for an organization without it.
-/// `POST /register` without credentials: a spectator, if the organization lets anyone read
-/// what it made public (`enable_spectator_access`); otherwise 401, as Zulip answers.
+/// `POST /register` without credentials (spec §5.5): the host must name an organization
+/// (Zulip's `Invalid subdomain` otherwise) that admits spectators (401 otherwise, whatever the
+/// parameters); then its parameters are checked as a spectator's.
 async fn spectator_register(state: &AppState, request: ApiRequest) -> ApiResult<Outcome> {
     let store = state.store.clone();
     let site = state.site.clone();
     tokio::task::spawn_blocking(move || {
         store.read(|t| {
             let realm = host_organization(t, &request)?.valid()?;
-            let properties =
-                confab_core::model::realm_properties::realm_properties(&realm.settings.properties);
-            if properties["enable_spectator_access"] != Value::Bool(true) {
-                return Err(ApiError::not_logged_in());
-            }
+            let spectator = spectators::spectator(&realm, site.realm_url(&realm.subdomain))?;
             let options = parse_register_params(&request.params, false)?;
-            let state = spectator_state(t, &realm, &site, &options, now())?;
+            let state = spectator_state(t, &spectator, &site, &options, now())?;
             let mut outcome = Outcome { reply: state, ..Outcome::default() };
             respond::note_ignored(&mut outcome, request.params.ignored());
             Ok(outcome)

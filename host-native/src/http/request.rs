@@ -61,6 +61,13 @@ impl UploadedFile {
 }
 
 impl ApiRequest {
+    /// Whether the request came without credentials of any kind: on the endpoints open to
+    /// spectators, the request of someone without an account. A malformed Authorization header
+    /// counts as credentials, refused as an invalid key.
+    pub fn is_anonymous(&self) -> bool {
+        self.basic.is_none() && !self.has_authorization
+    }
+
     /// What the headers say (credentials, User-Agent, organization), without the body: for
     /// endpoints that read their body themselves (tus).
     pub fn from_head(headers: &axum::http::HeaderMap, uri: &axum::http::Uri, state: &AppState) -> ApiRequest {

@@ -8,7 +8,8 @@ use super::super::streams::has_content_access;
 
 /// The flags `viewer` sees on the message, or `None` if they may not read it. A channel message
 /// the viewer never received is readable when its channel's history is open to them, and is
-/// then `read` and `historical`, as in Zulip.
+/// then `read` and `historical`, as in Zulip; a spectator sees only `read`, as Zulip answers
+/// spectators: with no messages of their own, nothing is history to them.
 pub fn visible_flags(store: &impl Store, viewer: &User, msg: &Message) -> ApiResult<Option<MessageFlags>> {
     if msg.realm_id != viewer.realm_id {
         return Ok(None);
@@ -19,7 +20,11 @@ pub fn visible_flags(store: &impl Store, viewer: &User, msg: &Message) -> ApiRes
     let Some(stream_id) = msg.stream_id() else { return Ok(None) };
     let Some(stream) = store.stream(stream_id)? else { return Ok(None) };
     if stream.history_public_to_subscribers && has_content_access(store, viewer, &stream)? {
-        Ok(Some(MessageFlags::READ.with(MessageFlags::HISTORICAL)))
+        Ok(Some(if viewer.is_spectator() {
+            MessageFlags::READ
+        } else {
+            MessageFlags::READ.with(MessageFlags::HISTORICAL)
+        }))
     } else {
         Ok(None)
     }

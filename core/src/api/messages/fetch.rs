@@ -271,9 +271,21 @@ pub fn get_messages(store: &impl Store, actor: &Actor, params: &Params) -> ApiRe
 
 /// `GET /messages/{message_id}`: one message, with its Markdown as `raw_content`.
 pub fn get_message(store: &impl Store, actor: &Actor, id: MessageId, params: &Params) -> ApiResult<Outcome> {
+    one_message(store, actor, id, params, ApiError::invalid_message)
+}
+
+/// One message the actor may read; any other id (missing, another organization's, or one they
+/// may not read) answers `unreadable`, so the answer tells nothing of which.
+pub(crate) fn one_message(
+    store: &impl Store,
+    actor: &Actor,
+    id: MessageId,
+    params: &Params,
+    unreadable: fn() -> ApiError,
+) -> ApiResult<Outcome> {
     let options = message_options(params)?;
-    let message = store.message(id)?.ok_or_else(ApiError::invalid_message)?;
-    let flags = visible_flags(store, &actor.user, &message)?.ok_or_else(ApiError::invalid_message)?;
+    let message = store.message(id)?.ok_or_else(unreadable)?;
+    let flags = visible_flags(store, &actor.user, &message)?.ok_or_else(unreadable)?;
     let shown = wire::message(store, &actor.realm, &message, actor.user.id, flags, options)?;
     Ok(Outcome::default().reply("raw_content", message.content.clone()).reply("message", shown))
 }

@@ -13,11 +13,11 @@ mod reactions;
 mod rendering;
 mod report;
 mod send;
-mod spectators;
 
 pub use access::visible_flags;
 pub use delete::{delete_message, delete_topic, get_stream_topics};
 pub use edit::{PropagateMode, RESOLVED_TOPIC_PREFIX, update_message};
+pub(crate) use fetch::one_message;
 pub use fetch::{get_message, get_messages};
 pub use flags::{
     mark_all_as_read, mark_stream_as_read, mark_topic_as_read, read_on_leaving, update_message_flags,
@@ -33,4 +33,3 @@ pub use send::{
     MAX_MESSAGE_LENGTH, MAX_TOPIC_LENGTH, check_content, check_topic, send_message, truncate_topic,
 };
 pub(crate) use send::{check_message, interactive_client, notify_user, truncate};
-pub use spectators::get_messages_as_spectator;

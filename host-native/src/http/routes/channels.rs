@@ -31,11 +31,20 @@ pub(super) fn stream_id_segment(segment: &str) -> ApiResult<confab_core::ids::St
         .map_err(|_| ApiError::bad_request("Invalid channel ID"))
 }
 
+/// `GET /users/me/{stream_id}/topics`; without credentials, a spectator's read of a
+/// web-public channel's topics.
 pub(super) async fn get_stream_topics(
     State(state): State<AppState>,
     Path(id): Path<String>,
     request: ApiRequest,
 ) -> Response {
+    if request.is_anonymous() {
+        let id = stream_id_segment(&id).ok();
+        return spectator_query(state, request, move |t, realm, realm_url, params| {
+            api::spectators::get_stream_topics_as_spectator(t, realm, realm_url, id, params)
+        })
+        .await;
+    }
     query(state, request, move |t, actor, params| {
         api::messages::get_stream_topics(t, actor, stream_id_segment(&id)?, params)
     })

@@ -8,30 +8,25 @@ pub(super) async fn send_message(State(state): State<AppState>, request: ApiRequ
 
 /// `GET /messages`; without credentials, a spectator's read of web-public channels.
 pub(super) async fn get_messages(State(state): State<AppState>, request: ApiRequest) -> Response {
-    if request.basic.is_some() || request.has_authorization {
-        return query(state, request, api::messages::get_messages).await;
+    if request.is_anonymous() {
+        return spectator_query(state, request, api::spectators::get_messages_as_spectator).await;
     }
-    let store = state.store.clone();
-    let site = state.site.clone();
-    let joined = tokio::task::spawn_blocking(move || {
-        store.read(|tables| {
-            let realm = host_organization(tables, &request)?.valid()?;
-            let realm_url = site.realm_url(&realm.subdomain);
-            let mut outcome =
-                api::messages::get_messages_as_spectator(tables, &realm, realm_url, &request.params)?;
-            respond::note_ignored(&mut outcome, request.params.ignored());
-            Ok(outcome)
-        })
-    })
-    .await;
-    respond::outcome(joined.unwrap_or_else(|e| Err(ApiError::internal(e))))
+    query(state, request, api::messages::get_messages).await
 }
 
+/// `GET /messages/{message_id}`; without credentials, a spectator's read of one message.
 pub(super) async fn get_message(
     State(state): State<AppState>,
     Path(id): Path<String>,
     request: ApiRequest,
 ) -> Response {
+    if request.is_anonymous() {
+        let id = message_id_segment(&id).ok();
+        return spectator_query(state, request, move |t, realm, realm_url, params| {
+            api::spectators::get_message_as_spectator(t, realm, realm_url, id, params)
+        })
+        .await;
+    }
     query(state, request, move |t, actor, params| {
         api::messages::get_message(t, actor, message_id_segment(&id)?, params)
     })

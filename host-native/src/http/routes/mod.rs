@@ -8,7 +8,7 @@ use axum::response::Response;
 use axum::routing::get;
 use confab_core::api::{self, users::NewUser};
 use confab_core::ids::MessageId;
-use confab_core::model::Role;
+use confab_core::model::{Realm, Role};
 use confab_core::params::Params;
 use confab_core::{Actor, ApiError, ApiResult, Outcome};
 
@@ -197,6 +197,28 @@ where
         store.read(|tables| {
             let actor = authenticate(tables, &request).map(|a| with_realm_url(&site, a))?;
             let mut outcome = f(tables, &actor, &request.params)?;
+            respond::note_ignored(&mut outcome, request.params.ignored());
+            Ok(outcome)
+        })
+    })
+    .await;
+    respond::outcome(joined.unwrap_or_else(|e| Err(ApiError::internal(e))))
+}
+
+/// Runs a spectator's read (a request without credentials, on an endpoint open to spectators)
+/// on a snapshot: `f` gets the organization the host names and its URL, and core decides what
+/// a spectator of it may read.
+async fn spectator_query<F>(state: AppState, request: ApiRequest, f: F) -> Response
+where
+    F: FnOnce(&ReadTables, &Realm, String, &Params) -> ApiResult<Outcome> + Send + 'static,
+{
+    let store = state.store.clone();
+    let site = state.site.clone();
+    let joined = tokio::task::spawn_blocking(move || {
+        store.read(|tables| {
+            let realm = host_organization(tables, &request)?.valid()?;
+            let realm_url = site.realm_url(&realm.subdomain);
+            let mut outcome = f(tables, &realm, realm_url, &request.params)?;
             respond::note_ignored(&mut outcome, request.params.ignored());
             Ok(outcome)
         })
