@@ -1,12 +1,15 @@
 //! Every mutation's events keep a client's state right (see `support::consistency`).
 //! Topics users come to follow or unmute by taking part in them: starting a topic, sending to
-//! a topic of a muted channel, being mentioned; and users whose settings say never.
+//! a topic of a muted channel, being mentioned, reacting; and users whose settings say never.
 //! Each change reaches the user's clients before the message or reaction that caused it.
 
 mod support;
 
 use confab_core::api;
+use confab_core::ids::MessageId;
+use confab_core::memory::MemoryStore;
 use confab_core::model::Role;
+use confab_core::{Actor, ApiResult, Outcome};
 use serde_json::Value;
 use support::consistency::{channel, check, run, world};
 use support::{World, params};
@@ -75,6 +78,11 @@ fn send(
     let actor = w.actor(sender);
     let pairs: Vec<(&str, &str)> = pairs.iter().map(|(k, v)| (*k, v.as_str())).collect();
     check(w, viewer, register, run(api::messages::send_message, actor, &pairs))
+}
+
+fn react(actor: Actor, message: u64) -> impl FnOnce(&MemoryStore, i64) -> ApiResult<Outcome> {
+    let p = params(&[("emoji_name", "octopus")]);
+    move |store, now| api::messages::add_reaction(store, &actor, MessageId(message), &p, now)
 }
 
 #[test]
@@ -157,6 +165,23 @@ fn being_mentioned_follows_the_topic() {
         );
         assert_eq!(policy(&w, "cy@example.com", "plans"), 0);
     }
+}
+
+#[test]
+fn reacting_follows_the_topic_for_those_who_take_part() {
+    let mut w = world();
+    let first = w.stream("owner@example.com", "general", "plans", "lunch?");
+    change_settings(&mut w, "bob@example.com", &[("automatically_follow_topics_policy", "1")]);
+    let bob = w.actor("bob@example.com");
+    let events = check(&mut w, "bob@example.com", FOLLOWING, react(bob, first));
+    assert_eq!(types(&events), ["user_topic", "reaction"]);
+    assert_eq!(policy(&w, "bob@example.com", "plans"), 3);
+
+    // Ada reacts with Zulip's defaults: reacting is not sending, so nothing changes.
+    let ada = w.actor("ada@example.com");
+    let events = check(&mut w, "ada@example.com", FOLLOWING, react(ada, first));
+    assert_eq!(types(&events), ["reaction"]);
+    assert_eq!(policy(&w, "ada@example.com", "plans"), 0);
 }
 
 #[test]

@@ -17,10 +17,10 @@ use std::ops::Bound;
 
 use crate::api::settings::settings_of;
 use crate::api::user_topics::{FOLLOWED, INHERIT, MUTED, Preferences, UNMUTED};
-use crate::command::Event;
+use crate::command::{Actor, Event};
 use crate::error::ApiResult;
 use crate::ids::UserId;
-use crate::model::{MessageFlags, Stream, User};
+use crate::model::{Message, MessageFlags, Stream, User};
 use crate::store::{Change, Direction, IdAllocator, MessageIndex, Store};
 
 use super::super::records::new_ids;
@@ -95,6 +95,19 @@ pub(super) fn after_sending(
     } else {
         None
     }
+}
+
+/// The policy reacting gives a subscriber, or `None` to leave theirs (Zulip's
+/// `visibility_policy_for_participation` and `should_change_visibility_policy`).
+pub(super) fn after_participating(policies: Policies, channel_muted: bool, current: i64) -> Option<i64> {
+    let new = if policies.follow == ON_PARTICIPATION {
+        FOLLOWED
+    } else if channel_muted && policies.unmute == ON_PARTICIPATION {
+        UNMUTED
+    } else {
+        return None;
+    };
+    (new != current && current != FOLLOWED).then_some(new)
 }
 
 /// What a message or reaction changes in users' topic preferences.
@@ -172,6 +185,37 @@ pub(super) fn on_send(
     Ok(automatic)
 }
 
+/// What the actor reacting to `message` changes: their own policy for its topic, when they
+/// are subscribed to its channel.
+pub(super) fn on_reaction(
+    store: &impl Store,
+    actor: &Actor,
+    message: &Message,
+    now: i64,
+) -> ApiResult<Automatic> {
+    let mut automatic = Automatic::default();
+    let user = &actor.user;
+    let Some(stream_id) = message.stream_id() else { return Ok(automatic) };
+    if user.is_bot() {
+        return Ok(automatic);
+    }
+    let policies = Settings::of(store, user)?.policies;
+    if policies.follow != ON_PARTICIPATION && policies.unmute != ON_PARTICIPATION {
+        return Ok(automatic);
+    }
+    let Some(subscription) = store.subscription(user.id, stream_id)?.filter(|s| s.active) else {
+        return Ok(automatic);
+    };
+    let Some(stream) = store.stream(stream_id)? else { return Ok(automatic) };
+    let mut preferences = Preferences::load(store, user.id)?;
+    let current = preferences.policy(stream_id, message.topic());
+    if let Some(policy) = after_participating(policies, subscription.is_muted, current) {
+        let mut ids = new_ids(store)?;
+        automatic.set(store, &mut preferences, &mut ids, (&stream, message.topic()), policy, now)?;
+    }
+    Ok(automatic)
+}
+
 /// Whether the topic already has a message the sender can see: then sending to it does not
 /// start it. Those of a channel's history closed to them do not count, so that starting a
 /// topic tells them nothing about messages they may not read.
@@ -227,6 +271,26 @@ mod tests {
                 after_sending(policies(follow, unmute), muted, current, started),
                 expected,
                 "follow {follow}, unmute {unmute}, channel muted {muted}, current {current}, started {started}"
+            );
+        }
+    }
+
+    #[test]
+    fn reacting_counts_only_as_participation() {
+        let cases = [
+            ((ON_PARTICIPATION, NEVER, false, INHERIT), Some(FOLLOWED)),
+            ((ON_PARTICIPATION, NEVER, false, MUTED), Some(FOLLOWED)),
+            ((ON_PARTICIPATION, ON_PARTICIPATION, true, FOLLOWED), None),
+            ((ON_SEND, ON_PARTICIPATION, true, INHERIT), Some(UNMUTED)),
+            ((ON_SEND, ON_PARTICIPATION, true, UNMUTED), None),
+            ((ON_SEND, ON_PARTICIPATION, false, INHERIT), None),
+            ((ON_INITIATION, ON_SEND, true, INHERIT), None),
+        ];
+        for ((follow, unmute, muted, current), expected) in cases {
+            assert_eq!(
+                after_participating(policies(follow, unmute), muted, current),
+                expected,
+                "follow {follow}, unmute {unmute}, channel muted {muted}, current {current}"
             );
         }
     }
