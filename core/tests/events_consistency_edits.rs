@@ -9,7 +9,7 @@ use confab_core::ids::MessageId;
 use confab_core::memory::MemoryStore;
 use confab_core::store::Store as _;
 use confab_core::{Actor, ApiResult, Outcome};
-use support::consistency::{channel, check, world};
+use support::consistency::{self, channel, check};
 use support::{World, params};
 
 /// A client that keeps unread counts, with what decides muting.
@@ -17,6 +17,14 @@ const UNREADS: &[(&str, &str)] = &[(
     "event_types",
     r#"["message", "update_message_flags", "delete_message", "update_message", "subscription", "user_topic"]"#,
 )];
+
+/// The shared world without the preference Ada has for `#general` > `hello`, which she
+/// follows for having started it: these cases list every preference users have.
+fn world() -> World {
+    let mut w = consistency::world();
+    set_policy(&mut w, "ada@example.com", "general", "hello", "0");
+    w
+}
 
 fn edit(
     actor: &Actor,

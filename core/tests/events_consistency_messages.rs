@@ -206,8 +206,8 @@ fn reactions_leave_state_alone() {
                 let actor = w.actor(reactor);
                 let p = params(&[("emoji_name", "octopus")]);
                 let message = confab_core::ids::MessageId(id);
-                check(&mut w, viewer, register, move |s, _| match op {
-                    "add" => api::messages::add_reaction(s, &actor, message, &p),
+                check(&mut w, viewer, register, move |s, now| match op {
+                    "add" => api::messages::add_reaction(s, &actor, message, &p, now),
                     _ => api::messages::remove_reaction(s, &actor, message, &p),
                 });
             }

@@ -25,6 +25,10 @@ fn fixture() -> (World, BTreeMap<&'static str, u64>) {
         r#"[{"name": "secret"}]"#,
         &[("invite_only", "true"), ("principals", r#"["owner@example.com", "ada@example.com"]"#)],
     );
+    // Ada follows no topic for starting it: the cases give her the preferences they test.
+    let ada = w.actor("ada@example.com");
+    let never = params(&[("automatically_follow_topics_policy", "4")]);
+    w.run(|s, _| api::settings::update_settings(s, &ada, &never)).expect("setting changed");
     let mut m = BTreeMap::new();
     m.insert(
         "lunch",

@@ -119,7 +119,12 @@ fn a_due_message_is_sent_as_its_sender_at_that_moment_and_once() {
     assert_eq!(sent[0].rendered_content, "<p>Ship <strong>it</strong></p>");
     assert_eq!(stored(&w, id).state, DeliveryState::Delivered { message_id: sent[0].id });
     assert!(outcome.events.iter().any(|e| matches!(e, Event::Message { .. })));
-    assert_eq!(bodies(&outcome)[0]["op"], "remove");
+    // Sent as Ada sends: she starts the topic, so she follows it (before the message); then
+    // her clients drop the scheduled message.
+    let kinds: Vec<&Value> = bodies(&outcome).iter().map(|b| &b["type"]).collect();
+    assert_eq!(kinds, ["muted_topics", "user_topic", "scheduled_messages"]);
+    assert_eq!(bodies(&outcome)[1]["visibility_policy"], 3);
+    assert_eq!(bodies(&outcome)[2]["op"], "remove");
     assert_eq!(due_deliveries(&w.store, t + 100).ok(), Some(vec![]));
     assert!(deliver(&mut w, id, t + 4).changes.is_empty(), "sent once");
 }

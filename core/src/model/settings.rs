@@ -56,7 +56,7 @@ pub fn default_user_settings(timezone: &str) -> Map<String, Value> {
         "desktop_icon_count_display": 1,
         "realm_name_in_email_notifications_policy": 1,
         "automatically_follow_topics_policy": 3,
-        "automatically_unmute_topics_in_muted_streams_policy": 3,
+        "automatically_unmute_topics_in_muted_streams_policy": 2,
         "automatically_follow_topics_where_mentioned": true,
         "presence_enabled": true,
         "enter_sends": false,

@@ -1,6 +1,7 @@
 //! Messages: sending, fetching, and (in later issues) editing, flags and reactions.
 
 mod access;
+mod automatic_follow;
 mod delete;
 mod edit;
 mod fetch;

@@ -14,6 +14,7 @@ use crate::params::Params;
 use crate::store::{Change, Store};
 
 use super::access::visible_flags;
+use super::automatic_follow;
 use crate::api::emoji::{
     UNICODE_EMOJI, ZULIP_EMOJI, ZULIP_EXTRA_EMOJI, check_emoji, emoji_by_name, reaction_type,
 };
@@ -34,8 +35,15 @@ fn accessible(
     Ok((message, own))
 }
 
-/// `POST /messages/{message_id}/reactions`.
-pub fn add_reaction(store: &impl Store, actor: &Actor, id: MessageId, params: &Params) -> ApiResult<Outcome> {
+/// `POST /messages/{message_id}/reactions`. Reacting is taking part in the message's topic,
+/// which may follow or unmute it for the reactor (see `automatic_follow`).
+pub fn add_reaction(
+    store: &impl Store,
+    actor: &Actor,
+    id: MessageId,
+    params: &Params,
+    now: i64,
+) -> ApiResult<Outcome> {
     let emoji_name: String = params.required("emoji_name")?;
     let emoji_code: Option<String> = params.optional("emoji_code")?;
     let kind = params.optional::<String>("reaction_type")?.map(|t| reaction_type(&t)).transpose()?;
@@ -68,9 +76,12 @@ pub fn add_reaction(store: &impl Store, actor: &Actor, id: MessageId, params: &P
         let flags = MessageFlags::READ.with(MessageFlags::HISTORICAL);
         changes.push(Change::SetMessageFlags { user: actor.user.id, message: id, flags });
     }
-    let event = reaction_event(store, actor, &message, &reaction, "add")?;
+    let automatic = automatic_follow::on_reaction(store, actor, &message, now)?;
+    changes.extend(automatic.changes);
+    let mut events = automatic.events;
+    events.push(reaction_event(store, actor, &message, &reaction, "add")?);
     changes.push(Change::AddReaction(reaction));
-    Ok(Outcome { changes, events: vec![event], ..Outcome::default() })
+    Ok(Outcome { changes, events, ..Outcome::default() })
 }
 
 /// `DELETE /messages/{message_id}/reactions` (spec 4.13).

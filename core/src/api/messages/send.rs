@@ -15,6 +15,7 @@ use crate::params::Params;
 use crate::store::{Change, Direction, IdAllocator, MessageIndex, Store};
 
 use super::super::streams::{has_content_access, is_forbidden_char, stream_by_name, stream_in_realm};
+use super::automatic_follow;
 use super::rendering::{Mentions, is_me_message, render_message};
 
 /// Zulip's `MAX_MESSAGE_LENGTH`, in code points; longer content is truncated, not refused.
@@ -313,12 +314,33 @@ pub fn send_message(store: &impl Store, actor: &Actor, params: &Params, now: i64
     };
 
     let sender_reads = read_by_sender.unwrap_or_else(|| interactive_client(&actor.client));
+    let place = match (&addressed.stream, &addressed.kind) {
+        (Some(stream), MessageKind::Stream { topic, .. }) => Some((stream.clone(), topic.clone())),
+        _ => None,
+    };
     let mut ids = IdAllocator::new(store, IdKind::Message)?;
     let composed =
         compose(store, actor, &actor.user, &actor.client, addressed, content, sender_reads, now, &mut ids)?;
-    let mut events = vec![composed.event];
+    let Event::Message { receivers, .. } = &composed.event else {
+        return Err(ApiError::internal("a composed message without its event"));
+    };
+    let automatic = match &place {
+        Some((stream, topic)) => {
+            automatic_follow::on_send(store, &actor.user, stream, topic, receivers, now)?
+        }
+        None => automatic_follow::Automatic::default(),
+    };
+    let mut changes = composed.changes;
+    changes.extend(automatic.changes);
+    // Clients learn of the new policies before the message, as from Zulip.
+    let mut events = automatic.events;
+    events.push(composed.event);
     events.extend(composed.followups);
-    Ok(Outcome { changes: composed.changes, events, ..Outcome::default() }.reply("id", composed.id.0))
+    let outcome = Outcome { changes, events, ..Outcome::default() }.reply("id", composed.id.0);
+    Ok(match automatic.sender_policy {
+        Some(policy) => outcome.reply("automatic_new_visibility_policy", policy),
+        None => outcome,
+    })
 }
 
 /// A message ready to store.

@@ -113,8 +113,8 @@ pub(super) async fn add_reaction(
     Path(id): Path<String>,
     request: ApiRequest,
 ) -> Response {
-    command(state, request, move |t, actor, params, _| {
-        api::messages::add_reaction(t, actor, message_id_segment(&id)?, params)
+    command(state, request, move |t, actor, params, now| {
+        api::messages::add_reaction(t, actor, message_id_segment(&id)?, params, now)
     })
     .await
 }
