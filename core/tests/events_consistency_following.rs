@@ -154,8 +154,12 @@ fn being_mentioned_follows_the_topic() {
             assert_eq!(policy(&w, "bob@example.com", topic), followed, "{content}");
             assert_eq!(events.len(), if followed == 3 { 2 } else { 1 }, "{content}");
         }
-        // Only those who receive the message: Cy, not in the channel, follows nothing.
+        // Only those who receive the message: Cy, not in the channel, follows nothing. (New
+        // users join #general, a default channel; Cy leaves it.)
         w.add_user("cy@example.com", "Cy Young", Role::Member);
+        let cy = w.actor("cy@example.com");
+        let leave = params(&[("subscriptions", r#"["general"]"#)]);
+        w.run(|s, _| api::subscriptions::unsubscribe(s, &cy, &leave)).expect("Cy leaves #general");
         send(
             &mut w,
             "owner@example.com",

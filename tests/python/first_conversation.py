@@ -28,6 +28,10 @@ config = configparser.ConfigParser()
 config.read(zuliprc)
 site = config["api"]["site"]
 
+# A new organization has #general with its owner subscribed: the README's zulip-send works as it is.
+result = subprocess.run([zulip_send, "--config-file", zuliprc, "--stream", "general", "--subject", "hello", "-m", "Hi from zulip-send"], capture_output=True, text=True)
+check("zulip-send posts to #general on a new organization", result.returncode == 0, result.stdout + result.stderr)
+
 ok(owner.add_subscriptions(streams=[{"name": "design", "description": "Making things"}]), "owner subscribes to #design")
 streams = ok(owner.get_streams(), "get_streams")["streams"]
 check("#design is listed", any(s["name"] == "design" for s in streams), repr(streams))

@@ -283,7 +283,8 @@ fn new_users_join_the_default_channels() {
     let subs = server.api().get("/users/me/subscriptions", Some(&bob), &[]).ok();
     let names: Vec<&str> =
         subs["subscriptions"].as_array().expect("list").iter().filter_map(|s| s["name"].as_str()).collect();
-    assert_eq!(names, vec!["welcome"]);
+    // #general too: every organization starts with it as a default channel.
+    assert_eq!(names, vec!["general", "welcome"]);
 }
 
 #[test]

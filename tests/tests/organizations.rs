@@ -6,7 +6,7 @@ use std::path::Path;
 use std::process::{Command, Output};
 
 use confab_tests::{Api, Creds, Reply, TINY_PNG, TestServer, UploadFile};
-use serde_json::json;
+use serde_json::{Value, json};
 
 const BINARY: &str = env!("CARGO_BIN_EXE_confab-under-test");
 /// The server's external host; nothing resolves it, requests carry it in their Host header.
@@ -119,6 +119,50 @@ fn server_settings_and_register_give_each_organization_its_own_url() {
     assert_eq!(state["realm_name"], "Lear");
     let state = orgs.root().post("/register", Some(&orgs.root_owner), &params).ok();
     assert_eq!(state["realm_url"], "http://confab.test");
+}
+
+/// What Zulip's `do_create_realm` leaves in a new organization, less the Welcome Bot's
+/// onboarding channels: `general`, public and default, where new channels and Zulip updates
+/// are announced, with the first owner subscribed and no messages yet.
+fn assert_starts_with_general(api: &Api, owner: &Creds) {
+    let streams = api.get("/streams", Some(owner), &[]).ok()["streams"].clone();
+    let [general] = streams.as_array().expect("streams").as_slice() else {
+        panic!("one channel: {streams}");
+    };
+    assert_eq!(general["name"], "general");
+    assert_eq!(general["description"], "For team-wide conversations");
+    assert_eq!(general["invite_only"], false);
+    assert_eq!(general["is_web_public"], false);
+    assert_eq!(general["history_public_to_subscribers"], true);
+    assert_eq!(general["creator_id"], json!(null));
+    assert_eq!(general["first_message_id"], json!(null), "no creation notice: {general}");
+    let id = general["stream_id"].clone();
+
+    let subscriptions = api.get("/users/me/subscriptions", Some(owner), &[]).ok()["subscriptions"].clone();
+    let names: Vec<&Value> =
+        subscriptions.as_array().expect("subscriptions").iter().map(|s| &s["name"]).collect();
+    assert_eq!(names, [&json!("general")]);
+
+    let params = [("fetch_event_types", r#"["realm", "default_streams"]"#)];
+    let state = api.post("/register", Some(owner), &params).ok();
+    assert_eq!(state["realm_default_streams"], json!([id]));
+    assert_eq!(state["realm_new_stream_announcements_stream_id"], id);
+    assert_eq!(state["realm_zulip_update_announcements_stream_id"], id);
+    assert_eq!(state["realm_signup_announcements_stream_id"], -1);
+
+    let sent = [("type", "stream"), ("to", "general"), ("topic", "hello"), ("content", "First!")];
+    api.post("/messages", Some(owner), &sent).ok();
+}
+
+#[test]
+fn a_new_organization_starts_with_general_and_its_owner_subscribed() {
+    let orgs = TwoOrganizations::start();
+    assert_starts_with_general(&orgs.root(), &orgs.root_owner);
+    assert_starts_with_general(&orgs.lear(), &orgs.lear_owner);
+    // New users join it: it is a default channel.
+    let fool = orgs.lear().create_user(&orgs.lear_owner, "fool@lear.example", "Fool");
+    let subscriptions = orgs.lear().get("/users/me/subscriptions", Some(&fool), &[]).ok();
+    assert_eq!(subscriptions["subscriptions"][0]["name"], "general");
 }
 
 #[test]
@@ -691,7 +735,7 @@ fn lists_and_events_show_only_the_organizations_own() {
     let queue = root.post("/register", Some(owner), &[("all_public_streams", "true")]).ok();
     let queue_id = queue["queue_id"].as_str().expect("queue_id").to_owned();
     let ids = lear_objects(&orgs);
-    root.subscribe(owner, &["general"], &["owner@confab.localhost"]);
+    root.subscribe(owner, &["town"], &["owner@confab.localhost"]);
 
     let poll = [("queue_id", queue_id.as_str()), ("last_event_id", "-1"), ("dont_block", "true")];
     let events = root.get("/events", Some(owner), &poll).ok()["events"].clone();

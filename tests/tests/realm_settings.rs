@@ -103,24 +103,25 @@ fn plain_properties_are_checked_stored_and_announced() {
     let registered = api.post("/register", Some(&ada), &[("fetch_event_types", r#"["realm"]"#)]).ok();
     assert_eq!(registered["realm_waiting_period_threshold"], 0);
     assert_eq!(registered["realm_invite_required"], true);
-    assert_eq!(registered["realm_new_stream_announcements_stream_id"], -1);
+    // A new organization announces new channels in #general.
+    let general = api.get("/get_stream_id", Some(&ada), &[("stream", "general")]).ok()["stream_id"].clone();
+    assert_eq!(registered["realm_new_stream_announcements_stream_id"], general);
 
-    api.subscribe(&owner, &["general"], &["owner@confab.localhost"]);
-    let general =
-        api.get("/get_stream_id", Some(&owner), &[("stream", "general")]).ok()["stream_id"].to_string();
+    api.subscribe(&owner, &["town"], &["owner@confab.localhost"]);
+    let town = api.get("/get_stream_id", Some(&owner), &[("stream", "town")]).ok()["stream_id"].to_string();
     let queue = api.post("/register", Some(&ada), &[("event_types", r#"["realm"]"#)]).ok();
     let changes = [
         ("waiting_period_threshold", "3"),
         ("invite_required", "false"),
         ("default_language", "de"),
-        ("new_stream_announcements_stream_id", general.as_str()),
+        ("new_stream_announcements_stream_id", town.as_str()),
     ];
     api.patch("/realm", Some(&owner), &changes).ok();
     let registered = api.post("/register", Some(&ada), &[("fetch_event_types", r#"["realm"]"#)]).ok();
     assert_eq!(registered["realm_waiting_period_threshold"], 3);
     assert_eq!(registered["realm_invite_required"], false);
     assert_eq!(registered["realm_default_language"], "de");
-    assert_eq!(registered["realm_new_stream_announcements_stream_id"].to_string(), general);
+    assert_eq!(registered["realm_new_stream_announcements_stream_id"].to_string(), town);
     let events = api.queued(&ada, &queue);
     let events: Vec<(Value, Value)> = events["events"]
         .as_array()

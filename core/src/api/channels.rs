@@ -9,7 +9,7 @@ use serde_json::{Value, json};
 use crate::command::{Actor, Event, Outcome};
 use crate::error::{ApiError, ApiResult};
 use crate::groups::{Groups, realm_permission};
-use crate::ids::{IdKind, RecipientId, StreamId, UserId};
+use crate::ids::{IdKind, RealmId, RecipientId, StreamId, UserId};
 use crate::markdown::render_description;
 use crate::model::{ChannelPermissions, Recipient, RecipientKind, Role, Stream, Subscription};
 use crate::params::{Json, Params};
@@ -48,10 +48,12 @@ pub(crate) fn check_description(description: &str) -> ApiResult<String> {
     Ok(description.replace(['\r', '\n'], " "))
 }
 
-/// A new channel made by `actor`, with Zulip's defaults for everything not given.
+/// A new channel of the organization, made by `creator` (none when the server makes it), with
+/// Zulip's defaults for everything not given.
 #[allow(clippy::too_many_arguments)]
 pub(crate) fn new_stream(
-    actor: &Actor,
+    realm_id: RealmId,
+    creator: Option<UserId>,
     id: StreamId,
     recipient_id: RecipientId,
     name: String,
@@ -62,12 +64,12 @@ pub(crate) fn new_stream(
 ) -> Stream {
     Stream {
         id,
-        realm_id: actor.realm.id,
+        realm_id,
         rendered_description: render_description(&description),
         name,
         description,
         date_created: now,
-        creator_id: Some(actor.user.id),
+        creator_id: creator,
         invite_only,
         is_web_public: false,
         // Public channels always share their history; private ones by choice.
@@ -169,7 +171,17 @@ pub fn create_channel(store: &impl Store, actor: &Actor, params: &Params, now: i
         is_default,
         folder_id,
         permissions: Box::new(permissions),
-        ..new_stream(actor, id, recipient, name, description, invite_only, history_public, now)
+        ..new_stream(
+            actor.realm.id,
+            Some(actor.user.id),
+            id,
+            recipient,
+            name,
+            description,
+            invite_only,
+            history_public,
+            now,
+        )
     };
     let mut outcome = Outcome::default();
     outcome.changes.push(Change::PutRecipient(Recipient {

@@ -1,6 +1,11 @@
 //! Creating an organization with its first owner (`confab serve` on an empty data directory,
 //! and `confab create-realm`), and changing its settings.
 //!
+//! A new organization starts as Zulip's `do_create_realm` leaves one: a public channel
+//! `general`, default for new users and where new channels and Zulip updates are announced,
+//! with the first owner subscribed. Zulip (10.0 on) also creates `Zulip` and `sandbox` to
+//! hold its Welcome Bot's onboarding messages; Confab sends none, so it leaves them out.
+//!
 //! PATCH /realm   update_realm
 
 use serde_json::{Map, Value, json};
@@ -9,11 +14,13 @@ use crate::command::{Actor, Event, Outcome, require_admin};
 use crate::error::{ApiError, ApiResult};
 use crate::groups::{Groups, REALM_GROUP_SETTINGS, realm_setting, setting_change};
 use crate::ids::{IdKind, RealmId, RecipientId, StreamId, UserId};
-use crate::model::{BotType, Realm, Recipient, RecipientKind, Role, User};
+use crate::model::{BotType, Realm, Recipient, RecipientKind, Role, Stream, Subscription, User};
 use crate::params::{Json, Params};
 use crate::store::{Change, IdAllocator, Store};
 use crate::subdomains::check_subdomain_available;
 
+use super::channels::new_stream;
+use super::subscriptions::stream_color;
 use super::users::{NewUser, new_user_changes};
 
 /// The longest organization name Zulip accepts.
@@ -23,6 +30,16 @@ pub const MAX_REALM_NAME_LENGTH: usize = 40;
 /// be unique and recognizable.
 pub const NOTIFICATION_BOT_DOMAIN: &str = "confab.invalid";
 
+/// The channel every new organization starts with (Zulip's `DEFAULT_NOTIFICATION_STREAM_NAME`).
+pub const INITIAL_CHANNEL_NAME: &str = "general";
+
+/// Its description, Zulip's since 10.0.
+pub const INITIAL_CHANNEL_DESCRIPTION: &str = "For team-wide conversations";
+
+/// The organization settings that name the initial channel, as Zulip sets them.
+const INITIAL_CHANNEL_SETTINGS: [&str; 2] =
+    ["new_stream_announcements_stream_id", "zulip_update_announcements_stream_id"];
+
 /// What a new organization needs.
 #[derive(Clone, Debug)]
 pub struct NewRealm {
@@ -31,9 +48,10 @@ pub struct NewRealm {
     pub owner: NewUser,
 }
 
-/// Creates an organization and its owner. The owner's role is forced to owner. The subdomain
-/// must be free and follow Zulip's rules (`subdomains::check_subdomain_available`); the empty
-/// one puts the organization on the server's root.
+/// Creates an organization, its owner and its initial channel (see the module documentation).
+/// The owner's role is forced to owner. The subdomain must be free and follow Zulip's rules
+/// (`subdomains::check_subdomain_available`); the empty one puts the organization on the
+/// server's root.
 pub fn create_realm(store: &impl Store, new: NewRealm, now: i64) -> ApiResult<Outcome> {
     check_subdomain_available(store, &new.subdomain)?;
     let name = new.name.trim();
@@ -80,7 +98,33 @@ pub fn create_realm(store: &impl Store, new: NewRealm, now: i64) -> ApiResult<Ou
     changes.push(Change::PutUser(bot));
     let mut group_ids = IdAllocator::new(store, IdKind::UserGroup)?;
     changes.extend(crate::groups::system_group_changes(realm.id, &mut group_ids));
-    let realm = Realm { notification_bot: Some(bot_id), ..realm };
+    // Zulip's `ensure_stream`: no creator, and no creation notice (that comes from the
+    // endpoints that create channels).
+    let general = Stream {
+        is_default: true,
+        ..new_stream(
+            realm.id,
+            None,
+            StreamId(IdAllocator::new(store, IdKind::Stream)?.take()),
+            RecipientId(bot_recipient.0 + 1),
+            INITIAL_CHANNEL_NAME.to_owned(),
+            INITIAL_CHANNEL_DESCRIPTION.to_owned(),
+            false,
+            None,
+            now,
+        )
+    };
+    changes.push(Change::PutRecipient(Recipient {
+        id: general.recipient_id,
+        kind: RecipientKind::Stream(general.id),
+    }));
+    let general_id = general.id;
+    changes.push(Change::PutStream(general));
+    changes.push(Change::PutSubscription(Subscription::new(user_id, general_id, stream_color(0))));
+    let mut realm = Realm { notification_bot: Some(bot_id), ..realm };
+    for setting in INITIAL_CHANNEL_SETTINGS {
+        realm.settings.properties.insert(setting.to_owned(), general_id.0.into());
+    }
     changes.insert(0, Change::PutRealm(realm.clone()));
     Ok(Outcome { changes, ..Outcome::default() }.reply("realm_id", realm.id.0).reply("user_id", user_id.0))
 }

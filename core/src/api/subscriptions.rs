@@ -243,7 +243,8 @@ pub fn subscribe(store: &impl Store, actor: &Actor, params: &Params, now: i64) -
                     return Err(ApiError::administrator_required());
                 }
                 let made = new_stream(
-                    actor,
+                    actor.realm.id,
+                    Some(actor.user.id),
                     StreamId(stream_ids.take()),
                     RecipientId(recipient_ids.take()),
                     name,

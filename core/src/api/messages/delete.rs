@@ -39,8 +39,9 @@ fn deletion(store: &impl Store, actor: &Actor, messages: &[Message], outcome: &m
             json!({"type": "delete_message", "message_type": "private", "message_ids": ids})
         }
     };
-    outcome.events.push(Event::Other { users, body });
-    // A channel whose first message goes gets its next one as `first_message_id`.
+    outcome.events.push(Event::Other { users: users.clone(), body });
+    // A channel whose first message goes gets its next one as `first_message_id`, and the
+    // same users hear of it (Zulip's `check_update_first_message_id`).
     if let Some(stream_id) = first.stream_id()
         && let Some(stream) = store.stream(stream_id)?
         && stream.first_message_id.is_some_and(|id| ids.contains(&id))
@@ -55,6 +56,8 @@ fn deletion(store: &impl Store, actor: &Actor, messages: &[Message], outcome: &m
             .map(|id| id.ok())
             .find(|id| id.is_some_and(|id| !ids.contains(&id)))
             .flatten();
+        let body = json!({"type": "stream", "op": "update", "property": "first_message_id", "value": next.map(|id| id.0), "stream_id": stream.id, "name": stream.name});
+        outcome.events.push(Event::Other { users, body });
         outcome.changes.push(Change::PutStream(Stream { first_message_id: next, ..stream }));
     }
     Ok(())
