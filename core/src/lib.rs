@@ -11,6 +11,7 @@
 //! browser (`confab-web`, compiled to `wasm32-unknown-unknown`).
 
 pub mod api;
+pub mod client;
 pub mod command;
 pub mod error;
 pub mod events;

@@ -14,7 +14,7 @@ use super::streams::{has_content_access, stream_by_name, stream_in_realm};
 use super::user_topics::{FOLLOWED, MUTED, TopicPolicies, UNMUTED};
 
 /// One term as a client sent it.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct RawTerm {
     pub operator: String,
     pub operand: Value,

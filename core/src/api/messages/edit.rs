@@ -61,7 +61,7 @@ impl PropagateMode {
 
 /// What kind of topic change a request makes.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum TopicChange {
+pub enum TopicChange {
     None,
     Rename,
     Resolve,
@@ -70,7 +70,7 @@ enum TopicChange {
 
 /// Zulip's resolve detection: resolving adds exactly the prefix; unresolving strips every
 /// leading `✔` and space (Python's `lstrip("✔ ")`).
-fn classify_topic_change(old: &str, new: &str) -> TopicChange {
+pub fn classify_topic_change(old: &str, new: &str) -> TopicChange {
     if old == new {
         return TopicChange::None;
     }

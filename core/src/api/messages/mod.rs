@@ -17,7 +17,7 @@ mod send;
 
 pub use access::visible_flags;
 pub use delete::{delete_message, delete_topic, get_stream_topics};
-pub use edit::{PropagateMode, RESOLVED_TOPIC_PREFIX, update_message};
+pub use edit::{PropagateMode, RESOLVED_TOPIC_PREFIX, TopicChange, classify_topic_change, update_message};
 pub(crate) use fetch::one_message;
 pub use fetch::{get_message, get_messages};
 pub use flags::{

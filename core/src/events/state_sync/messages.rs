@@ -19,6 +19,34 @@ pub(super) fn apply_message(state: &mut Map<String, Value>, event: &Value, user_
     if !flags.contains(&"read") {
         add_unread(state, message, &flags, user_id);
     }
+    if str_of(message, "type") == "private" {
+        note_recent_conversation(state, message, id, user_id);
+    }
+}
+
+/// A direct message makes its conversation the most recent one (register lists them newest
+/// first, each with the other participants, sorted, and its newest message).
+fn note_recent_conversation(state: &mut Map<String, Value>, message: &Value, id: u64, user_id: u64) {
+    let Some(conversations) = list_mut(state, "recent_private_conversations") else { return };
+    let mut others: Vec<u64> = message["display_recipient"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .filter_map(|u| u["id"].as_u64())
+        .filter(|id| *id != user_id)
+        .collect();
+    others.sort_unstable();
+    others.dedup();
+    let previous = conversations.iter().position(|c| c["user_ids"] == json!(others));
+    let max = previous.map_or(id, |at| conversations[at]["max_message_id"].as_u64().unwrap_or_default().max(id));
+    if let Some(at) = previous {
+        conversations.remove(at);
+    }
+    let at = conversations
+        .iter()
+        .position(|c| c["max_message_id"].as_u64().unwrap_or_default() < max)
+        .unwrap_or(conversations.len());
+    conversations.insert(at, json!({"user_ids": others, "max_message_id": max}));
 }
 
 /// Whether the state's user muted a channel message's conversation, as far as the state
