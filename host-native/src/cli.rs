@@ -33,6 +33,10 @@ enum Command {
         /// Seconds a client may take to send its request headers.
         #[arg(long, default_value_t = 30)]
         header_timeout_secs: u64,
+        /// Seconds an event queue may go unpolled before it is discarded (Zulip's 600).
+        #[arg(long, default_value_t = confab_core::events::DEFAULT_EVENT_QUEUE_TIMEOUT_SECS as u64,
+              value_parser = clap::value_parser!(u64).range(1..))]
+        event_queue_timeout_secs: u64,
         /// The host clients reach the server at; SUB.HOST is the organization with subdomain
         /// SUB. Defaults to the address the server listens on.
         #[arg(long, value_name = "HOST")]
@@ -103,6 +107,7 @@ pub fn main() -> ExitCode {
             bind,
             owner_email,
             header_timeout_secs,
+            event_queue_timeout_secs,
             external_host,
             external_scheme,
             allow_outgoing_to,
@@ -111,6 +116,7 @@ pub fn main() -> ExitCode {
             bind,
             owner_email,
             header_timeout: std::time::Duration::from_secs(header_timeout_secs),
+            event_queue_timeout_secs: event_queue_timeout_secs as i64,
             external_host,
             external_scheme,
             outgoing_policy: OutgoingPolicy::new(allow_outgoing_to),

@@ -103,7 +103,7 @@ impl EventHub {
     /// Restores the queues saved by the last graceful shutdown, if any, and tells them the
     /// server restarted. A file that does not read is logged and ignored: clients then get
     /// BAD_EVENT_QUEUE_ID and register again, as after a crash.
-    pub fn load(save_path: PathBuf, now: i64) -> EventHub {
+    pub fn load(save_path: PathBuf, now: i64, queue_timeout_secs: i64) -> EventHub {
         let mut registry = match std::fs::read(&save_path) {
             Ok(bytes) => match serde_json::from_slice::<Registry>(&bytes) {
                 Ok(registry) => {
@@ -117,6 +117,7 @@ impl EventHub {
             },
             Err(_) => Registry::new(),
         };
+        registry.set_queue_timeout(queue_timeout_secs);
         // The file describes one moment; after a later crash it would be stale.
         let _ = std::fs::remove_file(&save_path);
         registry.broadcast(&restart_event(now), now);

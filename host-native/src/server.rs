@@ -26,6 +26,8 @@ pub struct Config {
     pub owner_email: String,
     /// How long a client may take to send its request headers before it is disconnected.
     pub header_timeout: std::time::Duration,
+    /// Seconds an event queue may go unpolled before it is discarded.
+    pub event_queue_timeout_secs: i64,
     /// The host clients reach the server at (`--external-host`); its subdomains are the other
     /// organizations. `None`: the bound address.
     pub external_host: Option<String>,
@@ -76,7 +78,7 @@ impl Server {
             write_zuliprc(&path, &owner.email, &owner.api_key, &site.root_url())
                 .map_err(|e| StartError(format!("cannot write {}: {e}", path.display())))?;
         }
-        let events = EventHub::load(config.data_dir.join(EVENT_QUEUES_FILE), http::now());
+        let events = EventHub::load(config.data_dir.join(EVENT_QUEUES_FILE), http::now(), config.event_queue_timeout_secs);
         let files = crate::uploads::FileStore::new(&config.data_dir);
         let state = AppState::new(store, site.clone(), events, config.outgoing_policy.clone(), files);
         Ok(Server { local_addr, site, new_owner, listener, state, header_timeout: config.header_timeout })

@@ -1,29 +1,46 @@
 //! # confab-web
 //!
-//! The same rules the server runs, for browsers and offline-capable clients: a thin
-//! wasm-bindgen surface over `confab-core`. Each export converts JS values in and out and calls
-//! one core function; nothing is decided here.
+//! Confab's client engine for browsers, mobile web views and Node: `confab_core::client`
+//! through wasm-bindgen. [`client::Client`] is a session (state, message cache, outbox, event
+//! loop); the free functions are the same rules without a session. Nothing is decided here:
+//! this crate carries requests (gloo-net), waits (timers) and converts values
+//! (serde-wasm-bindgen); the TypeScript declarations come from core's own types (ts-rs, see
+//! `tests/typescript_declarations.rs`).
+
+mod client;
+mod http;
+mod values;
 
 use confab_core::markdown::{self, OrganizationSnapshot};
 use wasm_bindgen::prelude::*;
 
-/// Renders message Markdown to HTML exactly as the server does, for an organization given as
-/// JSON (an `OrganizationSnapshot`: users, groups, streams, custom_emoji, linkifiers,
-/// realm_url; every field optional). Returns the rendering as JSON: `html` and the facts that
-/// drive flags and narrows (`mentioned_user_ids`, `stream_wildcard`, `has_link`, ...).
-#[wasm_bindgen(js_name = renderMessage)]
-pub fn render_message(source: &str, organization_json: &str) -> Result<String, JsError> {
-    let organization: OrganizationSnapshot = serde_json::from_str(organization_json)?;
-    Ok(serde_json::to_string(&markdown::render(source, &organization))?)
+pub use client::Client;
+use values::{from_js, to_js};
+
+/// The declarations of every type the exports take and return, generated from confab-core.
+#[wasm_bindgen(typescript_custom_section)]
+const TYPES: &str = include_str!("types.d.ts");
+
+/// Renders message Markdown to HTML exactly as the server does, for an organization (users,
+/// groups, channels, custom emoji, linkifiers, its URL; every field optional). Returns the
+/// HTML and the facts that drive flags and narrows.
+#[wasm_bindgen(js_name = renderMessage, unchecked_return_type = "Rendering")]
+pub fn render_message(
+    source: &str,
+    #[wasm_bindgen(unchecked_param_type = "OrganizationSnapshot")] organization: JsValue,
+) -> Result<JsValue, JsValue> {
+    let organization: OrganizationSnapshot = from_js(organization)?;
+    to_js(&markdown::render(source, &organization))
 }
 
-/// The custom emoji a renderer knows, from register's `realm_emoji` object (JSON, kept in step
-/// by `applyEvent`): the active ones, as the `custom_emoji` list of the organization given to
-/// `renderMessage` (JSON).
-#[wasm_bindgen(js_name = customEmojiFromRealmEmoji)]
-pub fn custom_emoji_from_realm_emoji(realm_emoji_json: &str) -> Result<String, JsError> {
-    let realm_emoji: serde_json::Value = serde_json::from_str(realm_emoji_json)?;
-    Ok(serde_json::to_string(&OrganizationSnapshot::custom_emoji_from_register(&realm_emoji))?)
+/// The active custom emoji of register's `realm_emoji` object, as the `custom_emoji` of an
+/// `OrganizationSnapshot`.
+#[wasm_bindgen(js_name = customEmojiFromRealmEmoji, unchecked_return_type = "CustomEmoji[]")]
+pub fn custom_emoji_from_realm_emoji(
+    #[wasm_bindgen(unchecked_param_type = "{ [key in string]?: JsonValue }")] realm_emoji: JsValue,
+) -> Result<JsValue, JsValue> {
+    let realm_emoji: serde_json::Value = from_js(realm_emoji)?;
+    to_js(&OrganizationSnapshot::custom_emoji_from_register(&realm_emoji))
 }
 
 /// Renders Markdown that mentions no one (descriptions, previews without an organization).
@@ -38,24 +55,29 @@ pub fn feature_level() -> u32 {
     confab_core::version::FEATURE_LEVEL
 }
 
-/// Checks a narrow (either wire form, as a JSON string); returns the error message, or
-/// `undefined` when it parses.
+/// Checks a narrow (either wire form); returns the server's error message, or `undefined`
+/// when it parses.
 #[wasm_bindgen(js_name = checkNarrow)]
-pub fn check_narrow(narrow_json: &str) -> Option<String> {
-    let value: serde_json::Value = match serde_json::from_str(narrow_json) {
+pub fn check_narrow(
+    #[wasm_bindgen(unchecked_param_type = "NarrowTerm[] | [string, string][]")] narrow: JsValue,
+) -> Option<String> {
+    let value: serde_json::Value = match from_js(narrow) {
         Ok(v) => v,
-        Err(_) => return Some("narrow is not valid JSON".to_owned()),
+        Err(_) => return Some("narrow is not a list of terms".to_owned()),
     };
     confab_core::api::narrow::parse_terms(&value).err().map(|e| e.msg)
 }
 
-/// Applies one event (JSON) to a register state (JSON) for user `user_id`, as the server's
-/// consistency tests check; returns the new state as JSON. A browser cache stays in step with
-/// the server by applying each fetched event.
-#[wasm_bindgen(js_name = applyEvent)]
-pub fn apply_event(state_json: &str, event_json: &str, user_id: u64) -> Result<String, JsError> {
-    let mut state: serde_json::Map<String, serde_json::Value> = serde_json::from_str(state_json)?;
-    let event: serde_json::Value = serde_json::from_str(event_json)?;
-    confab_core::events::apply_event(&mut state, &event, user_id);
-    Ok(serde_json::to_string(&state)?)
+/// Applies one event to a register state for user `userId`, as a `Client` does; returns the
+/// new state.
+#[wasm_bindgen(js_name = applyEvent, unchecked_return_type = "RegisterState")]
+pub fn apply_event(
+    #[wasm_bindgen(unchecked_param_type = "RegisterState")] state: JsValue,
+    #[wasm_bindgen(unchecked_param_type = "ServerEvent")] event: JsValue,
+    #[wasm_bindgen(js_name = userId)] user_id: f64,
+) -> Result<JsValue, JsValue> {
+    let mut state: serde_json::Map<String, serde_json::Value> = from_js(state)?;
+    let event: serde_json::Value = from_js(event)?;
+    confab_core::events::apply_event(&mut state, &event, user_id as u64);
+    to_js(&state)
 }

@@ -10,7 +10,7 @@ use super::notification::MessageVariants;
 use super::options::QueueOptions;
 use super::pending::PendingEvents;
 use super::registry::QueueOwner;
-use super::{DEFAULT_EVENT_QUEUE_TIMEOUT_SECS, HEARTBEAT_MIN_FREQ_SECS, MAX_EVENTS_PER_QUEUE};
+use super::{HEARTBEAT_MIN_FREQ_SECS, MAX_EVENTS_PER_QUEUE};
 use crate::error::{ApiError, ApiResult};
 use crate::model::MessageFlags;
 
@@ -63,7 +63,7 @@ pub(crate) enum Stored {
 pub(crate) struct Full;
 
 impl Queue {
-    pub fn new(id: String, owner: QueueOwner, options: QueueOptions, now: i64) -> Queue {
+    pub fn new(id: String, owner: QueueOwner, options: QueueOptions, now: i64, timeout: i64) -> Queue {
         Queue {
             id,
             owner,
@@ -73,21 +73,22 @@ impl Queue {
             newest_pruned_id: -1,
             last_active: now,
             parked: None,
-            timer: now + DEFAULT_EVENT_QUEUE_TIMEOUT_SECS,
+            timer: now + timeout,
         }
     }
 
-    /// The next instant something is due: the heartbeat of a waiting poll, else expiry.
-    pub fn due(&self) -> i64 {
+    /// The next instant something is due: the heartbeat of a waiting poll, else expiry after
+    /// `timeout` seconds idle.
+    pub fn due(&self, timeout: i64) -> i64 {
         match self.parked {
             Some(parked) => parked.since.saturating_add(HEARTBEAT_MIN_FREQ_SECS),
-            None => self.last_active.saturating_add(DEFAULT_EVENT_QUEUE_TIMEOUT_SECS),
+            None => self.last_active.saturating_add(timeout),
         }
     }
 
-    /// Idle for the timeout with no poll waiting (Zulip's `ClientDescriptor.expired`).
-    pub fn is_expired(&self, now: i64) -> bool {
-        self.parked.is_none() && now.saturating_sub(self.last_active) >= DEFAULT_EVENT_QUEUE_TIMEOUT_SECS
+    /// Idle for `timeout` seconds with no poll waiting (Zulip's `ClientDescriptor.expired`).
+    pub fn is_expired(&self, now: i64, timeout: i64) -> bool {
+        self.parked.is_none() && now.saturating_sub(self.last_active) >= timeout
     }
 
     /// Appends an event with the next id. A waiting poll is finished by it, as Zulip's

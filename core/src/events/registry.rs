@@ -12,6 +12,7 @@ use super::notification::{MessageVariants, Notification};
 use super::options::{ClientCapabilities, QueueOptions, check_event_narrow};
 use super::pending::PendingEvents;
 use super::queue::{Parked, Queue, Stored};
+use super::DEFAULT_EVENT_QUEUE_TIMEOUT_SECS;
 use super::transform::{Shape, accepts, expand, name_empty_message_topic, wanted_type};
 use crate::error::{ApiError, ApiResult, ErrorCode};
 use crate::ids::{RealmId, StreamId, UserId};
@@ -19,7 +20,7 @@ use crate::model::MessageFlags;
 
 /// Every event queue of the server. Cheap to keep: a waiting queue with a few events costs a few
 /// hundred bytes here; message dicts are shared between the queues that received them.
-#[derive(Debug, Default)]
+#[derive(Debug)]
 pub struct Registry {
     /// Queues by slot; a slot is reused after its queue is gone.
     slots: Vec<Option<Queue>>,
@@ -31,6 +32,23 @@ pub struct Registry {
     /// `(due, slot)` for every queue: its heartbeat if a poll waits, else its expiry.
     timers: BTreeSet<(i64, u32)>,
     next_ticket: u64,
+    /// Seconds a queue may stay idle, with no poll waiting, before it is discarded.
+    queue_timeout: i64,
+}
+
+impl Default for Registry {
+    fn default() -> Self {
+        Registry {
+            slots: Vec::new(),
+            free: Vec::new(),
+            by_id: BTreeMap::new(),
+            by_user: BTreeMap::new(),
+            all_public: BTreeMap::new(),
+            timers: BTreeSet::new(),
+            next_ticket: 0,
+            queue_timeout: DEFAULT_EVENT_QUEUE_TIMEOUT_SECS,
+        }
+    }
 }
 
 /// Who a queue belongs to, as the host knows from authentication.
@@ -86,6 +104,16 @@ impl Registry {
         Registry::default()
     }
 
+    /// Sets how long a queue may stay idle (default [`DEFAULT_EVENT_QUEUE_TIMEOUT_SECS`]), for
+    /// every queue, those already registered included.
+    pub fn set_queue_timeout(&mut self, seconds: i64) {
+        self.queue_timeout = seconds.max(1);
+        let slots: Vec<u32> = (0..self.slots.len() as u32).collect();
+        for slot in slots {
+            self.reschedule(slot);
+        }
+    }
+
     /// Creates a queue under `queue_id` (random, from the host). Fails for `all_public_streams`
     /// from a guest, for a narrow the event system cannot evaluate, and if the id is taken.
     pub fn register(
@@ -102,7 +130,7 @@ impl Registry {
         if self.by_id.contains_key(&queue_id) {
             return Err(ApiError::internal("event queue id already in use"));
         }
-        self.insert(Queue::new(queue_id.clone(), owner, options, now));
+        self.insert(Queue::new(queue_id.clone(), owner, options, now, self.queue_timeout));
         Ok(Registration { queue_id, last_event_id: -1 })
     }
 
@@ -226,6 +254,7 @@ impl Registry {
     /// that got a heartbeat: the host wakes their polls.
     pub fn handle_timeout(&mut self, now: i64) -> Vec<String> {
         let mut woken = Vec::new();
+        let timeout = self.queue_timeout;
         while let Some(&(due, slot)) = self.timers.first() {
             if due > now {
                 break;
@@ -237,7 +266,7 @@ impl Registry {
             if queue.timer != due {
                 // Not this queue's entry (it has exactly one): drop it.
                 self.timers.remove(&(due, slot));
-            } else if queue.due() != due {
+            } else if queue.due(timeout) != due {
                 // Out of date: move it to the queue's real due time, and look again.
                 self.reschedule(slot);
             } else if queue.parked.is_some() {
@@ -294,7 +323,7 @@ impl Registry {
         let mut woken = Vec::new();
         for (slot, flags) in targets {
             let Some(queue) = self.slots.get(slot as usize).and_then(Option::as_ref) else { continue };
-            if queue.is_expired(now) || !message_wanted(&queue.options, variants, flags) {
+            if queue.is_expired(now, self.queue_timeout) || !message_wanted(&queue.options, variants, flags) {
                 continue;
             }
             if self.deliver(slot, Stored::Message { variants: variants.clone(), flags }, now) {
@@ -315,7 +344,7 @@ impl Registry {
         let mut woken = Vec::new();
         for slot in targets {
             let Some(queue) = self.slots.get(slot as usize).and_then(Option::as_ref) else { continue };
-            if queue.is_expired(now) {
+            if queue.is_expired(now, self.queue_timeout) {
                 continue;
             }
             let key = ShapeKey {
@@ -376,12 +405,13 @@ impl Registry {
 
     fn owned_slot(&mut self, queue_id: &str, user: UserId, now: i64) -> ApiResult<u32> {
         let slot = self.by_id.get(queue_id).copied().ok_or_else(|| bad_event_queue_id(queue_id))?;
+        let timeout = self.queue_timeout;
         let queue = self.queue_mut(slot)?;
         if queue.owner.user != user {
             return Err(bad_event_queue_id(queue_id));
         }
         // Expiry is exact even if the host has not called `handle_timeout` yet.
-        if queue.is_expired(now) {
+        if queue.is_expired(now, timeout) {
             self.remove(slot);
             return Err(bad_event_queue_id(queue_id));
         }
@@ -410,7 +440,7 @@ impl Registry {
             self.all_public.entry(queue.owner.realm).or_default().push(slot);
         }
         let mut queue = queue;
-        queue.timer = queue.due();
+        queue.timer = queue.due(self.queue_timeout);
         self.timers.insert((queue.timer, slot));
         self.slots[slot as usize] = Some(queue);
         slot
@@ -427,7 +457,7 @@ impl Registry {
 
     fn reschedule(&mut self, slot: u32) {
         let Some(queue) = self.slots.get_mut(slot as usize).and_then(Option::as_mut) else { return };
-        let due = queue.due();
+        let due = queue.due(self.queue_timeout);
         if due != queue.timer {
             self.timers.remove(&(queue.timer, slot));
             self.timers.insert((due, slot));
@@ -505,7 +535,7 @@ mod tests {
                     self.all_public.get(&queue.owner.realm).is_some_and(|s| s.contains(&slot)),
                     queue.options.all_public_streams
                 );
-                assert_eq!(queue.timer, queue.due());
+                assert_eq!(queue.timer, queue.due(self.queue_timeout));
                 assert!(self.timers.contains(&(queue.timer, slot)));
             }
             let listed: usize = self.by_user.values().map(Vec::len).sum();

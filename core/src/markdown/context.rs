@@ -34,6 +34,7 @@ pub trait MarkdownContext {
 
 /// A user as a mention shows them.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "typescript", derive(ts_rs::TS))]
 pub struct MentionUser {
     pub id: u64,
     /// The name a mention shows (and `@**Name|id**` must match exactly).
@@ -45,6 +46,7 @@ pub struct MentionUser {
 
 /// A user group as a mention shows it.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "typescript", derive(ts_rs::TS))]
 pub struct MentionGroup {
     pub id: u64,
     /// The name shown (for system groups, their display name: `Administrators`).
@@ -57,6 +59,7 @@ pub struct MentionGroup {
 
 /// A channel a `#**channel**` link can name.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "typescript", derive(ts_rs::TS))]
 pub struct MentionStream {
     pub id: u64,
     /// The channel's name, as its `#narrow` slug spells it.
@@ -65,6 +68,7 @@ pub struct MentionStream {
 
 /// An active custom emoji of the organization.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "typescript", derive(ts_rs::TS))]
 pub struct CustomEmoji {
     pub id: u64,
     pub name: String,
@@ -74,6 +78,7 @@ pub struct CustomEmoji {
 
 /// A linkifier: a regular expression with named groups and an RFC 6570 URL template.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "typescript", derive(ts_rs::TS))]
 pub struct Linkifier {
     pub id: u64,
     /// A regular expression with named groups.
@@ -84,6 +89,7 @@ pub struct Linkifier {
 
 /// One entry of a message's `topic_links`.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "typescript", derive(ts_rs::TS))]
 pub struct TopicLink {
     /// The text of the topic that is linked.
     pub text: String,
@@ -93,6 +99,7 @@ pub struct TopicLink {
 
 /// A rendered message and the facts about it that drive flags, narrows and attachments.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "typescript", derive(ts_rs::TS))]
 pub struct Rendering {
     /// The message's `rendered_content`.
     pub html: String,

@@ -10,6 +10,7 @@ use super::{CustomEmoji, Linkifier, MarkdownContext, MentionGroup, MentionStream
 /// full names and group names case-insensitively, channel names exactly.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(default)]
+#[cfg_attr(feature = "typescript", derive(ts_rs::TS))]
 pub struct OrganizationSnapshot {
     pub users: Vec<MentionUser>,
     pub groups: Vec<MentionGroup>,

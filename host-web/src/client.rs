@@ -1,0 +1,404 @@
+//! `Client`: a session against a Confab (or Zulip) server, for JavaScript. Everything it
+//! decides comes from `confab_core::client::Engine`; this file carries requests (gloo-net),
+//! waits (timers), converts values (serde-wasm-bindgen) and calls the front end's listeners.
+//!
+//! JavaScript is single-threaded: the engine sits in a `RefCell` that is never borrowed across
+//! an `await`.
+
+use std::cell::{Cell, RefCell};
+use std::rc::Rc;
+
+use confab_core::client::{
+    Anchor, Changes, Destination, Engine, EngineOptions, NarrowTerm, Sending, SessionCredentials, Step,
+    poll_deadline_ms,
+};
+use serde::Deserialize;
+use wasm_bindgen::prelude::*;
+use wasm_bindgen_futures::future_to_promise;
+
+use crate::http::{self, Sleeper};
+use crate::values::{from_js, to_js};
+
+/// Options a front end may set (all optional).
+#[derive(Default, Deserialize)]
+#[serde(rename_all = "camelCase", default)]
+struct ClientOptions {
+    /// The longest wait between reconnection attempts, in milliseconds.
+    max_retry_ms: Option<u64>,
+}
+
+impl ClientOptions {
+    fn engine(&self) -> EngineOptions {
+        let mut options = EngineOptions::default();
+        if let Some(ms) = self.max_retry_ms {
+            options.max_retry_ms = ms;
+        }
+        options
+    }
+}
+
+struct Inner {
+    engine: RefCell<Engine>,
+    listeners: RefCell<Vec<(u32, js_sys::Function)>>,
+    next_listener: Cell<u32>,
+    running: Cell<bool>,
+    sending: Cell<bool>,
+    sleeper: Rc<Sleeper>,
+    poll: RefCell<Option<web_sys::AbortController>>,
+}
+
+/// A session against a Zulip-API server: its state, message cache, outbox and event loop.
+#[wasm_bindgen]
+pub struct Client {
+    inner: Rc<Inner>,
+}
+
+fn now_ms() -> i64 {
+    js_sys::Date::now() as i64
+}
+
+fn error(e: impl std::fmt::Display) -> JsValue {
+    JsError::new(&e.to_string()).into()
+}
+
+/// A refused request as a JavaScript `Error` whose `code` and `status` are the server's.
+fn server_error(e: confab_core::client::ServerError) -> JsValue {
+    let error = js_sys::Error::new(&e.msg);
+    let _ = js_sys::Reflect::set(&error, &"code".into(), &e.code.into());
+    let _ = js_sys::Reflect::set(&error, &"status".into(), &e.status.into());
+    error.into()
+}
+
+#[wasm_bindgen]
+impl Client {
+    /// A session with an API key: `{site, email, apiKey}`.
+    #[wasm_bindgen(constructor)]
+    pub fn new(
+        #[wasm_bindgen(unchecked_param_type = "SessionCredentials")] credentials: JsValue,
+        #[wasm_bindgen(unchecked_param_type = "ClientOptions | undefined")] options: JsValue,
+    ) -> Result<Client, JsValue> {
+        let mut credentials: SessionCredentials = from_js(credentials)?;
+        credentials.site = credentials.site.trim_end_matches('/').to_owned();
+        let options: ClientOptions = if options.is_undefined() { ClientOptions::default() } else { from_js(options)? };
+        Ok(Client::from_engine(Engine::new(credentials, options.engine())))
+    }
+
+    /// Logs in with a password (`POST /fetch_api_key`) and returns a session.
+    #[wasm_bindgen(unchecked_return_type = "Promise<Client>")]
+    pub fn login(
+        site: String,
+        username: String,
+        password: String,
+        #[wasm_bindgen(unchecked_param_type = "ClientOptions | undefined")] options: JsValue,
+    ) -> js_sys::Promise {
+        future_to_promise(async move {
+            let options: ClientOptions =
+                if options.is_undefined() { ClientOptions::default() } else { from_js(options)? };
+            let site = site.trim_end_matches('/').to_owned();
+            let anonymous = SessionCredentials { site: site.clone(), email: String::new(), api_key: String::new() };
+            let reply = http::send(&anonymous, &Engine::login_request(&username, &password), None, None).await;
+            let credentials = Engine::login_reply(&site, reply).map_err(server_error)?;
+            Ok(Client::from_engine(Engine::new(credentials, options.engine())).into())
+        })
+    }
+
+    /// Loads a session saved by `snapshot()`. A snapshot from a newer confab-web, or one that
+    /// is not a snapshot, throws; it is never misread.
+    pub fn restore(snapshot: &[u8]) -> Result<Client, JsValue> {
+        Engine::restore(snapshot).map(Client::from_engine).map_err(error)
+    }
+
+    /// Saves the session: state, message cache, outbox and queue. It holds the API key.
+    pub fn snapshot(&self) -> Vec<u8> {
+        self.inner.engine.borrow().snapshot()
+    }
+
+    /// `{site, email, apiKey}`.
+    #[wasm_bindgen(unchecked_return_type = "SessionCredentials")]
+    pub fn credentials(&self) -> Result<JsValue, JsValue> {
+        to_js(self.inner.engine.borrow().credentials())
+    }
+
+    /// The user's id (0 before the first register).
+    #[wasm_bindgen(js_name = userId)]
+    pub fn user_id(&self) -> f64 {
+        self.inner.engine.borrow().user_id() as f64
+    }
+
+    #[wasm_bindgen(unchecked_return_type = "ConnectionState")]
+    pub fn connection(&self) -> Result<JsValue, JsValue> {
+        to_js(&self.inner.engine.borrow().connection())
+    }
+
+    /// Starts the session: registers an event queue (again, if a restored one is gone), then
+    /// follows events until `close()`. Resolves once the first attempt is over, connected or
+    /// not: offline, the loop keeps trying with backoff and the outbox waits.
+    #[wasm_bindgen(unchecked_return_type = "Promise<void>")]
+    pub fn start(&self) -> js_sys::Promise {
+        let inner = Rc::clone(&self.inner);
+        future_to_promise(async move {
+            if inner.running.replace(true) {
+                return Ok(JsValue::UNDEFINED);
+            }
+            step(&inner).await;
+            let looping = Rc::clone(&inner);
+            wasm_bindgen_futures::spawn_local(async move {
+                while step(&looping).await {}
+                looping.running.set(false);
+            });
+            Ok(JsValue::UNDEFINED)
+        })
+    }
+
+    /// Stops the session: the waiting poll is abandoned, the server's queue deleted, and no
+    /// listener is called again.
+    #[wasm_bindgen(unchecked_return_type = "Promise<void>")]
+    pub fn close(&self) -> js_sys::Promise {
+        let inner = Rc::clone(&self.inner);
+        future_to_promise(async move {
+            let request = inner.engine.borrow_mut().close();
+            if let Some(controller) = inner.poll.borrow_mut().take() {
+                controller.abort();
+            }
+            inner.sleeper.wake();
+            emit(&inner);
+            inner.listeners.borrow_mut().clear();
+            if let Some(request) = request {
+                let credentials = inner.engine.borrow().credentials().clone();
+                // A queue the server cannot delete now expires on its own.
+                let _ = http::send(&credentials, &request, Some(5_000), None).await;
+            }
+            Ok(JsValue::UNDEFINED)
+        })
+    }
+
+    /// Calls `listener` with what changed after each change; returns a function that removes it.
+    #[wasm_bindgen(js_name = onChange, unchecked_return_type = "() => void")]
+    pub fn on_change(
+        &self,
+        #[wasm_bindgen(unchecked_param_type = "(changes: Changes) => void")] listener: js_sys::Function,
+    ) -> JsValue {
+        let id = self.inner.next_listener.get();
+        self.inner.next_listener.set(id + 1);
+        self.inner.listeners.borrow_mut().push((id, listener));
+        let inner = Rc::downgrade(&self.inner);
+        Closure::once_into_js(move || {
+            if let Some(inner) = inner.upgrade() {
+                inner.listeners.borrow_mut().retain(|(l, _)| *l != id);
+            }
+        })
+    }
+
+    /// The register state as events keep it.
+    #[wasm_bindgen(unchecked_return_type = "RegisterState")]
+    pub fn state(&self) -> Result<JsValue, JsValue> {
+        to_js(self.inner.engine.borrow().state())
+    }
+
+    /// Subscribed channels with unread counts.
+    #[wasm_bindgen(unchecked_return_type = "ChannelSummary[]")]
+    pub fn channels(&self) -> Result<JsValue, JsValue> {
+        to_js(&self.inner.engine.borrow().channels())
+    }
+
+    /// A channel's known topics with unread counts and muted, followed and resolved state.
+    #[wasm_bindgen(unchecked_return_type = "TopicSummary[]")]
+    pub fn topics(&self, stream_id: f64) -> Result<JsValue, JsValue> {
+        to_js(&self.inner.engine.borrow().topics(stream_id as u64))
+    }
+
+    /// Fetches a channel's topics from the server (then `topics()` knows them all).
+    #[wasm_bindgen(js_name = fetchTopics, unchecked_return_type = "Promise<TopicSummary[]>")]
+    pub fn fetch_topics(&self, stream_id: f64) -> js_sys::Promise {
+        let inner = Rc::clone(&self.inner);
+        future_to_promise(async move {
+            let (credentials, request) = {
+                let engine = inner.engine.borrow();
+                (engine.credentials().clone(), engine.topics_request(stream_id as u64))
+            };
+            let reply = http::send(&credentials, &request, None, None).await;
+            let topics = inner.engine.borrow_mut().handle_topics(stream_id as u64, reply).map_err(server_error)?;
+            emit(&inner);
+            to_js(&topics)
+        })
+    }
+
+    /// Direct-message conversations, most recent first.
+    #[wasm_bindgen(unchecked_return_type = "Conversation[]")]
+    pub fn conversations(&self) -> Result<JsValue, JsValue> {
+        to_js(&self.inner.engine.borrow().conversations())
+    }
+
+    /// Everyone, with presence and status.
+    #[wasm_bindgen(unchecked_return_type = "UserSummary[]")]
+    pub fn users(&self) -> Result<JsValue, JsValue> {
+        to_js(&self.inner.engine.borrow().users())
+    }
+
+    /// The user's own settings.
+    #[wasm_bindgen(js_name = ownSettings, unchecked_return_type = "{ [key in string]?: JsonValue }")]
+    pub fn own_settings(&self) -> Result<JsValue, JsValue> {
+        to_js(&self.inner.engine.borrow().own_settings())
+    }
+
+    /// Who is typing now.
+    #[wasm_bindgen(unchecked_return_type = "TypingNotice[]")]
+    pub fn typing(&self) -> Result<JsValue, JsValue> {
+        let mut engine = self.inner.engine.borrow_mut();
+        engine.handle_timeout(now_ms());
+        to_js(&engine.typing())
+    }
+
+    /// The key `Changes.narrows` uses for a narrow.
+    #[wasm_bindgen(js_name = narrowKey)]
+    pub fn narrow_key(
+        &self,
+        #[wasm_bindgen(unchecked_param_type = "NarrowTerm[]")] narrow: JsValue,
+    ) -> Result<String, JsValue> {
+        let narrow: Vec<NarrowTerm> = from_js(narrow)?;
+        self.inner.engine.borrow().narrow_key(&narrow).map_err(server_error)
+    }
+
+    /// Messages of a narrow around an anchor: from the cache when it covers the range, else
+    /// fetched (and merged into the cache).
+    #[wasm_bindgen(unchecked_return_type = "Promise<MessagesPage>")]
+    pub fn messages(
+        &self,
+        #[wasm_bindgen(unchecked_param_type = "NarrowTerm[]")] narrow: JsValue,
+        #[wasm_bindgen(unchecked_param_type = "Anchor")] anchor: JsValue,
+        before: u32,
+        after: u32,
+    ) -> js_sys::Promise {
+        let inner = Rc::clone(&self.inner);
+        future_to_promise(async move {
+            let narrow: Vec<NarrowTerm> = from_js(narrow)?;
+            let anchor: Anchor = from_js(anchor)?;
+            let query = inner.engine.borrow().messages_query(&narrow, anchor, before, after).map_err(server_error)?;
+            if let Some(page) = inner.engine.borrow().cached_messages(&query) {
+                return to_js(&page);
+            }
+            let (credentials, request) = {
+                let engine = inner.engine.borrow();
+                (engine.credentials().clone(), engine.messages_request(&query))
+            };
+            let reply = http::send(&credentials, &request, None, None).await;
+            let page = inner.engine.borrow_mut().handle_messages(&query, reply).map_err(server_error)?;
+            emit(&inner);
+            to_js(&page)
+        })
+    }
+
+    /// Sends a message: its local echo shows at once (rendered as the server renders), and it
+    /// goes out in order, now or on reconnecting. Returns its local id.
+    pub fn send(
+        &self,
+        #[wasm_bindgen(unchecked_param_type = "Destination")] destination: JsValue,
+        content: String,
+    ) -> Result<String, JsValue> {
+        let destination: Destination = from_js(destination)?;
+        let local_id = self.inner.engine.borrow_mut().send(destination, content, now_ms());
+        emit(&self.inner);
+        flush_outbox(&self.inner);
+        Ok(local_id)
+    }
+
+    /// Messages waiting to be sent, and refused ones (with `error`).
+    #[wasm_bindgen(unchecked_return_type = "OutboxEntry[]")]
+    pub fn outbox(&self) -> Result<JsValue, JsValue> {
+        to_js(self.inner.engine.borrow().outbox())
+    }
+
+    /// Drops a refused or unsent message from the outbox.
+    pub fn discard(&self, local_id: &str) -> bool {
+        let removed = self.inner.engine.borrow_mut().discard(local_id);
+        emit(&self.inner);
+        removed
+    }
+
+    /// Renders Markdown as the server would in this organization: HTML and its facts.
+    #[wasm_bindgen(js_name = renderPreview, unchecked_return_type = "Rendering")]
+    pub fn render_preview(&self, content: &str) -> Result<JsValue, JsValue> {
+        to_js(&self.inner.engine.borrow_mut().render_preview(content))
+    }
+}
+
+impl Client {
+    fn from_engine(engine: Engine) -> Client {
+        Client {
+            inner: Rc::new(Inner {
+                engine: RefCell::new(engine),
+                listeners: RefCell::new(Vec::new()),
+                next_listener: Cell::new(0),
+                running: Cell::new(false),
+                sending: Cell::new(false),
+                sleeper: Rc::new(Sleeper::default()),
+                poll: RefCell::new(None),
+            }),
+        }
+    }
+}
+
+/// One turn of the session loop; false once closed.
+async fn step(inner: &Rc<Inner>) -> bool {
+    let (next, credentials) = {
+        let engine = inner.engine.borrow();
+        (engine.next_step(), engine.credentials().clone())
+    };
+    match next {
+        Step::Stop => return false,
+        Step::Wait(ms) => {
+            inner.sleeper.sleep(ms).await;
+            inner.engine.borrow_mut().retry_now();
+        }
+        Step::Register => {
+            let request = inner.engine.borrow().register_request();
+            let reply = http::send(&credentials, &request, Some(poll_deadline_ms()), None).await;
+            inner.engine.borrow_mut().handle_register(reply, js_sys::Math::random());
+        }
+        Step::Poll => {
+            let request = inner.engine.borrow().poll_request();
+            let controller = web_sys::AbortController::new().ok();
+            *inner.poll.borrow_mut() = controller.clone();
+            let reply = http::send(&credentials, &request, Some(poll_deadline_ms()), controller).await;
+            inner.poll.borrow_mut().take();
+            inner.engine.borrow_mut().handle_poll(reply, now_ms(), js_sys::Math::random());
+        }
+    }
+    emit(inner);
+    flush_outbox(inner);
+    true
+}
+
+/// Sends the outbox in order, one message at a time, unless that is already under way.
+fn flush_outbox(inner: &Rc<Inner>) {
+    if inner.sending.replace(true) {
+        return;
+    }
+    let inner = Rc::clone(inner);
+    wasm_bindgen_futures::spawn_local(async move {
+        loop {
+            let next = inner.engine.borrow_mut().next_send();
+            let Some((local_id, request)) = next else { break };
+            let credentials = inner.engine.borrow().credentials().clone();
+            let reply = http::send(&credentials, &request, Some(poll_deadline_ms()), None).await;
+            let sending = inner.engine.borrow_mut().handle_send(&local_id, reply);
+            emit(&inner);
+            if sending == Sending::Later {
+                break;
+            }
+        }
+        inner.sending.set(false);
+    });
+}
+
+/// Tells the listeners what changed, if anything did.
+fn emit(inner: &Rc<Inner>) {
+    let changes: Option<Changes> = inner.engine.borrow_mut().take_changes();
+    let Some(changes) = changes else { return };
+    let Ok(value) = to_js(&changes) else { return };
+    let listeners: Vec<js_sys::Function> = inner.listeners.borrow().iter().map(|(_, f)| f.clone()).collect();
+    for listener in listeners {
+        // A listener that throws must not stop the session.
+        let _ = listener.call1(&JsValue::NULL, &value);
+    }
+}
