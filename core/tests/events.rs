@@ -781,15 +781,11 @@ fn sent_from(
     queue_id: &str,
     local_id: &str,
 ) -> Notification {
-    let origin = SendOrigin { sender, queue_id: queue_id.into(), local_id: local_id.into() };
-    Notification::Message {
-        realm: REALM,
-        variants,
-        receivers: receivers.to_vec(),
-        stream_id: Some(StreamId(1)),
-        public_stream: true,
-        origin: Some(origin),
+    let mut notification = public(variants, receivers);
+    if let Notification::Message { origin, .. } = &mut notification {
+        *origin = Some(SendOrigin { sender, queue_id: queue_id.into(), local_id: local_id.into() });
     }
+    notification
 }
 
 #[test]
