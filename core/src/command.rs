@@ -8,7 +8,7 @@ use serde_json::{Map, Value};
 
 use crate::error::{ApiError, ApiResult};
 use crate::ids::{MessageId, UserId};
-use crate::model::{MessageFlags, Realm, User};
+use crate::model::{MessageFlags, Realm, SendOrigin, User};
 use crate::store::{Change, Store};
 
 /// The authenticated user a request acts for, with their organization.
@@ -26,8 +26,10 @@ pub struct Actor {
 /// Something that happened, for the event system to deliver once it is durable.
 #[derive(Clone, Debug, PartialEq)]
 pub enum Event {
-    /// A new message, with the users who receive it and their flags.
-    Message { message: MessageId, receivers: Vec<(UserId, MessageFlags)> },
+    /// A new message, with the users who receive it and their flags, and where its send came
+    /// from when the client named its event queue and local id: that queue's event carries
+    /// `local_message_id`.
+    Message { message: MessageId, receivers: Vec<(UserId, MessageFlags)>, origin: Option<SendOrigin> },
     /// Any other event: its body (`type` and payload, no `id`) and who receives it.
     Other { users: Vec<UserId>, body: Value },
     /// A message woke an outgoing-webhook bot: the host posts it to the bot's service (see

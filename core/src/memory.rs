@@ -11,8 +11,8 @@ use crate::ids::{
 };
 use crate::model::{
     Credentials, Linkifier, Message, MessageFlags, MessageKind, Presence, ProfileField, ProfileValue,
-    Reaction, Realm, Recipient, RecipientKind, ScheduledMessage, Stream, Subscription, User, UserGroup,
-    direct_group_key,
+    Reaction, Realm, Recipient, RecipientKind, ScheduledMessage, SendOrigin, Stream, Subscription, User,
+    UserGroup, direct_group_key,
 };
 use crate::store::{Change, Direction, MessageIdIter, MessageIndex, PendingDeliveries, Store};
 
@@ -27,6 +27,7 @@ pub struct MemoryStore {
     subscriptions: BTreeMap<(UserId, StreamId), Subscription>,
     messages: BTreeMap<MessageId, Message>,
     flags: BTreeMap<(UserId, MessageId), MessageFlags>,
+    sent: BTreeMap<SendOrigin, MessageId>,
     reactions: BTreeMap<MessageId, Vec<Reaction>>,
     linkifiers: BTreeMap<(RealmId, u64), Linkifier>,
     user_groups: BTreeMap<(RealmId, UserGroupId), UserGroup>,
@@ -85,6 +86,9 @@ impl MemoryStore {
                     self.flags.insert((*user, message.id), *flags);
                 }
                 self.messages.insert(message.id, message.clone());
+            }
+            Change::PutSentMessage { origin, message } => {
+                self.sent.insert(origin.clone(), *message);
             }
             Change::SetMessageFlags { user, message, flags } => {
                 self.flags.insert((*user, *message), *flags);
@@ -306,6 +310,10 @@ impl Store for MemoryStore {
         let users: BTreeSet<UserId> =
             self.flags.keys().filter(|(_, m)| *m == message).map(|(u, _)| *u).collect();
         Ok(users.into_iter().collect())
+    }
+
+    fn sent_message(&self, origin: &SendOrigin) -> ApiResult<Option<MessageId>> {
+        Ok(self.sent.get(origin).copied())
     }
 
     fn reactions(&self, message: MessageId) -> ApiResult<Vec<Reaction>> {

@@ -11,7 +11,7 @@ use crate::error::ApiResult;
 use crate::ids::{IdKind, MessageId, RealmId, RecipientId, ScheduledMessageId, StreamId, UserId};
 use crate::model::{
     Credentials, IndexedFlag, Linkifier, Message, MessageFlags, Presence, ProfileField, ProfileValue,
-    Reaction, Realm, Recipient, ScheduledMessage, Stream, Subscription, User, UserGroup,
+    Reaction, Realm, Recipient, ScheduledMessage, SendOrigin, Stream, Subscription, User, UserGroup,
 };
 
 /// An ordered set of message ids the store can walk without scanning all messages.
@@ -85,6 +85,9 @@ pub trait Store {
     fn message_flags(&self, user: UserId, message: MessageId) -> ApiResult<Option<MessageFlags>>;
     /// Every user with flags for the message (who received it, or touched it as history).
     fn message_users(&self, message: MessageId) -> ApiResult<Vec<UserId>>;
+    /// The message a remembered send posted (see [`SendOrigin::is_remembered`]). The record
+    /// outlives the message: a deleted message's id is still answered.
+    fn sent_message(&self, origin: &SendOrigin) -> ApiResult<Option<MessageId>>;
     /// The message's reactions, in the order they were added.
     fn reactions(&self, message: MessageId) -> ApiResult<Vec<Reaction>>;
     /// The organization's linkifiers, in order.
@@ -154,6 +157,12 @@ pub enum Change {
     InsertMessage {
         message: Message,
         receivers: Vec<(UserId, MessageFlags)>,
+    },
+    /// Remembers which message a send posted, written with the message itself. Never removed,
+    /// not even with the message.
+    PutSentMessage {
+        origin: SendOrigin,
+        message: MessageId,
     },
     /// Sets a user's flags on a message, creating the row for a message the user never
     /// received (Zulip's `historical` rows).

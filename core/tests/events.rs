@@ -8,7 +8,7 @@ use confab_core::events::{
     MessageVariants, Notification, Poll, QueueOptions, QueueOwner, Registry,
 };
 use confab_core::ids::{RealmId, StreamId, UserId};
-use confab_core::model::MessageFlags;
+use confab_core::model::{MessageFlags, SendOrigin};
 use serde_json::{Value, json};
 
 const REALM: RealmId = RealmId(1);
@@ -80,6 +80,7 @@ fn to(variants: MessageVariants, receivers: &[(UserId, MessageFlags)]) -> Notifi
         receivers: receivers.to_vec(),
         stream_id: Some(StreamId(1)),
         public_stream: false,
+        origin: None,
     }
 }
 
@@ -90,6 +91,7 @@ fn public(variants: MessageVariants, receivers: &[(UserId, MessageFlags)]) -> No
         receivers: receivers.to_vec(),
         stream_id: Some(StreamId(1)),
         public_stream: true,
+        origin: None,
     }
 }
 
@@ -769,6 +771,78 @@ fn the_registry_survives_a_restart() {
     let _ = restored.broadcast(&json!({"type": "restart", "zulip_version": "x"}), 9);
     assert_eq!(kinds(&peek(&mut restored, "b", BOB, 9)).last(), Some(&"restart"));
     assert_eq!(kinds(&peek(&mut restored, "a", ADA, 9)).last(), Some(&"message"), "filtered by event_types");
+}
+
+/// A channel message sent by `sender` from queue `queue_id` with `local_id`.
+fn sent_from(
+    variants: MessageVariants,
+    receivers: &[(UserId, MessageFlags)],
+    sender: UserId,
+    queue_id: &str,
+    local_id: &str,
+) -> Notification {
+    let mut notification = public(variants, receivers);
+    if let Notification::Message { origin, .. } = &mut notification {
+        *origin = Some(SendOrigin { sender, queue_id: queue_id.into(), local_id: local_id.into() });
+    }
+    notification
+}
+
+#[test]
+fn the_local_echo_reaches_only_the_queue_it_was_sent_from() {
+    let mut reg = Registry::new();
+    register(&mut reg, "ada-web", ADA, QueueOptions::default(), 0);
+    register(&mut reg, "ada-phone", ADA, QueueOptions::default(), 0);
+    register(&mut reg, "bob", BOB, QueueOptions::default(), 0);
+    register(&mut reg, "firehose", BOB, QueueOptions { all_public_streams: true, ..Default::default() }, 0);
+    let receivers = [(ADA, MessageFlags::READ), (BOB, MessageFlags::empty())];
+    reg.push(&sent_from(stream_message(7, "general", "t", ADA), &receivers, ADA, "ada-web", "12.01"), 1);
+
+    let web = peek(&mut reg, "ada-web", ADA, 2);
+    assert_eq!(web.len(), 1);
+    assert_eq!(web[0]["local_message_id"], "12.01", "{}", web[0]);
+    assert_eq!((web[0]["id"].clone(), web[0]["flags"].clone()), (json!(0), json!(["read"])));
+    for (queue, user) in [("ada-phone", ADA), ("bob", BOB), ("firehose", BOB)] {
+        let got = peek(&mut reg, queue, user, 2);
+        assert_eq!(message_ids(&got), vec![7], "{queue}");
+        assert!(got[0].get("local_message_id").is_none(), "{queue}: {}", got[0]);
+    }
+
+    // Zulip passes the local id back as sent, whatever it is.
+    reg.push(
+        &sent_from(stream_message(8, "general", "t", ADA), &receivers, ADA, "ada-web", "not a number ☃"),
+        3,
+    );
+    assert_eq!(peek(&mut reg, "ada-web", ADA, 4)[1]["local_message_id"], "not a number ☃");
+
+    // Another user's queue id names no echo: only the sender's own queue gets one.
+    reg.push(&sent_from(stream_message(9, "general", "t", ADA), &receivers, ADA, "bob", "13.01"), 5);
+    let bob = peek(&mut reg, "bob", BOB, 6);
+    assert_eq!(message_ids(&bob), vec![7, 8, 9]);
+    assert!(bob.iter().all(|e| e.get("local_message_id").is_none()), "{bob:?}");
+
+    // A queue whose narrow leaves the message out gets nothing, echo or not.
+    register(&mut reg, "ada-dms", ADA, narrowed(&[("is", "dm")]), 7);
+    reg.push(&sent_from(stream_message(10, "general", "t", ADA), &receivers, ADA, "ada-dms", "14.01"), 8);
+    assert!(peek(&mut reg, "ada-dms", ADA, 9).is_empty());
+}
+
+#[test]
+fn a_queued_local_echo_survives_a_restart() {
+    let mut reg = Registry::new();
+    register(&mut reg, "ada-web", ADA, QueueOptions::default(), 0);
+    register(&mut reg, "ada-phone", ADA, QueueOptions::default(), 0);
+    let receivers = [(ADA, MessageFlags::READ)];
+    reg.push(&sent_from(stream_message(7, "general", "t", ADA), &receivers, ADA, "ada-web", "12.01"), 1);
+
+    let saved = serde_json::to_string(&reg).expect("serializes");
+    assert_eq!(saved.matches("\"content\"").count(), 4, "one message dict, four shapes: {saved}");
+    let mut restored: Registry = serde_json::from_str(&saved).expect("deserializes");
+    assert_eq!(serde_json::to_string(&restored).expect("serializes"), saved);
+    for id in ["ada-web", "ada-phone"] {
+        assert_eq!(peek(&mut restored, id, ADA, 2), peek(&mut reg, id, ADA, 2), "queue {id}");
+    }
+    assert_eq!(peek(&mut restored, "ada-web", ADA, 2)[0]["local_message_id"], "12.01");
 }
 
 #[test]

@@ -179,6 +179,7 @@ proptest! {
                         receivers,
                         stream_id: (!private).then_some(StreamId(1)),
                         public_stream: public && !private,
+                        origin: None,
                     }, now);
                 }
                 Op::Other { users: mask, kind } => {

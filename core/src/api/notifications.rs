@@ -8,7 +8,7 @@ use crate::command::Event;
 use crate::error::ApiResult;
 use crate::events::{MessageVariants, Notification};
 use crate::ids::{MessageId, UserId};
-use crate::model::MessageFlags;
+use crate::model::{MessageFlags, SendOrigin};
 use crate::store::Store;
 use crate::wire::{self, MessageOptions};
 
@@ -18,8 +18,8 @@ pub fn notifications(store: &impl Store, events: &[Event]) -> ApiResult<Vec<Noti
     let mut notifications = Vec::with_capacity(events.len());
     for event in events {
         match event {
-            Event::Message { message, receivers } => {
-                if let Some(notification) = message_notification(store, *message, receivers)? {
+            Event::Message { message, receivers, origin } => {
+                if let Some(notification) = message_notification(store, *message, receivers, origin)? {
                     notifications.push(notification);
                 }
             }
@@ -39,6 +39,7 @@ fn message_notification(
     store: &impl Store,
     id: MessageId,
     receivers: &[(UserId, MessageFlags)],
+    origin: &Option<SendOrigin>,
 ) -> ApiResult<Option<Notification>> {
     let Some(message) = store.message(id)? else { return Ok(None) };
     let Some(realm) = store.realm(message.realm_id)? else { return Ok(None) };
@@ -67,5 +68,6 @@ fn message_notification(
         receivers: receivers.to_vec(),
         stream_id: stream.as_ref().map(|s| s.id),
         public_stream: stream.is_some_and(|s| s.is_public()),
+        origin: origin.clone(),
     }))
 }

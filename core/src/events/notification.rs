@@ -7,7 +7,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 
 use crate::ids::{RealmId, StreamId, UserId};
-use crate::model::MessageFlags;
+use crate::model::{MessageFlags, SendOrigin};
 
 /// A committed change, for delivery to the queues that want it.
 #[derive(Clone, Debug, PartialEq)]
@@ -26,6 +26,10 @@ pub enum Notification {
         /// A channel message of a public channel: `all_public_streams` queues of non-receivers get
         /// it too (with no flags).
         public_stream: bool,
+        /// The send's event queue and local id, if the client named them: the event for that
+        /// queue, if it is the sender's, carries `local_message_id` (Zulip's `sender_queue_id`
+        /// and `local_id`).
+        origin: Option<SendOrigin>,
     },
     /// Any other event: its body (`type` and payload, no `id`) and its recipients.
     Other { users: Vec<UserId>, body: Value },

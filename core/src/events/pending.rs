@@ -82,16 +82,12 @@ impl Serialize for EventOut<'_> {
         let id = self.queued.id;
         match &self.queued.event {
             Stored::Message { variants, flags } => {
-                // `{"type": "message", "message": {...}, "flags": [...], "id": N}`: the shape
-                // this client asked for, with this user's flags (also inside the message,
-                // where GET /messages has them).
-                let names = flags.names();
-                let mut map = serializer.serialize_map(Some(4))?;
-                map.serialize_entry("type", "message")?;
-                map.serialize_entry("message", &MessageOut { variants, flags: *flags, shape: self.shape })?;
-                map.serialize_entry("flags", &names)?;
-                map.serialize_entry("id", &id)?;
-                map.end()
+                message_event(serializer, MessageOut { variants, flags: *flags, shape: self.shape }, None, id)
+            }
+            Stored::EchoedMessage(echoed) => {
+                let message =
+                    MessageOut { variants: &echoed.variants, flags: echoed.flags, shape: self.shape };
+                message_event(serializer, message, Some(&echoed.local_message_id), id)
             }
             Stored::Other(body) => match body.as_ref() {
                 Value::Object(fields) => {
@@ -112,6 +108,27 @@ impl Serialize for EventOut<'_> {
             }
         }
     }
+}
+
+/// `{"type": "message", "message": {...}, "flags": [...], "id": N}`: the shape this client
+/// asked for, with this user's flags (also inside the message, where GET /messages has them),
+/// and `local_message_id` for the queue the message was sent from.
+fn message_event<S: Serializer>(
+    serializer: S,
+    message: MessageOut<'_>,
+    local_message_id: Option<&str>,
+    id: i64,
+) -> Result<S::Ok, S::Error> {
+    let names = message.flags.names();
+    let mut map = serializer.serialize_map(Some(4 + usize::from(local_message_id.is_some())))?;
+    map.serialize_entry("type", "message")?;
+    map.serialize_entry("message", &message)?;
+    map.serialize_entry("flags", &names)?;
+    if let Some(local_message_id) = local_message_id {
+        map.serialize_entry("local_message_id", local_message_id)?;
+    }
+    map.serialize_entry("id", &id)?;
+    map.end()
 }
 
 /// The shared message dict, with this user's `flags` and, for clients without

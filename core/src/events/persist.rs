@@ -14,7 +14,7 @@ use serde_json::Value;
 
 use super::notification::{MessageVariants, Shapes};
 use super::options::{QueueOptions, check_event_narrow};
-use super::queue::{Queue, Queued, Stored};
+use super::queue::{Echoed, Queue, Queued, Stored};
 use super::registry::{QueueOwner, Registry};
 use crate::model::MessageFlags;
 
@@ -62,9 +62,22 @@ struct SavedQueue {
 #[derive(Serialize, Deserialize)]
 #[serde(tag = "kind", rename_all = "snake_case")]
 enum SavedEvent {
-    Message { id: i64, message: usize, flags: MessageFlags },
-    Other { id: i64, body: usize },
-    Heartbeat { id: i64 },
+    Message {
+        id: i64,
+        message: usize,
+        flags: MessageFlags,
+        /// Absent from files written before local echoes were kept, and for every queue but the
+        /// sender's: the format stays 1.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        local_message_id: Option<String>,
+    },
+    Other {
+        id: i64,
+        body: usize,
+    },
+    Heartbeat {
+        id: i64,
+    },
 }
 
 impl Serialize for Registry {
@@ -80,12 +93,13 @@ impl Serialize for Registry {
                 let id = *id;
                 events.push(match event {
                     Stored::Message { variants, flags } => {
-                        let next = saved.messages.len();
-                        let message = *message_index.entry(variants.ptr()).or_insert(next);
-                        if message == next {
-                            saved.messages.push(variants.shapes());
-                        }
-                        SavedEvent::Message { id, message, flags: *flags }
+                        let message = number(&mut saved.messages, &mut message_index, variants);
+                        SavedEvent::Message { id, message, flags: *flags, local_message_id: None }
+                    }
+                    Stored::EchoedMessage(echoed) => {
+                        let message = number(&mut saved.messages, &mut message_index, &echoed.variants);
+                        let local_message_id = Some(echoed.local_message_id.clone());
+                        SavedEvent::Message { id, message, flags: echoed.flags, local_message_id }
                     }
                     Stored::Other(body) => {
                         let next = saved.bodies.len();
@@ -110,6 +124,20 @@ impl Serialize for Registry {
         }
         saved.serialize(serializer)
     }
+}
+
+/// The index of a message dict in the saved form, adding it the first time it is seen.
+fn number<'a>(
+    messages: &mut Vec<&'a Shapes>,
+    index: &mut BTreeMap<*const Shapes, usize>,
+    variants: &'a MessageVariants,
+) -> usize {
+    let next = messages.len();
+    let found = *index.entry(variants.ptr()).or_insert(next);
+    if found == next {
+        messages.push(variants.shapes());
+    }
+    found
 }
 
 impl<'de> Deserialize<'de> for Registry {
@@ -138,9 +166,15 @@ fn restore(saved: Saved) -> Result<Registry, String> {
         let mut previous = q.newest_pruned_id;
         for event in q.events {
             let (id, stored) = match event {
-                SavedEvent::Message { id, message, flags } => {
-                    let variants = messages.get(message).ok_or("message index out of range")?;
-                    (id, Stored::Message { variants: variants.clone(), flags })
+                SavedEvent::Message { id, message, flags, local_message_id } => {
+                    let variants = messages.get(message).ok_or("message index out of range")?.clone();
+                    let stored = match local_message_id {
+                        Some(local_message_id) => {
+                            Stored::EchoedMessage(Box::new(Echoed { variants, flags, local_message_id }))
+                        }
+                        None => Stored::Message { variants, flags },
+                    };
+                    (id, stored)
                 }
                 SavedEvent::Other { id, body } => {
                     (id, Stored::Other(bodies.get(body).ok_or("body index out of range")?.clone()))

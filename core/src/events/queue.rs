@@ -53,9 +53,20 @@ pub(crate) enum Stored {
         variants: MessageVariants,
         flags: MessageFlags,
     },
+    /// A message event for the queue its sender sent from, with the client's local id. Boxed:
+    /// one queue per message has it, and every other event stays as small as before.
+    EchoedMessage(Box<Echoed>),
     /// A body (no `id`) shared by every queue of the same shape.
     Other(Arc<Value>),
     Heartbeat,
+}
+
+/// The sender's own copy of a message event (Zulip's `local_message_id`).
+#[derive(Clone, Debug)]
+pub(crate) struct Echoed {
+    pub variants: MessageVariants,
+    pub flags: MessageFlags,
+    pub local_message_id: String,
 }
 
 /// The queue is full; see [`MAX_EVENTS_PER_QUEUE`].

@@ -11,12 +11,12 @@ use super::narrow::message_matches;
 use super::notification::{MessageVariants, Notification};
 use super::options::{ClientCapabilities, QueueOptions, check_event_narrow};
 use super::pending::PendingEvents;
-use super::queue::{Parked, Queue, Stored};
 use super::DEFAULT_EVENT_QUEUE_TIMEOUT_SECS;
+use super::queue::{Echoed, Parked, Queue, Stored};
 use super::transform::{Shape, accepts, expand, name_empty_message_topic, wanted_type};
 use crate::error::{ApiError, ApiResult, ErrorCode};
-use crate::ids::{RealmId, StreamId, UserId};
-use crate::model::MessageFlags;
+use crate::ids::{RealmId, UserId};
+use crate::model::{MessageFlags, SendOrigin};
 
 /// Every event queue of the server. Cheap to keep: a waiting queue with a few events costs a few
 /// hundred bytes here; message dicts are shared between the queues that received them.
@@ -139,8 +139,15 @@ impl Registry {
     /// JSON object is not an event and is delivered nowhere.
     pub fn push(&mut self, notification: &Notification, now: i64) -> Vec<String> {
         match notification {
-            Notification::Message { realm, variants, receivers, stream_id, public_stream } => {
-                self.push_message(*realm, variants, receivers, *stream_id, *public_stream, now)
+            Notification::Message { realm, variants, receivers, stream_id, public_stream, origin } => {
+                let delivery = MessageDelivery {
+                    realm: *realm,
+                    variants,
+                    receivers,
+                    public_stream: *public_stream && stream_id.is_some(),
+                    origin: origin.as_ref(),
+                };
+                self.push_message(delivery, now)
             }
             Notification::Other { users, body } => {
                 let targets = self.queues_of(users);
@@ -299,18 +306,11 @@ impl Registry {
 
     // Delivery.
 
-    fn push_message(
-        &mut self,
-        realm: RealmId,
-        variants: &MessageVariants,
-        receivers: &[(UserId, MessageFlags)],
-        stream_id: Option<StreamId>,
-        public_stream: bool,
-        now: i64,
-    ) -> Vec<String> {
+    fn push_message(&mut self, delivery: MessageDelivery<'_>, now: i64) -> Vec<String> {
+        let MessageDelivery { realm, variants, receivers, public_stream, origin } = delivery;
         // Later entries win: a receiver's own flags replace the empty flags of the firehose.
         let mut targets: BTreeMap<u32, MessageFlags> = BTreeMap::new();
-        if public_stream && stream_id.is_some() {
+        if public_stream {
             for &slot in self.all_public.get(&realm).into_iter().flatten() {
                 targets.insert(slot, MessageFlags::empty());
             }
@@ -320,13 +320,32 @@ impl Registry {
                 targets.insert(slot, *flags);
             }
         }
+        // The queue the message was sent from, if it is still there and its sender's. Zulip
+        // matches the queue id alone; another user's queue (whose id the sender would have had
+        // to learn) has no local echo to replace and no business with the sender's local ids.
+        let sender_slot = origin.and_then(|origin| {
+            let slot = *self.by_id.get(&origin.queue_id)?;
+            let queue = self.slots.get(slot as usize)?.as_ref()?;
+            (queue.owner.user == origin.sender).then_some((slot, origin.local_id.as_str()))
+        });
         let mut woken = Vec::new();
         for (slot, flags) in targets {
             let Some(queue) = self.slots.get(slot as usize).and_then(Option::as_ref) else { continue };
             if queue.is_expired(now, self.queue_timeout) || !message_wanted(&queue.options, variants, flags) {
                 continue;
             }
-            if self.deliver(slot, Stored::Message { variants: variants.clone(), flags }, now) {
+            let event = match sender_slot {
+                Some((sender_slot, local_id)) if sender_slot == slot => {
+                    let local_message_id = local_id.to_owned();
+                    Stored::EchoedMessage(Box::new(Echoed {
+                        variants: variants.clone(),
+                        flags,
+                        local_message_id,
+                    }))
+                }
+                _ => Stored::Message { variants: variants.clone(), flags },
+            };
+            if self.deliver(slot, event, now) {
                 woken.push(queue_id(&self.slots, slot));
             }
         }
@@ -470,6 +489,16 @@ impl Registry {
     }
 }
 
+/// A message notification, as [`Registry::push`] delivers it.
+struct MessageDelivery<'a> {
+    realm: RealmId,
+    variants: &'a MessageVariants,
+    receivers: &'a [(UserId, MessageFlags)],
+    /// A message of a public channel: `all_public_streams` queues get it too.
+    public_stream: bool,
+    origin: Option<&'a SendOrigin>,
+}
+
 /// What a body is reshaped by, owned so the cache outlives the borrow of the queue.
 #[derive(PartialEq)]
 struct ShapeKey {
@@ -516,6 +545,7 @@ mod tests {
     use serde_json::json;
 
     use super::*;
+    use crate::ids::StreamId;
 
     impl Registry {
         /// Every index agrees with the queues, and every queue has exactly one timer entry, at
@@ -576,6 +606,7 @@ mod tests {
                             receivers: vec![(user, MessageFlags::empty())],
                             stream_id: Some(StreamId(1)),
                             public_stream: true,
+                            origin: None,
                         }, now);
                     }
                     4 => { let _ = reg.delete(&id, user); }

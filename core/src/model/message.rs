@@ -12,6 +12,33 @@ pub enum MessageKind {
     Direct { participants: Vec<UserId> },
 }
 
+/// Where a send came from, as the client names it (Zulip's `queue_id` and `local_id`): the
+/// sender, the event queue their client had registered and the client's own id for the message
+/// (the web app sends ids like `"12.01"`). The queue learns which new message is its local echo;
+/// the store remembers the send, so that a retry is answered with the message it posted.
+#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+pub struct SendOrigin {
+    pub sender: UserId,
+    pub queue_id: String,
+    pub local_id: String,
+}
+
+impl SendOrigin {
+    /// The longest `queue_id` or `local_id`, in bytes, that the store remembers. Confab's queue
+    /// ids have 36 characters and the clients' local ids a few; longer ones (the 25 MiB body
+    /// limit allows megabytes) would make index keys of that size, so such a send is echoed
+    /// but not remembered.
+    pub const MAX_REMEMBERED_BYTES: usize = 255;
+
+    /// Whether the store remembers this send: both ids non-empty (an empty id names no one
+    /// send; a client sending `""` every time must not have its later messages swallowed) and
+    /// within [`Self::MAX_REMEMBERED_BYTES`].
+    pub fn is_remembered(&self) -> bool {
+        let fits = |id: &str| !id.is_empty() && id.len() <= Self::MAX_REMEMBERED_BYTES;
+        fits(&self.queue_id) && fits(&self.local_id)
+    }
+}
+
 /// A stored message.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Message {

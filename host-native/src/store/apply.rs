@@ -95,6 +95,11 @@ impl WriteTables<'_> {
             }
             Change::InsertMessage { message, receivers } => self.insert_message(message, receivers),
             Change::DeleteMessageFlags { user, message } => self.delete_user_message(*user, message.0),
+            Change::PutSentMessage { origin, message } => {
+                let key = (origin.sender.0, origin.queue_id.as_str(), origin.local_id.as_str());
+                self.sent.insert(key, message.0).map_err(storage)?;
+                Ok(())
+            }
             Change::UpdateMessage(message) => self.update_message(message),
             Change::DeleteMessage(id) => self.delete_message(id.0),
             Change::AddReaction(reaction) => {

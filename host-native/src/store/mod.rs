@@ -16,7 +16,8 @@ use redb::{Database, ReadableDatabase, ReadableTable};
 
 pub use tables::{ReadTables, WriteTables};
 
-/// The table layout this build reads and writes.
+/// The table layout this build reads and writes. A new table needs no new version (opening
+/// creates it empty, and an older build never opens it); a version marks rows to migrate.
 pub const SCHEMA_VERSION: u64 = 2;
 
 /// The database file inside a data directory.

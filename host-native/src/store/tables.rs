@@ -61,6 +61,9 @@ define_tables! {
     by_sender: SENDERID_MSGID = "senderid_msgid", (u64, u64) => ();
     by_realm: REALMID_MSGID = "realmid_msgid", (u64, u64) => ();
     message_users: MSGID_USERID = "msgid_userid", (u64, u64) => ();
+    // Remembered sends (sender, event queue id, client's local id), kept when the message is
+    // deleted: a retry is answered with the message it posted.
+    sent: SENDERID_QUEUEID_LOCALID_MSGID = "senderid_queueid_localid_msgid", (u64, &'static str, &'static str) => u64;
     words: REALMID_WORD_MSGID = "realmid_word_msgid", (u64, &'static str, u64) => ();
     reactions: MSGID_SEQ_REACTION = "msgid_seq_reaction", (u64, u64) => &'static [u8];
     presences: USERID_PRESENCE = "userid_presence", u64 => &'static [u8];

@@ -162,6 +162,11 @@ macro_rules! impl_store {
                 Ok(users)
             }
 
+            fn sent_message(&self, origin: &SendOrigin) -> ApiResult<Option<MessageId>> {
+                let key = (origin.sender.0, origin.queue_id.as_str(), origin.local_id.as_str());
+                Ok(self.sent.get(key).map_err(storage)?.map(|v| MessageId(v.value())))
+            }
+
             fn reactions(&self, message: MessageId) -> ApiResult<Vec<Reaction>> {
                 let mut reactions = Vec::new();
                 for row in self.reactions.range((message.0, 0)..=(message.0, u64::MAX)).map_err(storage)? {
@@ -381,7 +386,7 @@ mod impls {
     use confab_core::ids::{IdKind, MessageId, RealmId, RecipientId, ScheduledMessageId, StreamId, UserId};
     use confab_core::model::{
         Credentials, Linkifier, Message, MessageFlags, Presence, ProfileField, ProfileValue, Reaction, Realm,
-        Recipient, ScheduledMessage, Stream, Subscription, User, UserGroup,
+        Recipient, ScheduledMessage, SendOrigin, Stream, Subscription, User, UserGroup,
     };
     use confab_core::store::{Direction, MessageIdIter, MessageIndex, PendingDeliveries};
     use redb::ReadableTable;

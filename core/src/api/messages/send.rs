@@ -9,7 +9,7 @@ use crate::error::{ApiError, ApiResult};
 use crate::groups::channel_permission;
 use crate::ids::{IdKind, MessageId, RecipientId, StreamId, UserId};
 use crate::model::{
-    Message, MessageFlags, MessageKind, Recipient, RecipientKind, Stream, User, direct_group_key,
+    Message, MessageFlags, MessageKind, Recipient, RecipientKind, SendOrigin, Stream, User, direct_group_key,
 };
 use crate::params::Params;
 use crate::store::{Change, Direction, IdAllocator, MessageIndex, Store};
@@ -299,14 +299,64 @@ fn address_direct(store: &impl Store, actor: &Actor, params: &Params) -> ApiResu
     })
 }
 
+/// Every parameter [`send_message`] reads: a retry answered from the store reads none of them
+/// but must not report them in `ignored_parameters_unsupported`, which the first answer did not.
+const SEND_PARAMETERS: [&str; 8] =
+    ["type", "to", "content", "topic", "subject", "read_by_sender", "queue_id", "local_id"];
+
 /// `POST /messages`: sends a channel or direct message (spec 4.x; Zulip's send-message).
+///
+/// A send that names its event queue and local id (`queue_id` and `local_id`, which Zulip's
+/// clients send for local echo) is remembered with the message, and a retry with the same two
+/// (from the same sender) is answered with the message the first one posted: nothing is posted,
+/// changed or announced again. See [`SendOrigin`] for which sends are remembered.
 pub fn send_message(store: &impl Store, actor: &Actor, params: &Params, now: i64) -> ApiResult<Outcome> {
+    let origin = send_origin(actor, params)?;
+    if let Some(origin) = origin.as_ref().filter(|o| o.is_remembered())
+        && let Some(id) = store.sent_message(origin)?
+    {
+        // The first send's answer may never have reached the client (a lost connection, a
+        // crash before the reply): the retry gets the same answer. Its other parameters are not
+        // looked at: a retry carrying other content or recipients still names the send that
+        // already happened, and idempotency means answering for that one (Zulip, which forgets
+        // sends, has no rule here). A message deleted since was still posted once; its id is
+        // answered all the same rather than posting it again. The reply is the first one's
+        // `id`; `automatic_new_visibility_policy` is absent because, as Zulip defines it, it
+        // is present only when this request changed the sender's policy, and a retry changes
+        // nothing.
+        for name in SEND_PARAMETERS {
+            params.mark_used(name);
+        }
+        return Ok(Outcome::default().reply("id", id.0));
+    }
+    send(store, actor, params, now, origin)
+}
+
+/// The send's event queue and local id, if the client named both. Zulip takes both as plain
+/// strings, passed back without inspection (`"12.01"` from the web app, anything from others):
+/// so does this, and a `queue_id` without `local_id` (or the reverse) sends without either.
+fn send_origin(actor: &Actor, params: &Params) -> ApiResult<Option<SendOrigin>> {
+    let queue_id = params.optional::<String>("queue_id")?;
+    let local_id = params.optional::<String>("local_id")?;
+    Ok(queue_id.zip(local_id).map(|(queue_id, local_id)| SendOrigin {
+        sender: actor.user.id,
+        queue_id,
+        local_id,
+    }))
+}
+
+/// Sends a message as [`send_message`] does once it knows the send is new; `origin` goes to
+/// the message's event and, if remembered, to the store.
+fn send(
+    store: &impl Store,
+    actor: &Actor,
+    params: &Params,
+    now: i64,
+    origin: Option<SendOrigin>,
+) -> ApiResult<Outcome> {
     let kind: String = params.required("type")?;
     let content = check_content(&params.required::<String>("content")?)?;
     let read_by_sender = params.optional::<bool>("read_by_sender")?;
-    // Accepted for the sender's own event echo, which the event issue implements.
-    params.mark_used("queue_id");
-    params.mark_used("local_id");
     let addressed = match kind.as_str() {
         "stream" | "channel" => address_stream(store, actor, params)?,
         "private" | "direct" => address_direct(store, actor, params)?,
@@ -319,9 +369,9 @@ pub fn send_message(store: &impl Store, actor: &Actor, params: &Params, now: i64
         _ => None,
     };
     let mut ids = IdAllocator::new(store, IdKind::Message)?;
-    let composed =
+    let mut composed =
         compose(store, actor, &actor.user, &actor.client, addressed, content, sender_reads, now, &mut ids)?;
-    let Event::Message { receivers, .. } = &composed.event else {
+    let Event::Message { receivers, origin: event_origin, .. } = &mut composed.event else {
         return Err(ApiError::internal("a composed message without its event"));
     };
     let automatic = match &place {
@@ -331,6 +381,10 @@ pub fn send_message(store: &impl Store, actor: &Actor, params: &Params, now: i64
         None => automatic_follow::Automatic::default(),
     };
     let mut changes = composed.changes;
+    if let Some(origin) = origin.as_ref().filter(|o| o.is_remembered()) {
+        changes.push(Change::PutSentMessage { origin: origin.clone(), message: composed.id });
+    }
+    *event_origin = origin;
     changes.extend(automatic.changes);
     // Clients learn of the new policies before the message, as from Zulip.
     let mut events = automatic.events;
@@ -428,7 +482,7 @@ pub(super) fn compose(
         crate::api::uploads::claim_attachments(store, sender, id, now, &rendering.user_upload_paths, &[])?;
     changes.extend(claims);
     followups.extend(claim_events);
-    Ok(Composed { id, changes, event: Event::Message { message: id, receivers }, followups })
+    Ok(Composed { id, changes, event: Event::Message { message: id, receivers, origin: None }, followups })
 }
 
 /// Checks a message exactly as [`send_message`] would send it now, and returns the message it
@@ -440,7 +494,8 @@ pub(crate) fn check_message(
     params: &Params,
     now: i64,
 ) -> ApiResult<Message> {
-    let outcome = send_message(store, actor, params, now)?;
+    // Never answered from a remembered send: the message must be composed to be checked.
+    let outcome = send(store, actor, params, now, None)?;
     outcome
         .changes
         .into_iter()
