@@ -28,6 +28,14 @@ struct ClientOptions {
 }
 
 impl ClientOptions {
+    /// The options given, if any (`undefined` and `null` mean none).
+    fn from_js(options: Option<JsValue>) -> Result<ClientOptions, JsValue> {
+        match options {
+            Some(options) if !options.is_null() && !options.is_undefined() => from_js(options),
+            _ => Ok(ClientOptions::default()),
+        }
+    }
+
     fn engine(&self) -> EngineOptions {
         let mut options = EngineOptions::default();
         if let Some(ms) = self.max_retry_ms {
@@ -75,11 +83,11 @@ impl Client {
     #[wasm_bindgen(constructor)]
     pub fn new(
         #[wasm_bindgen(unchecked_param_type = "SessionCredentials")] credentials: JsValue,
-        #[wasm_bindgen(unchecked_param_type = "ClientOptions | undefined")] options: JsValue,
+        #[wasm_bindgen(unchecked_optional_param_type = "ClientOptions")] options: Option<JsValue>,
     ) -> Result<Client, JsValue> {
         let mut credentials: SessionCredentials = from_js(credentials)?;
         credentials.site = credentials.site.trim_end_matches('/').to_owned();
-        let options: ClientOptions = if options.is_undefined() { ClientOptions::default() } else { from_js(options)? };
+        let options = ClientOptions::from_js(options)?;
         Ok(Client::from_engine(Engine::new(credentials, options.engine())))
     }
 
@@ -89,11 +97,10 @@ impl Client {
         site: String,
         username: String,
         password: String,
-        #[wasm_bindgen(unchecked_param_type = "ClientOptions | undefined")] options: JsValue,
+        #[wasm_bindgen(unchecked_optional_param_type = "ClientOptions")] options: Option<JsValue>,
     ) -> js_sys::Promise {
         future_to_promise(async move {
-            let options: ClientOptions =
-                if options.is_undefined() { ClientOptions::default() } else { from_js(options)? };
+            let options = ClientOptions::from_js(options)?;
             let site = site.trim_end_matches('/').to_owned();
             let anonymous = SessionCredentials { site: site.clone(), email: String::new(), api_key: String::new() };
             let reply = http::send(&anonymous, &Engine::login_request(&username, &password), None, None).await;

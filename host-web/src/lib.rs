@@ -9,12 +9,14 @@
 
 mod client;
 mod http;
+mod live_state;
 mod values;
 
 use confab_core::markdown::{self, OrganizationSnapshot};
 use wasm_bindgen::prelude::*;
 
 pub use client::Client;
+pub use live_state::LiveState;
 use values::{from_js, to_js};
 
 /// The declarations of every type the exports take and return, generated from confab-core.
@@ -27,7 +29,7 @@ const TYPES: &str = include_str!("types.d.ts");
 #[wasm_bindgen(js_name = renderMessage, unchecked_return_type = "Rendering")]
 pub fn render_message(
     source: &str,
-    #[wasm_bindgen(unchecked_param_type = "OrganizationSnapshot")] organization: JsValue,
+    #[wasm_bindgen(unchecked_param_type = "Partial<OrganizationSnapshot>")] organization: JsValue,
 ) -> Result<JsValue, JsValue> {
     let organization: OrganizationSnapshot = from_js(organization)?;
     to_js(&markdown::render(source, &organization))

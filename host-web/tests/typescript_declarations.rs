@@ -3,6 +3,8 @@
 //! its values come from one definition. This test fails when they are out of date; run it with
 //! `UPDATE_TYPES=1` to write them.
 
+#![cfg(not(target_arch = "wasm32"))]
+
 use confab_core::client::types::*;
 use confab_core::markdown::{
     CustomEmoji, Linkifier, MentionGroup, MentionStream, MentionUser, OrganizationSnapshot, Rendering,

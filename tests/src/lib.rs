@@ -4,6 +4,7 @@
 
 pub mod python;
 pub mod terminal;
+pub mod web;
 
 use std::io::{BufRead, BufReader};
 use std::path::{Path, PathBuf};

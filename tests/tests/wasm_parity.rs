@@ -1,47 +1,11 @@
 //! The same rules in the browser: confab-core compiled to WebAssembly (through confab-web and
-//! wasm-bindgen, run by Node) renders every Markdown golden case and the render corpus, in one
+//! wasm-bindgen, in the npm package's Node build) renders every Markdown golden case and the render corpus, in one
 //! organization, to exactly the HTML and facts the native build does.
 
 use std::io::Write;
-use std::path::PathBuf;
 use std::process::{Command, Stdio};
 
 use confab_core::markdown::{self, OrganizationSnapshot};
-
-fn run(command: &mut Command, what: &str) -> std::process::Output {
-    let output = command.output().unwrap_or_else(|e| panic!("{what}: {e}"));
-    assert!(output.status.success(), "{what} failed:\n{}", String::from_utf8_lossy(&output.stderr));
-    output
-}
-
-/// Builds confab-web for wasm32 in its own target directory (so it does not wait on the lock
-/// of the build running this test) and generates Node bindings for it.
-fn build_package() -> PathBuf {
-    let root = confab_tests::workspace_root();
-    let target =
-        std::env::var_os("CARGO_TARGET_DIR").map(PathBuf::from).unwrap_or_else(|| root.join("target"));
-    let wasm_target = target.join("wasm-parity");
-    let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
-    run(
-        Command::new(cargo).current_dir(&root).env("CARGO_TARGET_DIR", &wasm_target).args([
-            "build",
-            "--quiet",
-            "-p",
-            "confab-web",
-            "--target",
-            "wasm32-unknown-unknown",
-            "--release",
-        ]),
-        "building confab-web for wasm32",
-    );
-    let wasm = wasm_target.join("wasm32-unknown-unknown/release/confab_web.wasm");
-    let pkg = wasm_target.join("node-pkg");
-    run(
-        Command::new("wasm-bindgen").args(["--target", "nodejs", "--out-dir"]).arg(&pkg).arg(&wasm),
-        "wasm-bindgen (scripts/test installs wasm-bindgen-cli 0.2.130)",
-    );
-    pkg
-}
 
 /// Every Markdown source we have: the golden cases of confab-core and the render corpus.
 fn corpus(root: &std::path::Path) -> Vec<String> {
@@ -71,7 +35,7 @@ fn wasm_and_native_render_identical_html_and_facts() {
         .map(|s| serde_json::to_value(markdown::render(s, &organization)).expect("rendering serializes"))
         .collect();
 
-    let pkg = build_package();
+    let pkg = confab_tests::web::package();
     let mut node = Command::new("node")
         .arg(root.join("tests/js/render.cjs"))
         .arg(&pkg)

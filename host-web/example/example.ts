@@ -1,0 +1,114 @@
+// A small typed front end over confab-web that touches every export. `tsc --strict` compiles
+// it against the package's declarations in scripts/test, so a declaration that drifts from
+// what the engine returns (or an export that loses its types) fails the build.
+import {
+  Client,
+  applyEvent,
+  checkNarrow,
+  customEmojiFromRealmEmoji,
+  featureLevel,
+  renderMarkdown,
+  renderMessage,
+  type Anchor,
+  type ChannelSummary,
+  type ChatMessage,
+  type Changes,
+  type ConnectionState,
+  type Conversation,
+  type Destination,
+  type MessagesPage,
+  type NarrowTerm,
+  type OrganizationSnapshot,
+  type OutboxEntry,
+  type RegisterState,
+  type Rendering,
+  type ServerEvent,
+  type SessionCredentials,
+  type TopicSummary,
+  type TypingNotice,
+  type UserSummary,
+} from "confab-web";
+
+function describe(message: ChatMessage): string {
+  const reactions = message.reactions.map((r) => r.emoji_name).join(" ");
+  return `${message.sender_full_name} in ${message.subject}: ${message.content} ${reactions}`;
+}
+
+function channelLine(channel: ChannelSummary, topics: TopicSummary[]): string {
+  const unreadTopics = topics.filter((t) => t.unread_count > 0 && !t.muted).length;
+  return `#${channel.name} (${channel.unread_count} unread, ${channel.mention_count} mentions, ${unreadTopics} topics)`;
+}
+
+function redraw(client: Client, changes: Changes): void {
+  if (changes.resync) console.log("everything changed");
+  for (const streamId of changes.channels) {
+    const channel = client.channels().find((c) => c.stream_id === streamId);
+    if (channel) console.log(channelLine(channel, client.topics(streamId)));
+  }
+  for (const topic of changes.topics) console.log(`topic ${topic.stream_id}/${topic.topic}`);
+  for (const key of changes.narrows) console.log(`narrow ${key}`);
+  const connection: ConnectionState | undefined = changes.connection;
+  if (connection === "offline") console.log("offline: sends wait in the outbox");
+}
+
+async function session(credentials: SessionCredentials): Promise<void> {
+  const client = new Client(credentials, { maxRetryMs: 10_000 });
+  const unsubscribe: () => void = client.onChange((changes) => redraw(client, changes));
+  await client.start();
+  console.log(client.userId(), client.connection(), client.credentials().site);
+
+  const channels: ChannelSummary[] = client.channels();
+  const general = channels[0];
+  if (general) {
+    const topics: TopicSummary[] = await client.fetchTopics(general.stream_id);
+    console.log(channelLine(general, topics));
+    const narrow: NarrowTerm[] = [{ operator: "channel", operand: general.stream_id }];
+    const anchor: Anchor = "first_unread";
+    const page: MessagesPage = await client.messages(narrow, anchor, 50, 50);
+    page.messages.forEach((m) => console.log(describe(m)));
+    console.log(client.narrowKey(narrow), page.from_cache, page.found_oldest, page.found_newest);
+
+    const destination: Destination = { type: "channel", stream_id: general.stream_id, topic: "greetings" };
+    const localId: string = client.send(destination, "Hello, **world**");
+    const pending: OutboxEntry[] = client.outbox();
+    console.log(localId, pending.map((entry) => entry.html));
+    if (pending.some((entry) => entry.error)) client.discard(localId);
+  }
+
+  const people: UserSummary[] = client.users();
+  const dms: Conversation[] = client.conversations();
+  const typing: TypingNotice[] = client.typing();
+  console.log(people.length, dms.length, typing.length, client.ownSettings()["twenty_four_hour_time"]);
+  const preview: Rendering = client.renderPreview("Hi @**everyone**");
+  console.log(preview.html, preview.stream_wildcard);
+
+  const saved: Uint8Array = client.snapshot();
+  unsubscribe();
+  await client.close();
+  const restored: Client = Client.restore(saved);
+  console.log(restored.state()["max_message_id"]);
+}
+
+function offlineRules(state: RegisterState): void {
+  // Every field may be left out.
+  const organization: Partial<OrganizationSnapshot> = {
+    users: [{ id: 8, full_name: "Iago", email: "iago@example.com", is_active: true }],
+    custom_emoji: customEmojiFromRealmEmoji({}),
+    realm_url: "https://chat.example.com",
+  };
+  const rendering: Rendering = renderMessage("@**Iago** :smile:", organization);
+  console.log(rendering.html, rendering.mentioned_user_ids, renderMarkdown("*a channel description*"));
+  const problem: string | undefined = checkNarrow([["channel", "general"]]);
+  console.log(problem ?? "the narrow parses", featureLevel());
+  const event: ServerEvent = { type: "typing", id: 1, op: "start" };
+  const next: RegisterState = applyEvent(state, event, 8);
+  console.log(Object.keys(next).length);
+}
+
+async function main(): Promise<void> {
+  const client: Client = await Client.login("https://chat.example.com", "iago@example.com", "secret");
+  await session(client.credentials());
+  offlineRules({});
+}
+
+void main();
