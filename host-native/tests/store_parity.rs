@@ -6,7 +6,9 @@
 
 mod parity;
 
+use confab_core::ids::{MessageId, UserId};
 use confab_core::memory::MemoryStore;
+use confab_core::model::MessageFlags;
 use confab_core::store::Change;
 use confab_server::store::{Store as RedbStore, WriteTables, commit};
 use proptest::prelude::*;
@@ -85,4 +87,23 @@ proptest! {
     fn redb_and_the_memory_store_answer_every_read_alike(ops in proptest::collection::vec(op(), 1..40)) {
         run(&ops, &[]).map_err(TestCaseError::fail)?;
     }
+}
+
+/// `SetMessageFlags` gives a user a row for a message they never received, and that row is
+/// theirs like any other: for a direct message, it is in the user's conversation.
+#[test]
+fn a_row_set_on_a_direct_message_files_it_under_the_conversation() {
+    // Olive (user 1) writes the first message to Notification Bot (user 2), who then loses the
+    // row and gets one again.
+    let send = Op::SendDirect { sender: 0, others: 0b10, content: 0, flags: 0, origin: None };
+    let (bot, message) = (UserId(2), MessageId(1));
+    let regained = MessageFlags::READ.with(MessageFlags::IS_PRIVATE);
+    let outcome = run(
+        &[send],
+        &[
+            Change::DeleteMessageFlags { user: bot, message },
+            Change::SetMessageFlags { user: bot, message, flags: regained },
+        ],
+    );
+    assert_eq!(outcome, Ok(()));
 }
