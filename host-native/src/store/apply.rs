@@ -235,6 +235,16 @@ impl WriteTables<'_> {
                     self.flags.get((user.0, message.0)).map_err(storage)?.map(|v| MessageFlags(v.value()));
                 // No row yet: a historical message the user now stars or otherwise touches.
                 self.index_flags(*user, message.0, old, *flags)?;
+                if old.is_none() {
+                    // A new row is in the user's conversation index like a received one (the
+                    // memory store's answer, and `MessageIndex::UserConversation`'s meaning):
+                    // the index holds exactly the user's rows of direct messages.
+                    let row = self.messages.get(message.0).map_err(storage)?;
+                    let stored: Option<Message> = row.map(|g| decode(g.value())).transpose()?;
+                    if let Some(stored) = stored {
+                        self.file_in_conversation(*user, &stored)?;
+                    }
+                }
                 self.message_users.insert((message.0, user.0), ()).map_err(storage)?;
                 self.flags.insert((user.0, message.0), flags.0).map_err(storage)?;
                 Ok(())
@@ -268,11 +278,17 @@ impl WriteTables<'_> {
             self.flags.insert((user.0, id), flags.0).map_err(storage)?;
             self.message_users.insert((id, user.0), ()).map_err(storage)?;
             self.index_flags(*user, id, None, *flags)?;
-            if let Some(conversation) = self.conversation_of(message, *user)? {
-                self.conversations.insert((user.0, conversation.0, id), ()).map_err(storage)?;
-            }
+            self.file_in_conversation(*user, message)?;
         }
         self.bump(IdKind::Message, id)
+    }
+
+    /// Adds a user's new row for a direct message to their conversation index.
+    fn file_in_conversation(&mut self, user: UserId, message: &Message) -> ApiResult<()> {
+        if let Some(conversation) = self.conversation_of(message, user)? {
+            self.conversations.insert((user.0, conversation.0, message.id.0), ()).map_err(storage)?;
+        }
+        Ok(())
     }
 
     /// The conversation a direct message is filed under for `user`: an incoming 1:1 message
