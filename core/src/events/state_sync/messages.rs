@@ -38,7 +38,8 @@ fn note_recent_conversation(state: &mut Map<String, Value>, message: &Value, id:
     others.sort_unstable();
     others.dedup();
     let previous = conversations.iter().position(|c| c["user_ids"] == json!(others));
-    let max = previous.map_or(id, |at| conversations[at]["max_message_id"].as_u64().unwrap_or_default().max(id));
+    let max =
+        previous.map_or(id, |at| conversations[at]["max_message_id"].as_u64().unwrap_or_default().max(id));
     if let Some(at) = previous {
         conversations.remove(at);
     }
@@ -126,26 +127,12 @@ pub(super) fn add_unread(state: &mut Map<String, Value>, message: &Value, flags:
     let muted = muted_in_state(state, message);
     let Some(Value::Object(unread)) = state.get_mut("unread_msgs") else { return };
     let id = message["id"].clone();
-    // Ids stay in ascending order; a conversation is spelled as its oldest unread message
-    // spells it, so a moved message older than the rest brings its spelling.
-    let push = |list: &mut Value, matches: &dyn Fn(&Value) -> bool, fresh: Value| {
-        let Some(entries) = list.as_array_mut() else { return };
-        let Some(entry) = entries.iter_mut().find(|e| matches(e)) else { return entries.push(fresh) };
-        let Some(ids) = entry["unread_message_ids"].as_array_mut() else { return };
-        let at = ids.iter().position(|other| other.as_u64() > id.as_u64()).unwrap_or(ids.len());
-        ids.insert(at, id.clone());
-        if at == 0 && fresh.get("topic").is_some() {
-            entry["topic"] = fresh["topic"].clone();
-        }
-    };
     if str_of(message, "type") == "stream" {
         let stream_id = message["stream_id"].clone();
         let topic = str_of(message, "subject").to_owned();
-        let lower = topic.to_lowercase();
         let fresh = json!({"stream_id": stream_id, "topic": topic, "unread_message_ids": [id]});
-        if let Some(list) = unread.get_mut("streams") {
-            push(list, &|e| e["stream_id"] == stream_id && str_of(e, "topic").to_lowercase() == lower, fresh);
-        }
+        let key = |e: &Value| (e["stream_id"].as_u64(), str_of(e, "topic").to_lowercase());
+        file_unread(unread.get_mut("streams"), key, fresh);
     } else {
         let recipients: Vec<u64> = message["display_recipient"]
             .as_array()
@@ -155,17 +142,13 @@ pub(super) fn add_unread(state: &mut Map<String, Value>, message: &Value, flags:
             // Conversations are keyed by the other participant, as this user sees them.
             let other = recipients.iter().copied().find(|u| *u != user_id).unwrap_or(user_id);
             let fresh = json!({"other_user_id": other, "sender_id": other, "unread_message_ids": [id]});
-            if let Some(list) = unread.get_mut("pms") {
-                push(list, &|e| e["other_user_id"] == other, fresh);
-            }
+            file_unread(unread.get_mut("pms"), |e| e["other_user_id"].as_u64(), fresh);
         } else {
             let mut sorted = recipients.clone();
             sorted.sort_unstable();
             let key = sorted.iter().map(u64::to_string).collect::<Vec<_>>().join(",");
             let fresh = json!({"user_ids_string": key, "unread_message_ids": [id]});
-            if let Some(list) = unread.get_mut("huddles") {
-                push(list, &|e| str_of(e, "user_ids_string") == key, fresh);
-            }
+            file_unread(unread.get_mut("huddles"), |e| str_of(e, "user_ids_string").to_owned(), fresh);
         }
     }
     let mentioned = flags.iter().any(|f| ["mentioned", "group_mentioned"].contains(f))
@@ -176,6 +159,26 @@ pub(super) fn add_unread(state: &mut Map<String, Value>, message: &Value, flags:
     }
     if !muted && let Some(count) = unread.get_mut("count") {
         *count = json!(count.as_u64().unwrap_or_default() + 1);
+    }
+}
+
+/// Files the one id of `fresh` (a group of one unread message) in a group list of
+/// `unread_msgs`, kept as register sorts it: by `key` (the conversation), ids ascending. A
+/// conversation is spelled as its oldest unread message spells it, so a moved message older
+/// than the rest brings its spelling.
+fn file_unread<K: Ord>(entries: Option<&mut Value>, key: impl Fn(&Value) -> K, fresh: Value) {
+    let Some(entries) = entries.and_then(Value::as_array_mut) else { return };
+    let wanted = key(&fresh);
+    let Some(entry) = entries.iter_mut().find(|e| key(e) == wanted) else {
+        let at = entries.iter().position(|e| key(e) > wanted).unwrap_or(entries.len());
+        return entries.insert(at, fresh);
+    };
+    let id = fresh["unread_message_ids"][0].clone();
+    let Some(ids) = entry["unread_message_ids"].as_array_mut() else { return };
+    let at = ids.iter().position(|other| other.as_u64() > id.as_u64()).unwrap_or(ids.len());
+    ids.insert(at, id);
+    if at == 0 && fresh.get("topic").is_some() {
+        entry["topic"] = fresh["topic"].clone();
     }
 }
 
@@ -252,7 +255,10 @@ pub(super) fn apply_flags(state: &mut Map<String, Value>, event: &Value, user_id
         "starred" => {
             if let Some(starred) = list_mut(state, "starred_messages") {
                 if adding {
+                    // Register lists them ascending, once each.
                     starred.extend(ids.iter().map(|id| json!(id)));
+                    starred.sort_by_key(Value::as_u64);
+                    starred.dedup();
                 } else {
                     starred.retain(|id| !id.as_u64().is_some_and(|id| ids.contains(&id)));
                 }

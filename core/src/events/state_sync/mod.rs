@@ -54,7 +54,13 @@ pub fn apply_event(state: &mut Map<String, Value>, event: &Value, user_id: u64) 
             state.insert("realm_default_streams".into(), event["default_streams"].clone());
         }
         "channel_folder" => apply_channel_folder(state, event),
-        "drafts" => apply_keyed(state, event, "drafts", "draft", "drafts", "draft_id", "id"),
+        "drafts" => {
+            apply_keyed(state, event, "drafts", "draft", "drafts", "draft_id", "id");
+            // An edit moves a draft: register lists them by edit time.
+            if let Some(drafts) = list_mut(state, "drafts") {
+                drafts.sort_by_key(crate::api::drafts::draft_order);
+            }
+        }
         "saved_snippets" => apply_keyed(
             state,
             event,
