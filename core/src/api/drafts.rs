@@ -162,7 +162,7 @@ fn shown(id: u64, draft: &Value) -> Value {
 /// The user's drafts, as register and `GET /drafts` show them.
 /// Zulip's order: by last edit, oldest first.
 pub fn drafts_json(store: &impl Store, user: UserId) -> ApiResult<Value> {
-    let mut drafts = records(store, user, RecordKind::Draft)?;
+    let drafts = records(store, user, RecordKind::Draft)?;
     let mut drafts: Vec<Value> = drafts.iter().map(|(id, draft)| shown(*id, draft)).collect();
     drafts.sort_by_key(draft_order);
     Ok(Value::Array(drafts))
