@@ -296,3 +296,34 @@ fn deleting_a_topic() {
         ),
     );
 }
+
+/// Register sorts `unread_msgs`' conversations and `starred_messages`; events that bring a
+/// conversation or a star out of that order must put it in its place, as the exact comparison
+/// of those lists checks.
+#[test]
+fn new_conversations_and_stars_keep_registers_order() {
+    let mut w = world();
+    let older = w.stream("owner@example.com", "general", "zebras", "first").to_string();
+    let newer = w.stream("owner@example.com", "general", "apples", "second").to_string();
+    let bob = w.actor("bob@example.com");
+    let owner = w.actor("owner@example.com");
+    // Bob's id is above the owner's: the owner's conversation goes first though it comes last.
+    for (sender, to) in [(&bob, "ada@example.com"), (&owner, "ada@example.com")] {
+        let pairs = [("type", "private"), ("to", to), ("content", "psst")];
+        check(&mut w, "ada@example.com", MESSAGES, run(api::messages::send_message, sender.clone(), &pairs));
+    }
+    let pairs = [("type", "stream"), ("to", "general"), ("topic", "Mangoes"), ("content", "third")];
+    check(&mut w, "ada@example.com", MESSAGES, run(api::messages::send_message, owner.clone(), &pairs));
+    let ada = w.actor("ada@example.com");
+    let register = &[("event_types", r#"["message", "update_message_flags", "starred_messages"]"#)];
+    for id in [&newer, &older] {
+        let ids = format!("[{id}]");
+        let pairs = [("messages", ids.as_str()), ("op", "add"), ("flag", "starred")];
+        check(
+            &mut w,
+            "ada@example.com",
+            register,
+            run(|s, a, p, _| api::messages::update_message_flags(s, a, p), ada.clone(), &pairs),
+        );
+    }
+}

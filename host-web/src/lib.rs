@@ -79,7 +79,8 @@ pub fn apply_event(
     #[wasm_bindgen(js_name = userId)] user_id: f64,
 ) -> Result<JsValue, JsValue> {
     let mut state: serde_json::Map<String, serde_json::Value> = from_js(state)?;
-    let event: serde_json::Value = from_js(event)?;
-    confab_core::events::apply_event(&mut state, &event, user_id as u64);
+    // Any JSON is an event: one no variant reads is `ServerEvent::Other` and changes nothing.
+    let event = confab_core::events::ServerEvent::parse(from_js(event)?);
+    confab_core::events::apply_server_event(&mut state, &event, user_id as u64);
     to_js(&state)
 }

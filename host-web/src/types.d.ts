@@ -6,9 +6,6 @@ export type JsonValue = number | string | boolean | Array<JsonValue> | { [key in
 /** Register's state, as Zulip's `POST /register` answers it and events keep it. */
 export type RegisterState = { [key in string]?: JsonValue };
 
-/** An event from `GET /events`. */
-export type ServerEvent = { type: string, id?: number } & { [key in string]?: JsonValue };
-
 /** Options of a `Client`. */
 export type ClientOptions = {
   /** The longest wait between reconnection attempts, in milliseconds (default 30,000). */
@@ -266,3 +263,163 @@ pattern: string,
  * An RFC 6570 template whose variables are the pattern's named groups.
  */
 url_template: string, };
+
+export type ServerEvent = { "type": "message" } & MessageEvent | { "type": "update_message" } & UpdateMessageEvent | { "type": "delete_message" } & DeleteMessageEvent | { "type": "update_message_flags" } & UpdateMessageFlagsEvent | { "type": "reaction" } & ReactionEvent | { "type": "typing" } & TypingEvent | { "type": "subscription" } & SubscriptionEvent | { "type": "stream" } & StreamEvent | { "type": "realm" } & RealmEvent | { "type": "realm_user" } & RealmUserEvent | { "type": "realm_bot" } & RealmBotEvent | { "type": "presence" } & PresenceEvent | { "type": "user_status" } & UserStatusEvent | { "type": "realm_linkifiers" } & RealmLinkifiersEvent | { "type": "user_group" } & UserGroupEvent | { "type": "default_streams" } & DefaultStreamsEvent | { "type": "channel_folder" } & ChannelFolderEvent | { "type": "drafts" } & DraftsEvent | { "type": "saved_snippets" } & SavedSnippetsEvent | { "type": "navigation_view" } & NavigationViewEvent | { "type": "muted_users" } & MutedUsersEvent | { "type": "muted_topics" } & MutedTopicsEvent | { "type": "user_topic" } & UserTopicEvent | { "type": "realm_user_settings_defaults" } & SettingsEvent | { "type": "update_display_settings" } & LegacySetting | { "type": "update_global_notifications" } & LegacyNotificationSetting | { "type": "alert_words" } & AlertWordsEvent | { "type": "realm_emoji" } & RealmEmojiEvent | { "type": "custom_profile_fields" } & CustomProfileFieldsEvent | { "type": "scheduled_messages" } & ScheduledMessagesEvent | { "type": "reminders" } & RemindersEvent | { "type": "user_settings" } & SettingsEvent | { type: string, id?: number } & { [key in string]?: JsonValue };
+
+export type MessageEvent = { message: EventMessage, flags: Array<string>, } & ({ [key in string]: number | string | boolean | Array<JsonValue> | { [key in string]: JsonValue } | null });
+
+export type EventMessage = { id: number, 
+/**
+ * `stream` or `private`.
+ */
+type: string, stream_id?: number, 
+/**
+ * The topic (Zulip's wire name).
+ */
+subject: string, display_recipient: Recipients, } & ({ [key in string]: number | string | boolean | Array<JsonValue> | { [key in string]: JsonValue } | null });
+
+export type Recipients = string | Array<RecipientRef>;
+
+export type RecipientRef = { id: number, } & ({ [key in string]: number | string | boolean | Array<JsonValue> | { [key in string]: JsonValue } | null });
+
+export type UpdateMessageEvent = { message_id: number, 
+/**
+ * Every message changed (sorted), the edited one included.
+ */
+message_ids: Array<number>, 
+/**
+ * The user's flags on the edited message.
+ */
+flags: Array<string>, 
+/**
+ * The new topic, when it changed.
+ */
+subject?: string, 
+/**
+ * The new channel, when it changed.
+ */
+new_stream_id?: number, } & ({ [key in string]: number | string | boolean | Array<JsonValue> | { [key in string]: JsonValue } | null });
+
+export type DeleteMessageEvent = { message_id?: number, message_ids?: Array<number>, } & ({ [key in string]: number | string | boolean | Array<JsonValue> | { [key in string]: JsonValue } | null });
+
+export type UpdateMessageFlagsEvent = { op: FlagOp, flag: string, messages: Array<number>, 
+/**
+ * With `remove` `read`: each message's conversation, keyed by message id.
+ */
+message_details?: { [key in string]: MessageDetail }, } & ({ [key in string]: number | string | boolean | Array<JsonValue> | { [key in string]: JsonValue } | null });
+
+export type FlagOp = "add" | "remove";
+
+export type MessageDetail = { 
+/**
+ * `stream` or `private`.
+ */
+type: string, stream_id?: number, topic?: string, 
+/**
+ * A direct message's other participants.
+ */
+user_ids?: Array<number>, 
+/**
+ * Whether it counts as a mention (sent only when it does).
+ */
+mentioned?: boolean, } & ({ [key in string]: number | string | boolean | Array<JsonValue> | { [key in string]: JsonValue } | null });
+
+export type ReactionEvent = { op: ReactionOp, message_id: number, user_id: number, emoji_name: string, emoji_code: string, reaction_type: string, } & ({ [key in string]: number | string | boolean | Array<JsonValue> | { [key in string]: JsonValue } | null });
+
+export type ReactionOp = "add" | "remove";
+
+export type TypingEvent = { op: TypingOp, sender: TypingUser, 
+/**
+ * `stream` or `direct` (`private` before feature level 215).
+ */
+message_type: string, recipients?: Array<TypingUser>, stream_id?: number, topic?: string, } & ({ [key in string]: number | string | boolean | Array<JsonValue> | { [key in string]: JsonValue } | null });
+
+export type TypingOp = "start" | "stop";
+
+export type TypingUser = { user_id: number, } & ({ [key in string]: number | string | boolean | Array<JsonValue> | { [key in string]: JsonValue } | null });
+
+export type SubscriptionEvent = { "op": "add" } & SubscriptionAdd | { "op": "remove" } & SubscriptionRemove | { "op": "update" } & SubscriptionUpdate | { "op": "peer_add" } & PeerChange | { "op": "peer_remove" } & PeerChange;
+
+export type SubscriptionAdd = { subscriptions: Array<JsonValue>, } & ({ [key in string]: number | string | boolean | Array<JsonValue> | { [key in string]: JsonValue } | null });
+
+export type SubscriptionRemove = { subscriptions: Array<SubscriptionRef>, } & ({ [key in string]: number | string | boolean | Array<JsonValue> | { [key in string]: JsonValue } | null });
+
+export type SubscriptionRef = { stream_id: number, } & ({ [key in string]: number | string | boolean | Array<JsonValue> | { [key in string]: JsonValue } | null });
+
+export type SubscriptionUpdate = { stream_id: number, property: string, value: JsonValue, } & ({ [key in string]: number | string | boolean | Array<JsonValue> | { [key in string]: JsonValue } | null });
+
+export type PeerChange = { stream_ids: Array<number>, user_ids: Array<number>, } & ({ [key in string]: number | string | boolean | Array<JsonValue> | { [key in string]: JsonValue } | null });
+
+export type StreamEvent = { "op": "create" } & StreamCreate | { "op": "delete" } & StreamDelete | { "op": "update" } & StreamUpdate;
+
+export type StreamCreate = { streams: Array<JsonValue>, 
+/**
+ * The user's old subscriptions to channels they left and can see again (Confab's).
+ */
+unsubscribed?: Array<JsonValue>, } & ({ [key in string]: number | string | boolean | Array<JsonValue> | { [key in string]: JsonValue } | null });
+
+export type StreamDelete = { stream_ids: Array<number>, } & ({ [key in string]: number | string | boolean | Array<JsonValue> | { [key in string]: JsonValue } | null });
+
+export type StreamUpdate = { stream_id: number, property: string, value: JsonValue, 
+/**
+ * With a new description.
+ */
+rendered_description?: string, } & ({ [key in string]: number | string | boolean | Array<JsonValue> | { [key in string]: JsonValue } | null });
+
+export type RealmEvent = { "op": "update" } & PropertyChange | { "op": "update_dict" } & RealmUpdateDict;
+
+export type PropertyChange = { property: string, value: JsonValue, } & ({ [key in string]: number | string | boolean | Array<JsonValue> | { [key in string]: JsonValue } | null });
+
+export type RealmUpdateDict = { data: { [key in string]: JsonValue }, } & ({ [key in string]: number | string | boolean | Array<JsonValue> | { [key in string]: JsonValue } | null });
+
+export type RealmUserEvent = { "op": "add" } & RealmUserAdd | { "op": "update" } & RealmUserUpdate;
+
+export type RealmUserAdd = { person: JsonValue, } & ({ [key in string]: number | string | boolean | Array<JsonValue> | { [key in string]: JsonValue } | null });
+
+export type RealmUserUpdate = { person: PersonUpdate, } & ({ [key in string]: number | string | boolean | Array<JsonValue> | { [key in string]: JsonValue } | null });
+
+export type PersonUpdate = { user_id: number, } & ({ [key in string]: number | string | boolean | Array<JsonValue> | { [key in string]: JsonValue } | null });
+
+export type RealmBotEvent = { op: BotOp, bot: JsonValue, } & ({ [key in string]: number | string | boolean | Array<JsonValue> | { [key in string]: JsonValue } | null });
+
+export type BotOp = "add" | "update" | "remove" | "delete";
+
+export type PresenceEvent = { presences?: { [key in string]: JsonValue }, presence?: { [key in string]: JsonValue }, user_id?: number, email?: string, } & ({ [key in string]: number | string | boolean | Array<JsonValue> | { [key in string]: JsonValue } | null });
+
+export type UserStatusEvent = { user_id: number, status_text?: string, emoji_name?: string, emoji_code?: string, reaction_type?: string, away?: boolean, } & ({ [key in string]: number | string | boolean | Array<JsonValue> | { [key in string]: JsonValue } | null });
+
+export type RealmLinkifiersEvent = { linkifiers: JsonValue, } & ({ [key in string]: number | string | boolean | Array<JsonValue> | { [key in string]: JsonValue } | null });
+
+export type UserGroupEvent = { "op": "add", group: JsonValue, } & ({ [key in string]: number | string | boolean | Array<JsonValue> | { [key in string]: JsonValue } | null }) | { "op": "remove", group_id: number, } & ({ [key in string]: number | string | boolean | Array<JsonValue> | { [key in string]: JsonValue } | null }) | { "op": "update", group_id: number, data: { [key in string]: JsonValue }, } & ({ [key in string]: number | string | boolean | Array<JsonValue> | { [key in string]: JsonValue } | null }) | { "op": "add_members", group_id: number, user_ids: Array<number>, } & ({ [key in string]: number | string | boolean | Array<JsonValue> | { [key in string]: JsonValue } | null }) | { "op": "remove_members", group_id: number, user_ids: Array<number>, } & ({ [key in string]: number | string | boolean | Array<JsonValue> | { [key in string]: JsonValue } | null }) | { "op": "add_subgroups", group_id: number, direct_subgroup_ids: Array<number>, } & ({ [key in string]: number | string | boolean | Array<JsonValue> | { [key in string]: JsonValue } | null }) | { "op": "remove_subgroups", group_id: number, direct_subgroup_ids: Array<number>, } & ({ [key in string]: number | string | boolean | Array<JsonValue> | { [key in string]: JsonValue } | null });
+
+export type DefaultStreamsEvent = { default_streams: JsonValue, } & ({ [key in string]: number | string | boolean | Array<JsonValue> | { [key in string]: JsonValue } | null });
+
+export type ChannelFolderEvent = { "op": "add", channel_folder: JsonValue, } & ({ [key in string]: number | string | boolean | Array<JsonValue> | { [key in string]: JsonValue } | null }) | { "op": "update", channel_folder_id: number, data: { [key in string]: JsonValue }, } & ({ [key in string]: number | string | boolean | Array<JsonValue> | { [key in string]: JsonValue } | null }) | { "op": "reorder", order: Array<number>, } & ({ [key in string]: number | string | boolean | Array<JsonValue> | { [key in string]: JsonValue } | null });
+
+export type DraftsEvent = { "op": "add", drafts: Array<JsonValue>, } & ({ [key in string]: number | string | boolean | Array<JsonValue> | { [key in string]: JsonValue } | null }) | { "op": "update", draft: JsonValue, } & ({ [key in string]: number | string | boolean | Array<JsonValue> | { [key in string]: JsonValue } | null }) | { "op": "remove", draft_id: number, } & ({ [key in string]: number | string | boolean | Array<JsonValue> | { [key in string]: JsonValue } | null });
+
+export type SavedSnippetsEvent = { "op": "add", saved_snippet: JsonValue, } & ({ [key in string]: number | string | boolean | Array<JsonValue> | { [key in string]: JsonValue } | null }) | { "op": "update", saved_snippet: JsonValue, } & ({ [key in string]: number | string | boolean | Array<JsonValue> | { [key in string]: JsonValue } | null }) | { "op": "remove", saved_snippet_id: number, } & ({ [key in string]: number | string | boolean | Array<JsonValue> | { [key in string]: JsonValue } | null });
+
+export type NavigationViewEvent = { "op": "add", navigation_view: JsonValue, } & ({ [key in string]: number | string | boolean | Array<JsonValue> | { [key in string]: JsonValue } | null }) | { "op": "update", fragment: string, data: { [key in string]: JsonValue }, } & ({ [key in string]: number | string | boolean | Array<JsonValue> | { [key in string]: JsonValue } | null }) | { "op": "remove", fragment: string, } & ({ [key in string]: number | string | boolean | Array<JsonValue> | { [key in string]: JsonValue } | null });
+
+export type MutedUsersEvent = { muted_users: JsonValue, } & ({ [key in string]: number | string | boolean | Array<JsonValue> | { [key in string]: JsonValue } | null });
+
+export type MutedTopicsEvent = { muted_topics: JsonValue, } & ({ [key in string]: number | string | boolean | Array<JsonValue> | { [key in string]: JsonValue } | null });
+
+export type UserTopicEvent = { stream_id: number, topic_name: string, visibility_policy: number, } & ({ [key in string]: number | string | boolean | Array<JsonValue> | { [key in string]: JsonValue } | null });
+
+export type SettingsEvent = { "op": "update" } & PropertyChange;
+
+export type LegacySetting = { setting_name: string, setting: JsonValue, } & ({ [key in string]: number | string | boolean | Array<JsonValue> | { [key in string]: JsonValue } | null });
+
+export type LegacyNotificationSetting = { notification_name: string, setting: JsonValue, } & ({ [key in string]: number | string | boolean | Array<JsonValue> | { [key in string]: JsonValue } | null });
+
+export type AlertWordsEvent = { alert_words: JsonValue, } & ({ [key in string]: number | string | boolean | Array<JsonValue> | { [key in string]: JsonValue } | null });
+
+export type RealmEmojiEvent = { "op": "update", realm_emoji: JsonValue, } & ({ [key in string]: number | string | boolean | Array<JsonValue> | { [key in string]: JsonValue } | null });
+
+export type CustomProfileFieldsEvent = { fields: Array<JsonValue>, } & ({ [key in string]: number | string | boolean | Array<JsonValue> | { [key in string]: JsonValue } | null });
+
+export type ScheduledMessagesEvent = { "op": "add", scheduled_messages: Array<JsonValue>, } & ({ [key in string]: number | string | boolean | Array<JsonValue> | { [key in string]: JsonValue } | null }) | { "op": "update", scheduled_message: JsonValue, } & ({ [key in string]: number | string | boolean | Array<JsonValue> | { [key in string]: JsonValue } | null }) | { "op": "remove", scheduled_message_id: number, } & ({ [key in string]: number | string | boolean | Array<JsonValue> | { [key in string]: JsonValue } | null });
+
+export type RemindersEvent = { "op": "add", reminders: Array<JsonValue>, } & ({ [key in string]: number | string | boolean | Array<JsonValue> | { [key in string]: JsonValue } | null }) | { "op": "remove", reminder_id: number, } & ({ [key in string]: number | string | boolean | Array<JsonValue> | { [key in string]: JsonValue } | null });

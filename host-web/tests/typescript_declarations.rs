@@ -6,6 +6,7 @@
 #![cfg(not(target_arch = "wasm32"))]
 
 use confab_core::client::types::*;
+use confab_core::events::server_event::*;
 use confab_core::markdown::{
     CustomEmoji, Linkifier, MentionGroup, MentionStream, MentionUser, OrganizationSnapshot, Rendering,
 };
@@ -17,9 +18,6 @@ export type JsonValue = number | string | boolean | Array<JsonValue> | { [key in
 
 /** Register's state, as Zulip's `POST /register` answers it and events keep it. */
 export type RegisterState = { [key in string]?: JsonValue };
-
-/** An event from `GET /events`. */
-export type ServerEvent = { type: string, id?: number } & { [key in string]?: JsonValue };
 
 /** Options of a `Client`. */
 export type ClientOptions = {
@@ -76,6 +74,60 @@ fn declarations() -> String {
         MentionStream,
         CustomEmoji,
         Linkifier,
+        ServerEvent,
+        MessageEvent,
+        EventMessage,
+        Recipients,
+        RecipientRef,
+        UpdateMessageEvent,
+        DeleteMessageEvent,
+        UpdateMessageFlagsEvent,
+        FlagOp,
+        MessageDetail,
+        ReactionEvent,
+        ReactionOp,
+        TypingEvent,
+        TypingOp,
+        TypingUser,
+        SubscriptionEvent,
+        SubscriptionAdd,
+        SubscriptionRemove,
+        SubscriptionRef,
+        SubscriptionUpdate,
+        PeerChange,
+        StreamEvent,
+        StreamCreate,
+        StreamDelete,
+        StreamUpdate,
+        RealmEvent,
+        PropertyChange,
+        RealmUpdateDict,
+        RealmUserEvent,
+        RealmUserAdd,
+        RealmUserUpdate,
+        PersonUpdate,
+        RealmBotEvent,
+        BotOp,
+        PresenceEvent,
+        UserStatusEvent,
+        RealmLinkifiersEvent,
+        UserGroupEvent,
+        DefaultStreamsEvent,
+        ChannelFolderEvent,
+        DraftsEvent,
+        SavedSnippetsEvent,
+        NavigationViewEvent,
+        MutedUsersEvent,
+        MutedTopicsEvent,
+        UserTopicEvent,
+        SettingsEvent,
+        LegacySetting,
+        LegacyNotificationSetting,
+        AlertWordsEvent,
+        RealmEmojiEvent,
+        CustomProfileFieldsEvent,
+        ScheduledMessagesEvent,
+        RemindersEvent,
     );
     out
 }

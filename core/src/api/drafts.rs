@@ -162,9 +162,16 @@ fn shown(id: u64, draft: &Value) -> Value {
 /// The user's drafts, as register and `GET /drafts` show them.
 /// Zulip's order: by last edit, oldest first.
 pub fn drafts_json(store: &impl Store, user: UserId) -> ApiResult<Value> {
-    let mut drafts = records(store, user, RecordKind::Draft)?;
-    drafts.sort_by_key(|(id, draft)| (draft["timestamp"].as_i64().unwrap_or_default(), *id));
-    Ok(drafts.iter().map(|(id, draft)| shown(*id, draft)).collect())
+    let drafts = records(store, user, RecordKind::Draft)?;
+    let mut drafts: Vec<Value> = drafts.iter().map(|(id, draft)| shown(*id, draft)).collect();
+    drafts.sort_by_key(draft_order);
+    Ok(Value::Array(drafts))
+}
+
+/// Where a draft (as shown, with its `id`) stands in the list: events keep a client's copy in
+/// the same order (`events::apply_event`).
+pub(crate) fn draft_order(draft: &Value) -> (i64, u64) {
+    (draft["timestamp"].as_i64().unwrap_or_default(), draft["id"].as_u64().unwrap_or_default())
 }
 
 /// `GET /drafts`.

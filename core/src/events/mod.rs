@@ -50,6 +50,7 @@ mod pending;
 mod persist;
 mod queue;
 mod registry;
+pub mod server_event;
 mod state_sync;
 mod transform;
 
@@ -58,7 +59,8 @@ pub use notification::{MessageVariants, Notification};
 pub use options::{ClientCapabilities, QueueOptions, parse_client_capabilities, parse_event_narrow};
 pub use pending::PendingEvents;
 pub use registry::{Poll, PollTicket, QueueOwner, Registration, Registry};
-pub use state_sync::apply_event;
+pub use server_event::ServerEvent;
+pub use state_sync::{apply_event, apply_server_event};
 pub use transform::INHERITED_NOTIFICATIONS_MARK;
 
 /// Zulip's `DEFAULT_EVENT_QUEUE_TIMEOUT_SECS`: a queue idle this long, with no poll waiting, is

@@ -160,7 +160,8 @@ fn restore(saved: Saved) -> Result<Registry, String> {
             return Err(format!("event queue {} saved twice", q.id));
         }
         check_event_narrow(&q.options.narrow).map_err(|e| e.msg)?;
-        let mut queue = Queue::new(q.id, q.owner, q.options, q.last_active, super::DEFAULT_EVENT_QUEUE_TIMEOUT_SECS);
+        let mut queue =
+            Queue::new(q.id, q.owner, q.options, q.last_active, super::DEFAULT_EVENT_QUEUE_TIMEOUT_SECS);
         queue.next_event_id = q.next_event_id;
         queue.newest_pruned_id = q.newest_pruned_id;
         let mut previous = q.newest_pruned_id;

@@ -158,7 +158,13 @@ mod tests {
 
     fn queue() -> Queue {
         let owner = QueueOwner { user: UserId(1), realm: RealmId(1), email: "a@x".into(), is_guest: false };
-        Queue::new("q".into(), owner, QueueOptions::default(), 0, crate::events::DEFAULT_EVENT_QUEUE_TIMEOUT_SECS)
+        Queue::new(
+            "q".into(),
+            owner,
+            QueueOptions::default(),
+            0,
+            crate::events::DEFAULT_EVENT_QUEUE_TIMEOUT_SECS,
+        )
     }
 
     fn ids(q: &Queue) -> Vec<i64> {

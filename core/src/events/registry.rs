@@ -7,11 +7,11 @@ use std::sync::Arc;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
+use super::DEFAULT_EVENT_QUEUE_TIMEOUT_SECS;
 use super::narrow::message_matches;
 use super::notification::{MessageVariants, Notification};
 use super::options::{ClientCapabilities, QueueOptions, check_event_narrow};
 use super::pending::PendingEvents;
-use super::DEFAULT_EVENT_QUEUE_TIMEOUT_SECS;
 use super::queue::{Echoed, Parked, Queue, Stored};
 use super::transform::{Shape, accepts, expand, name_empty_message_topic, wanted_type};
 use crate::error::{ApiError, ApiResult, ErrorCode};

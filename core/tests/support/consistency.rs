@@ -1,11 +1,11 @@
 //! The consistency harness, as Zulip's `test_events` does it: the state from register, with a
-//! mutation's events applied by `events::apply_event`, must equal the state register gives
+//! mutation's events applied by `events::apply_server_event`, must equal the state register gives
 //! after the mutation. Events travel the real path: the command's events,
 //! `api::notifications`, a registry queue with the client's options, a fetch.
 
 use confab_core::api::notifications::notifications;
 use confab_core::api::register::{initial_state, parse_register_params};
-use confab_core::events::{Poll, QueueOwner, Registry, apply_event};
+use confab_core::events::{Poll, QueueOwner, Registry, ServerEvent, apply_server_event};
 use confab_core::ids::StreamId;
 use confab_core::memory::MemoryStore;
 use confab_core::model::Role;
@@ -41,23 +41,42 @@ pub fn state(world: &World, viewer: &str, register: &[(&str, &str)]) -> Map<Stri
     initial_state(&world.store, &actor, &site, &options, world.now).expect("state")
 }
 
-/// Sorts what register returns in an order of its own choosing, so states compare by content.
+/// Puts the arrays whose order Zulip leaves undefined in one order, so states compare by
+/// content there; every other array is compared as it is, since its order is part of what
+/// `apply_event` must keep (`unread_msgs` groups sorted by conversation, ids ascending,
+/// `recent_private_conversations` newest first, `starred_messages` ascending, drafts by edit
+/// time, scheduled messages by delivery time, linkifiers and profile fields in their order).
 pub fn normalized(mut state: Map<String, Value>) -> Map<String, Value> {
     state.remove("server_timestamp");
-    fn sort(value: &mut Value) {
-        match value {
-            Value::Array(items) => {
-                items.iter_mut().for_each(sort);
-                items.sort_by_key(|item| item.to_string());
+    // Channel lists: clients look channels up by id, and Zulip's own `test_events` compares
+    // `subscriptions` and `unsubscribed` keyed by name. Subscribers are a set.
+    for key in ["streams", "subscriptions", "unsubscribed", "never_subscribed"] {
+        if let Some(Value::Array(channels)) = state.get_mut(key) {
+            for channel in channels.iter_mut() {
+                if let Some(Value::Array(subscribers)) = channel.get_mut("subscribers") {
+                    sort_by(subscribers, |u| u.as_u64());
+                }
             }
-            Value::Object(fields) => fields.values_mut().for_each(sort),
-            _ => {}
+            sort_by(channels, |c| c["stream_id"].as_u64());
         }
     }
-    for value in state.values_mut() {
-        sort(value);
+    // User records: Zulip keeps them in a dict by user id (`raw_users`), so their order is
+    // whatever its query gave; clients look users up by id. Zulip's `test_events` keys bots by
+    // email.
+    for key in ["realm_users", "realm_non_active_users", "realm_bots"] {
+        if let Some(Value::Array(users)) = state.get_mut(key) {
+            sort_by(users, |u| u["user_id"].as_u64());
+        }
+    }
+    // Zulip's raw unread data holds mentions as a set and lists them as the set iterates.
+    if let Some(Value::Array(mentions)) = state.get_mut("unread_msgs").and_then(|u| u.get_mut("mentions")) {
+        sort_by(mentions, Value::as_u64);
     }
     state
+}
+
+fn sort_by<K: Ord>(items: &mut [Value], key: impl Fn(&Value) -> K) {
+    items.sort_by_key(|item| key(item));
 }
 
 /// Registers `viewer` with `register` options, runs `mutation`, delivers its events to the
@@ -88,7 +107,7 @@ pub fn check(
         panic!("a fetch with dont_block answers");
     };
     for event in &delivered {
-        apply_event(&mut applied, event, actor.user.id.0);
+        apply_server_event(&mut applied, &typed(event), actor.user.id.0);
     }
     let fresh = state(world, viewer, register);
     let (applied, fresh) = (normalized(applied), normalized(fresh));
@@ -99,6 +118,23 @@ pub fn check(
         );
     }
     delivered
+}
+
+/// Event types the applier has no variant for: they change nothing register shows.
+const UNTYPED: &[&str] = &["attachment", "heartbeat", "restart", "web_reload_client"];
+
+/// An event read as a [`ServerEvent`], which must give back exactly the JSON it came from, and
+/// be one of the typed variants unless its type is one the applier leaves alone.
+fn typed(event: &Value) -> ServerEvent {
+    let parsed = ServerEvent::parse(event.clone());
+    let kind = event["type"].as_str().unwrap_or_default();
+    assert!(
+        !parsed.is_other() || UNTYPED.contains(&kind),
+        "no ServerEvent variant reads this event: {event:#}"
+    );
+    let back = serde_json::to_value(&parsed).expect("an event serializes");
+    assert_eq!(&back, event, "the event does not round-trip through ServerEvent");
+    parsed
 }
 
 /// The top-level keys where two states differ, each with both values.

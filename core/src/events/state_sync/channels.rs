@@ -3,7 +3,8 @@
 
 use serde_json::{Map, Value, json};
 
-use super::{list_mut, str_of};
+use super::list_mut;
+use crate::events::server_event::{PeerChange, StreamEvent, SubscriptionEvent};
 
 pub(super) fn stream_matches(entry: &Value, id: &Value) -> bool {
     entry["stream_id"] == *id
@@ -19,13 +20,13 @@ fn has_subscriber_lists(state: &Map<String, Value>) -> bool {
         .any(|s| s.get("subscribers").is_some())
 }
 
-pub(super) fn apply_subscription(state: &mut Map<String, Value>, event: &Value, user_id: u64) {
-    match str_of(event, "op") {
-        "add" => {
+pub(super) fn apply_subscription(state: &mut Map<String, Value>, event: &SubscriptionEvent, user_id: u64) {
+    match event {
+        SubscriptionEvent::Add(added) => {
             // The event lists the subscribers whether or not the client asked for them (as
             // Zulip's `apply_event`, drop them for those that did not).
             let with_subscribers = has_subscriber_lists(state);
-            for sub in event["subscriptions"].as_array().into_iter().flatten() {
+            for sub in &added.subscriptions {
                 for key in ["unsubscribed", "never_subscribed"] {
                     if let Some(list) = list_mut(state, key) {
                         list.retain(|s| !stream_matches(s, &sub["stream_id"]));
@@ -40,10 +41,10 @@ pub(super) fn apply_subscription(state: &mut Map<String, Value>, event: &Value, 
                 }
             }
         }
-        "remove" => {
-            for gone in event["subscriptions"].as_array().into_iter().flatten() {
+        SubscriptionEvent::Remove(removed) => {
+            for gone in &removed.subscriptions {
                 let Some(list) = list_mut(state, "subscriptions") else { continue };
-                if let Some(at) = list.iter().position(|s| stream_matches(s, &gone["stream_id"])) {
+                if let Some(at) = list.iter().position(|s| s["stream_id"].as_u64() == Some(gone.stream_id)) {
                     let mut sub = list.remove(at);
                     // Nobody tells the user they left the subscribers: the event is theirs.
                     if let Some(subscribers) = sub.get_mut("subscribers").and_then(Value::as_array_mut) {
@@ -55,56 +56,58 @@ pub(super) fn apply_subscription(state: &mut Map<String, Value>, event: &Value, 
                 }
             }
         }
-        "update" => {
-            let property = str_of(event, "property").to_owned();
+        SubscriptionEvent::Update(update) => {
             if let Some(list) = list_mut(state, "subscriptions") {
-                for sub in list.iter_mut().filter(|s| stream_matches(s, &event["stream_id"])) {
-                    sub[property.as_str()] = event["value"].clone();
+                for sub in list.iter_mut().filter(|s| s["stream_id"].as_u64() == Some(update.stream_id)) {
+                    sub[update.property.as_str()] = update.value.clone();
                 }
             }
         }
-        op @ ("peer_add" | "peer_remove") => {
-            let streams = event["stream_ids"].as_array().cloned().unwrap_or_default();
-            let users = event["user_ids"].as_array().cloned().unwrap_or_default();
-            for key in ["subscriptions", "unsubscribed", "never_subscribed"] {
-                let Some(list) = list_mut(state, key) else { continue };
-                for sub in list.iter_mut().filter(|s| streams.contains(&s["stream_id"])) {
-                    let Some(subscribers) = sub.get_mut("subscribers").and_then(Value::as_array_mut) else {
-                        continue;
-                    };
-                    if op == "peer_add" {
-                        for user in &users {
-                            if !subscribers.contains(user) {
-                                subscribers.push(user.clone());
-                            }
-                        }
-                    } else {
-                        subscribers.retain(|u| !users.contains(u));
-                    }
-                }
-            }
-        }
-        _ => {}
+        SubscriptionEvent::PeerAdd(change) => edit_subscribers(state, change, true),
+        SubscriptionEvent::PeerRemove(change) => edit_subscribers(state, change, false),
     }
 }
 
-pub(super) fn apply_stream(state: &mut Map<String, Value>, event: &Value) {
-    match str_of(event, "op") {
-        "create" => {
-            let created = event["streams"].as_array().cloned().unwrap_or_default();
+/// Other users joined (or left) channels: their subscriber lists follow, where the state has
+/// them.
+fn edit_subscribers(state: &mut Map<String, Value>, change: &PeerChange, joined: bool) {
+    for key in ["subscriptions", "unsubscribed", "never_subscribed"] {
+        let Some(list) = list_mut(state, key) else { continue };
+        let changed =
+            |s: &&mut Value| s["stream_id"].as_u64().is_some_and(|id| change.stream_ids.contains(&id));
+        for sub in list.iter_mut().filter(changed) {
+            let Some(subscribers) = sub.get_mut("subscribers").and_then(Value::as_array_mut) else {
+                continue;
+            };
+            if joined {
+                for user in &change.user_ids {
+                    if !subscribers.iter().any(|u| u.as_u64() == Some(*user)) {
+                        subscribers.push(json!(user));
+                    }
+                }
+            } else {
+                subscribers.retain(|u| !u.as_u64().is_some_and(|u| change.user_ids.contains(&u)));
+            }
+        }
+    }
+}
+
+pub(super) fn apply_stream(state: &mut Map<String, Value>, event: &StreamEvent) {
+    match event {
+        StreamEvent::Create(create) => {
             if let Some(list) = list_mut(state, "streams") {
-                list.extend(created.iter().cloned());
+                list.extend(create.streams.iter().cloned());
             }
             // A channel one can see but did not join is "never subscribed" until a
             // subscription event says otherwise, unless the event brings the subscription the
             // user once had (Confab's `unsubscribed`, for channels a new role opens again):
             // then it is "unsubscribed". Subscribers arrive as `peer_add`.
             let with_subscribers = has_subscriber_lists(state);
-            let left = event["unsubscribed"].as_array().cloned().unwrap_or_default();
-            for stream in created {
+            let left = create.unsubscribed.as_deref().unwrap_or_default();
+            for stream in &create.streams {
                 let (key, mut entry) = match left.iter().find(|s| stream_matches(s, &stream["stream_id"])) {
                     Some(sub) => ("unsubscribed", sub.clone()),
-                    None => ("never_subscribed", stream),
+                    None => ("never_subscribed", stream.clone()),
                 };
                 if with_subscribers {
                     entry["subscribers"] = json!([]);
@@ -116,26 +119,25 @@ pub(super) fn apply_stream(state: &mut Map<String, Value>, event: &Value) {
                 }
             }
         }
-        "delete" => {
-            let ids = event["stream_ids"].as_array().cloned().unwrap_or_default();
+        StreamEvent::Delete(delete) => {
             for key in ["streams", "subscriptions", "unsubscribed", "never_subscribed"] {
                 if let Some(list) = list_mut(state, key) {
-                    list.retain(|s| !ids.contains(&s["stream_id"]));
+                    list.retain(|s| {
+                        !s["stream_id"].as_u64().is_some_and(|id| delete.stream_ids.contains(&id))
+                    });
                 }
             }
         }
-        "update" => {
-            let property = str_of(event, "property").to_owned();
+        StreamEvent::Update(update) => {
             for key in ["streams", "subscriptions", "unsubscribed", "never_subscribed"] {
                 let Some(list) = list_mut(state, key) else { continue };
-                for stream in list.iter_mut().filter(|s| stream_matches(s, &event["stream_id"])) {
-                    stream[property.as_str()] = event["value"].clone();
-                    if let Some(rendered) = event.get("rendered_description") {
-                        stream["rendered_description"] = rendered.clone();
+                for stream in list.iter_mut().filter(|s| s["stream_id"].as_u64() == Some(update.stream_id)) {
+                    stream[update.property.as_str()] = update.value.clone();
+                    if let Some(rendered) = &update.rendered_description {
+                        stream["rendered_description"] = rendered.as_str().into();
                     }
                 }
             }
         }
-        _ => {}
     }
 }

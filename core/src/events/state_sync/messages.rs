@@ -5,40 +5,60 @@ use serde_json::{Map, Value, json};
 
 use super::{list_mut, str_of};
 use crate::api::narrow::TopicVisibility;
+use crate::events::server_event::{
+    EventMessage, FlagOp, MessageEvent, ReactionEvent, ReactionOp, UpdateMessageEvent,
+    UpdateMessageFlagsEvent,
+};
+
+/// Where an unread message is, as far as `unread_msgs` tells: a channel's topic, or a direct
+/// conversation by all its participants (the user included).
+#[derive(Clone, Debug, PartialEq)]
+pub(super) enum Conversation {
+    Channel { stream_id: u64, topic: String },
+    Direct { user_ids: Vec<u64> },
+}
+
+impl Conversation {
+    fn of(message: &EventMessage) -> Conversation {
+        match message.stream_id {
+            Some(stream_id) if message.is_channel_message() => {
+                Conversation::Channel { stream_id, topic: message.subject.clone() }
+            }
+            _ => Conversation::Direct { user_ids: message.display_recipient.user_ids() },
+        }
+    }
+}
 
 /// A new message. `max_message_id` only grows: after a deletion a client cannot know which
 /// message is now the newest, so it keeps the old maximum (Zulip's asks its database).
-pub(super) fn apply_message(state: &mut Map<String, Value>, event: &Value, user_id: u64) {
-    let message = &event["message"];
-    let id = message["id"].as_u64().unwrap_or_default();
+pub(super) fn apply_message(state: &mut Map<String, Value>, event: &MessageEvent, user_id: u64) {
+    let message = &event.message;
+    raise_max_message_id(state, message.id);
+    let flags: Vec<&str> = event.flags.iter().map(String::as_str).collect();
+    if !flags.contains(&"read") {
+        add_unread(state, message.id, &Conversation::of(message), &flags, user_id);
+    }
+    if !message.is_channel_message() {
+        note_recent_conversation(state, &message.display_recipient.user_ids(), message.id, user_id);
+    }
+}
+
+fn raise_max_message_id(state: &mut Map<String, Value>, id: u64) {
     if let Some(max) = state.get_mut("max_message_id") {
         *max = json!(max.as_i64().unwrap_or(-1).max(id as i64));
-    }
-    let flags: Vec<&str> =
-        event["flags"].as_array().map(|f| f.iter().filter_map(Value::as_str).collect()).unwrap_or_default();
-    if !flags.contains(&"read") {
-        add_unread(state, message, &flags, user_id);
-    }
-    if str_of(message, "type") == "private" {
-        note_recent_conversation(state, message, id, user_id);
     }
 }
 
 /// A direct message makes its conversation the most recent one (register lists them newest
 /// first, each with the other participants, sorted, and its newest message).
-fn note_recent_conversation(state: &mut Map<String, Value>, message: &Value, id: u64, user_id: u64) {
+fn note_recent_conversation(state: &mut Map<String, Value>, participants: &[u64], id: u64, user_id: u64) {
     let Some(conversations) = list_mut(state, "recent_private_conversations") else { return };
-    let mut others: Vec<u64> = message["display_recipient"]
-        .as_array()
-        .into_iter()
-        .flatten()
-        .filter_map(|u| u["id"].as_u64())
-        .filter(|id| *id != user_id)
-        .collect();
+    let mut others: Vec<u64> = participants.iter().copied().filter(|id| *id != user_id).collect();
     others.sort_unstable();
     others.dedup();
     let previous = conversations.iter().position(|c| c["user_ids"] == json!(others));
-    let max = previous.map_or(id, |at| conversations[at]["max_message_id"].as_u64().unwrap_or_default().max(id));
+    let max =
+        previous.map_or(id, |at| conversations[at]["max_message_id"].as_u64().unwrap_or_default().max(id));
     if let Some(at) = previous {
         conversations.remove(at);
     }
@@ -49,13 +69,15 @@ fn note_recent_conversation(state: &mut Map<String, Value>, message: &Value, id:
     conversations.insert(at, json!({"user_ids": others, "max_message_id": max}));
 }
 
-/// Whether the state's user muted a channel message's conversation, as far as the state
-/// knows: its `subscriptions` (muted channels) and `user_topics` (muted, unmuted and followed
-/// topics, matched case-insensitively), or for older clients the legacy `muted_topics`
-/// (channel names). Without them nothing counts as muted.
-pub(super) fn muted_in_state(state: &Map<String, Value>, message: &Value) -> bool {
-    str_of(message, "type") == "stream"
-        && muted_conversation(state, &message["stream_id"], str_of(message, "subject"))
+/// Whether the state's user muted a conversation, as far as the state knows: its
+/// `subscriptions` (muted channels) and `user_topics` (muted, unmuted and followed topics,
+/// matched case-insensitively), or for older clients the legacy `muted_topics` (channel
+/// names). Without them nothing counts as muted; direct conversations never are.
+fn muted_in_state(state: &Map<String, Value>, conversation: &Conversation) -> bool {
+    match conversation {
+        Conversation::Channel { stream_id, topic } => muted_conversation(state, &json!(stream_id), topic),
+        Conversation::Direct { .. } => false,
+    }
 }
 
 pub(super) fn muted_conversation(state: &Map<String, Value>, stream_id: &Value, topic: &str) -> bool {
@@ -122,60 +144,63 @@ pub(super) fn recount_after_muting(state: &mut Map<String, Value>, before: &[boo
 
 /// Files an unread message in `unread_msgs` as register groups it: a muted conversation's
 /// messages are listed but not counted, and their wildcard mentions are not mentions.
-pub(super) fn add_unread(state: &mut Map<String, Value>, message: &Value, flags: &[&str], user_id: u64) {
-    let muted = muted_in_state(state, message);
+pub(super) fn add_unread(
+    state: &mut Map<String, Value>,
+    id: u64,
+    conversation: &Conversation,
+    flags: &[&str],
+    user_id: u64,
+) {
+    let muted = muted_in_state(state, conversation);
     let Some(Value::Object(unread)) = state.get_mut("unread_msgs") else { return };
-    let id = message["id"].clone();
-    // Ids stay in ascending order; a conversation is spelled as its oldest unread message
-    // spells it, so a moved message older than the rest brings its spelling.
-    let push = |list: &mut Value, matches: &dyn Fn(&Value) -> bool, fresh: Value| {
-        let Some(entries) = list.as_array_mut() else { return };
-        let Some(entry) = entries.iter_mut().find(|e| matches(e)) else { return entries.push(fresh) };
-        let Some(ids) = entry["unread_message_ids"].as_array_mut() else { return };
-        let at = ids.iter().position(|other| other.as_u64() > id.as_u64()).unwrap_or(ids.len());
-        ids.insert(at, id.clone());
-        if at == 0 && fresh.get("topic").is_some() {
-            entry["topic"] = fresh["topic"].clone();
+    match conversation {
+        Conversation::Channel { stream_id, topic } => {
+            let fresh = json!({"stream_id": stream_id, "topic": topic, "unread_message_ids": [id]});
+            let key = |e: &Value| (e["stream_id"].as_u64(), str_of(e, "topic").to_lowercase());
+            file_unread(unread.get_mut("streams"), key, fresh);
         }
-    };
-    if str_of(message, "type") == "stream" {
-        let stream_id = message["stream_id"].clone();
-        let topic = str_of(message, "subject").to_owned();
-        let lower = topic.to_lowercase();
-        let fresh = json!({"stream_id": stream_id, "topic": topic, "unread_message_ids": [id]});
-        if let Some(list) = unread.get_mut("streams") {
-            push(list, &|e| e["stream_id"] == stream_id && str_of(e, "topic").to_lowercase() == lower, fresh);
-        }
-    } else {
-        let recipients: Vec<u64> = message["display_recipient"]
-            .as_array()
-            .map(|r| r.iter().filter_map(|u| u["id"].as_u64()).collect())
-            .unwrap_or_default();
-        if recipients.len() <= 2 {
+        Conversation::Direct { user_ids } if user_ids.len() <= 2 => {
             // Conversations are keyed by the other participant, as this user sees them.
-            let other = recipients.iter().copied().find(|u| *u != user_id).unwrap_or(user_id);
+            let other = user_ids.iter().copied().find(|u| *u != user_id).unwrap_or(user_id);
             let fresh = json!({"other_user_id": other, "sender_id": other, "unread_message_ids": [id]});
-            if let Some(list) = unread.get_mut("pms") {
-                push(list, &|e| e["other_user_id"] == other, fresh);
-            }
-        } else {
-            let mut sorted = recipients.clone();
+            file_unread(unread.get_mut("pms"), |e| e["other_user_id"].as_u64(), fresh);
+        }
+        Conversation::Direct { user_ids } => {
+            let mut sorted = user_ids.clone();
             sorted.sort_unstable();
             let key = sorted.iter().map(u64::to_string).collect::<Vec<_>>().join(",");
             let fresh = json!({"user_ids_string": key, "unread_message_ids": [id]});
-            if let Some(list) = unread.get_mut("huddles") {
-                push(list, &|e| str_of(e, "user_ids_string") == key, fresh);
-            }
+            file_unread(unread.get_mut("huddles"), |e| str_of(e, "user_ids_string").to_owned(), fresh);
         }
     }
     let mentioned = flags.iter().any(|f| ["mentioned", "group_mentioned"].contains(f))
         || (!muted
             && flags.iter().any(|f| ["stream_wildcard_mentioned", "topic_wildcard_mentioned"].contains(f)));
     if mentioned && let Some(Value::Array(mentions)) = unread.get_mut("mentions") {
-        mentions.push(id.clone());
+        mentions.push(json!(id));
     }
     if !muted && let Some(count) = unread.get_mut("count") {
         *count = json!(count.as_u64().unwrap_or_default() + 1);
+    }
+}
+
+/// Files the one id of `fresh` (a group of one unread message) in a group list of
+/// `unread_msgs`, kept as register sorts it: by `key` (the conversation), ids ascending. A
+/// conversation is spelled as its oldest unread message spells it, so a moved message older
+/// than the rest brings its spelling.
+fn file_unread<K: Ord>(entries: Option<&mut Value>, key: impl Fn(&Value) -> K, fresh: Value) {
+    let Some(entries) = entries.and_then(Value::as_array_mut) else { return };
+    let wanted = key(&fresh);
+    let Some(entry) = entries.iter_mut().find(|e| key(e) == wanted) else {
+        let at = entries.iter().position(|e| key(e) > wanted).unwrap_or(entries.len());
+        return entries.insert(at, fresh);
+    };
+    let id = fresh["unread_message_ids"][0].clone();
+    let Some(ids) = entry["unread_message_ids"].as_array_mut() else { return };
+    let at = ids.iter().position(|other| other.as_u64() > id.as_u64()).unwrap_or(ids.len());
+    ids.insert(at, id);
+    if at == 0 && fresh.get("topic").is_some() {
+        entry["topic"] = fresh["topic"].clone();
     }
 }
 
@@ -213,46 +238,44 @@ pub(super) fn remove_unread(state: &mut Map<String, Value>, ids: &[u64]) {
     }
 }
 
-pub(super) fn apply_flags(state: &mut Map<String, Value>, event: &Value, user_id: u64) {
-    let ids: Vec<u64> = event["messages"]
-        .as_array()
-        .map(|m| m.iter().filter_map(Value::as_u64).collect())
-        .unwrap_or_default();
-    let adding = str_of(event, "op") == "add";
+pub(super) fn apply_flags(state: &mut Map<String, Value>, event: &UpdateMessageFlagsEvent, user_id: u64) {
+    let ids = &event.messages;
+    let adding = event.op == FlagOp::Add;
     // Changing a flag of a message the user never received gives them a (historical) copy,
     // which `max_message_id` counts.
-    if let (Some(max), Some(newest)) = (state.get_mut("max_message_id"), ids.iter().max()) {
-        *max = json!(max.as_i64().unwrap_or(-1).max(*newest as i64));
+    if let Some(newest) = ids.iter().max() {
+        raise_max_message_id(state, *newest);
     }
-    match str_of(event, "flag") {
-        "read" if adding => remove_unread(state, &ids),
+    match event.flag.as_str() {
+        "read" if adding => remove_unread(state, ids),
         "read" => {
             // Marking unread carries each message's conversation, and whether it is a mention
             // as register counts them (a muted conversation's wildcards are not).
-            if let Some(Value::Object(details)) = event.get("message_details") {
-                for id in &ids {
-                    let Some(detail) = details.get(&id.to_string()) else { continue };
-                    let mut message = json!({"id": id, "type": detail["type"]});
-                    if detail["type"] == "stream" {
-                        message["stream_id"] = detail["stream_id"].clone();
-                        message["subject"] = detail["topic"].clone();
-                    } else {
-                        // The details name the others; the conversation includes the user.
-                        let mut users = detail["user_ids"].as_array().cloned().unwrap_or_default();
-                        users.push(json!(user_id));
-                        message["display_recipient"] =
-                            Value::Array(users.into_iter().map(|u| json!({"id": u})).collect());
+            let Some(details) = &event.message_details else { return };
+            for id in ids {
+                let Some(detail) = details.get(&id.to_string()) else { continue };
+                let conversation = match (detail.kind.as_str(), detail.stream_id) {
+                    ("stream", Some(stream_id)) => {
+                        Conversation::Channel { stream_id, topic: detail.topic.clone().unwrap_or_default() }
                     }
-                    let flags: Vec<&str> =
-                        if detail["mentioned"] == true { vec!["mentioned"] } else { Vec::new() };
-                    add_unread(state, &message, &flags, user_id);
-                }
+                    // The details name the others; the conversation includes the user.
+                    _ => {
+                        let mut user_ids = detail.user_ids.clone().unwrap_or_default();
+                        user_ids.push(user_id);
+                        Conversation::Direct { user_ids }
+                    }
+                };
+                let flags: &[&str] = if detail.mentioned == Some(true) { &["mentioned"] } else { &[] };
+                add_unread(state, *id, &conversation, flags, user_id);
             }
         }
         "starred" => {
             if let Some(starred) = list_mut(state, "starred_messages") {
                 if adding {
+                    // Register lists them ascending, once each.
                     starred.extend(ids.iter().map(|id| json!(id)));
+                    starred.sort_by_key(Value::as_u64);
+                    starred.dedup();
                 } else {
                     starred.retain(|id| !id.as_u64().is_some_and(|id| ids.contains(&id)));
                 }
@@ -271,80 +294,78 @@ pub(super) fn apply_flags(state: &mut Map<String, Value>, event: &Value, user_id
 /// their mention as it was: a wildcard mention moved across muting cannot be told from a
 /// direct one, nor can a conversation's spelling be known when its oldest message leaves
 /// (Zulip's per-message unread data has neither blind spot; the register shape has both).
-pub(super) fn apply_update_message(state: &mut Map<String, Value>, event: &Value, user_id: u64) {
-    let target = event["message_id"].as_u64();
-    let mut ids = super::message_ids(event);
-    ids.extend(target.filter(|id| !ids.contains(id)));
-    let flags: Vec<&str> =
-        event["flags"].as_array().map(|f| f.iter().filter_map(Value::as_str).collect()).unwrap_or_default();
-    let moving = event.get("subject").is_some() || event.get("new_stream_id").is_some();
-    let mut unread: Vec<(u64, Value, bool)> = Vec::new();
-    for id in ids {
-        if let Some((message, mentioned)) = unread_message(state, id) {
-            unread.push((id, message, mentioned));
-        }
+pub(super) fn apply_update_message(state: &mut Map<String, Value>, event: &UpdateMessageEvent, user_id: u64) {
+    let target = event.message_id;
+    let mut ids = event.message_ids.clone();
+    if !ids.contains(&target) {
+        ids.push(target);
     }
-    let subscribed = |state: &Map<String, Value>, stream_id: &Value| {
+    let flags: Vec<&str> = event.flags.iter().map(String::as_str).collect();
+    let moving = event.moves();
+    let unread: Vec<(u64, Conversation, bool)> = ids
+        .into_iter()
+        .filter_map(|id| {
+            unread_message(state, id).map(|(conversation, mentioned)| (id, conversation, mentioned))
+        })
+        .collect();
+    let subscribed = |state: &Map<String, Value>, stream_id: u64| {
         state
             .get("subscriptions")
             .and_then(Value::as_array)
-            .is_none_or(|subs| subs.iter().any(|s| s["stream_id"] == *stream_id))
+            .is_none_or(|subs| subs.iter().any(|s| s["stream_id"].as_u64() == Some(stream_id)))
     };
-    for (id, mut message, mentioned) in unread {
-        let edited = Some(id) == target;
+    for (id, mut conversation, mentioned) in unread {
+        let edited = id == target;
         if !edited && !moving {
             continue;
         }
         remove_unread(state, &[id]);
-        if message["type"] == "stream" {
-            if let Some(stream_id) = event.get("new_stream_id") {
-                message["stream_id"] = stream_id.clone();
+        if let Conversation::Channel { stream_id, topic } = &mut conversation {
+            if let Some(new_stream_id) = event.new_stream_id {
+                *stream_id = new_stream_id;
             }
-            if let Some(topic) = event.get("subject") {
-                message["subject"] = topic.clone();
+            if let Some(new_topic) = &event.subject {
+                topic.clone_from(new_topic);
             }
-            if !subscribed(state, &message["stream_id"]) {
+            if !subscribed(state, *stream_id) {
                 continue;
             }
         }
         let kept: &[&str] = if mentioned { &["mentioned"] } else { &[] };
-        add_unread(state, &message, if edited { &flags } else { kept }, user_id);
+        add_unread(state, id, &conversation, if edited { &flags } else { kept }, user_id);
     }
 }
 
-/// An unread message as far as the state tells: its conversation in the shape of a message
-/// event, and whether it counts as a mention.
-fn unread_message(state: &Map<String, Value>, id: u64) -> Option<(Value, bool)> {
+/// An unread message as far as the state tells: its conversation, and whether it counts as a
+/// mention.
+fn unread_message(state: &Map<String, Value>, id: u64) -> Option<(Conversation, bool)> {
     let unread = state.get("unread_msgs")?;
     let holds = |entry: &&Value| {
         entry["unread_message_ids"].as_array().is_some_and(|ids| ids.iter().any(|i| i.as_u64() == Some(id)))
     };
     let list = |key: &str| unread[key].as_array().into_iter().flatten();
-    let message = if let Some(entry) = list("streams").find(holds) {
-        json!({"id": id, "type": "stream", "stream_id": entry["stream_id"], "subject": entry["topic"]})
+    let conversation = if let Some(entry) = list("streams").find(holds) {
+        Conversation::Channel {
+            stream_id: entry["stream_id"].as_u64().unwrap_or_default(),
+            topic: str_of(entry, "topic").to_owned(),
+        }
     } else if let Some(entry) = list("pms").find(holds) {
-        json!({"id": id, "type": "private", "display_recipient": [{"id": entry["other_user_id"]}]})
+        Conversation::Direct { user_ids: entry["other_user_id"].as_u64().into_iter().collect() }
     } else if let Some(entry) = list("huddles").find(holds) {
-        let users: Vec<Value> = str_of(entry, "user_ids_string")
-            .split(',')
-            .filter_map(|u| u.parse::<u64>().ok())
-            .map(|u| json!({"id": u}))
-            .collect();
-        json!({"id": id, "type": "private", "display_recipient": users})
+        let user_ids =
+            str_of(entry, "user_ids_string").split(',').filter_map(|u| u.parse::<u64>().ok()).collect();
+        Conversation::Direct { user_ids }
     } else {
         return None;
     };
     let mentioned = list("mentions").any(|m| m.as_u64() == Some(id));
-    Some((message, mentioned))
+    Some((conversation, mentioned))
 }
 
 /// A reaction changes nothing register shows, except that reacting to a message one never
 /// received gives one a (historical) copy, which `max_message_id` counts.
-pub(super) fn apply_reaction(state: &mut Map<String, Value>, event: &Value, user_id: u64) {
-    if str_of(event, "op") != "add" || event["user_id"].as_u64() != Some(user_id) {
-        return;
-    }
-    if let (Some(max), Some(id)) = (state.get_mut("max_message_id"), event["message_id"].as_i64()) {
-        *max = json!(max.as_i64().unwrap_or(-1).max(id));
+pub(super) fn apply_reaction(state: &mut Map<String, Value>, event: &ReactionEvent, user_id: u64) {
+    if event.op == ReactionOp::Add && event.user_id == user_id {
+        raise_max_message_id(state, event.message_id);
     }
 }

@@ -2,82 +2,84 @@
 
 use serde_json::{Map, Value};
 
-use super::{list_mut, str_of};
+use super::list_mut;
+use crate::events::server_event::{ChannelFolderEvent, RealmEvent, UserGroupEvent};
 
-pub(super) fn apply_realm(state: &mut Map<String, Value>, event: &Value) {
-    match str_of(event, "op") {
-        "update_dict" => {
-            for (key, value) in event["data"].as_object().into_iter().flatten() {
+pub(super) fn apply_realm(state: &mut Map<String, Value>, event: &RealmEvent) {
+    match event {
+        RealmEvent::UpdateDict(update) => {
+            for (key, value) in &update.data {
                 state.insert(format!("realm_{key}"), value.clone());
             }
         }
-        "update" => {
-            state.insert(format!("realm_{}", str_of(event, "property")), event["value"].clone());
+        RealmEvent::Update(change) => {
+            state.insert(format!("realm_{}", change.property), change.value.clone());
         }
-        _ => {}
     }
 }
 
-pub(super) fn apply_user_group(state: &mut Map<String, Value>, event: &Value) {
+pub(super) fn apply_user_group(state: &mut Map<String, Value>, event: &UserGroupEvent) {
     let Some(groups) = list_mut(state, "realm_user_groups") else { return };
-    let id = &event["group_id"];
-    let group = groups.iter_mut().find(|g| g["id"] == *id);
-    match (str_of(event, "op"), group) {
-        ("add", _) => groups.push(event["group"].clone()),
-        ("remove", _) => groups.retain(|g| g["id"] != *id),
-        ("update", Some(group)) => {
-            for (key, value) in event["data"].as_object().into_iter().flatten() {
-                group[key.as_str()] = value.clone();
+    match event {
+        UserGroupEvent::Add { group, .. } => groups.push(group.clone()),
+        UserGroupEvent::Remove { group_id, .. } => groups.retain(|g| g["id"].as_u64() != Some(*group_id)),
+        UserGroupEvent::Update { group_id, data, .. } => {
+            if let Some(group) = group_of(groups, *group_id) {
+                for (key, value) in data {
+                    group[key.as_str()] = value.clone();
+                }
             }
         }
-        (op @ ("add_members" | "remove_members"), Some(group)) => {
-            edit_list(&mut group["members"], &event["user_ids"], op == "add_members")
+        UserGroupEvent::AddMembers { group_id, user_ids, .. }
+        | UserGroupEvent::RemoveMembers { group_id, user_ids, .. } => {
+            let adding = matches!(event, UserGroupEvent::AddMembers { .. });
+            if let Some(group) = group_of(groups, *group_id) {
+                edit_list(&mut group["members"], user_ids, adding);
+            }
         }
-        (op @ ("add_subgroups" | "remove_subgroups"), Some(group)) => {
-            edit_list(
-                &mut group["direct_subgroup_ids"],
-                &event["direct_subgroup_ids"],
-                op == "add_subgroups",
-            );
+        UserGroupEvent::AddSubgroups { group_id, direct_subgroup_ids, .. }
+        | UserGroupEvent::RemoveSubgroups { group_id, direct_subgroup_ids, .. } => {
+            let adding = matches!(event, UserGroupEvent::AddSubgroups { .. });
+            if let Some(group) = group_of(groups, *group_id) {
+                edit_list(&mut group["direct_subgroup_ids"], direct_subgroup_ids, adding);
+            }
         }
-        _ => {}
     }
+}
+
+fn group_of(groups: &mut [Value], id: u64) -> Option<&mut Value> {
+    groups.iter_mut().find(|g| g["id"].as_u64() == Some(id))
 }
 
 /// Adds ids to (or removes them from) a sorted id list.
-pub(super) fn edit_list(list: &mut Value, ids: &Value, adding: bool) {
+pub(super) fn edit_list(list: &mut Value, ids: &[u64], adding: bool) {
     let Some(list) = list.as_array_mut() else { return };
-    let ids = ids.as_array().cloned().unwrap_or_default();
     if adding {
-        list.extend(ids);
+        list.extend(ids.iter().map(|id| Value::from(*id)));
     } else {
-        list.retain(|id| !ids.contains(id));
+        list.retain(|id| !id.as_u64().is_some_and(|id| ids.contains(&id)));
     }
     list.sort_by_key(|id| id.as_u64());
 }
 
-pub(super) fn apply_channel_folder(state: &mut Map<String, Value>, event: &Value) {
+pub(super) fn apply_channel_folder(state: &mut Map<String, Value>, event: &ChannelFolderEvent) {
     let Some(folders) = list_mut(state, "channel_folders") else { return };
-    match str_of(event, "op") {
-        "add" => folders.push(event["channel_folder"].clone()),
-        "update" => {
-            let id = &event["channel_folder_id"];
-            if let (Some(Value::Object(folder)), Value::Object(data)) =
-                (folders.iter_mut().find(|f| &f["id"] == id), &event["data"])
+    match event {
+        ChannelFolderEvent::Add { channel_folder, .. } => folders.push(channel_folder.clone()),
+        ChannelFolderEvent::Update { channel_folder_id, data, .. } => {
+            if let Some(Value::Object(folder)) =
+                folders.iter_mut().find(|f| f["id"].as_u64() == Some(*channel_folder_id))
             {
                 folder.extend(data.clone());
             }
         }
-        "reorder" => {
-            let order: Vec<&Value> =
-                event["order"].as_array().map(|o| o.iter().collect()).unwrap_or_default();
+        ChannelFolderEvent::Reorder { order, .. } => {
             for folder in folders.iter_mut() {
-                if let Some(position) = order.iter().position(|id| **id == folder["id"]) {
+                if let Some(position) = order.iter().position(|id| folder["id"].as_u64() == Some(*id)) {
                     folder["order"] = position.into();
                 }
             }
             folders.sort_by_key(|f| (f["order"].as_u64(), f["id"].as_u64()));
         }
-        _ => {}
     }
 }

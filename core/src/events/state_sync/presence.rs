@@ -5,10 +5,11 @@
 use serde_json::{Map, Value, json};
 
 use crate::api::presence::{legacy_presence, slim_presence};
+use crate::events::server_event::PresenceEvent;
 use crate::ids::UserId;
 use crate::model::Presence;
 
-pub(super) fn apply_presence(state: &mut Map<String, Value>, event: &Value) {
+pub(super) fn apply_presence(state: &mut Map<String, Value>, event: &PresenceEvent) {
     let email_of = |state: &Map<String, Value>, id: &str| -> Option<Value> {
         let id: u64 = id.parse().ok()?;
         let users = state.get("realm_users")?.as_array()?;
@@ -19,7 +20,7 @@ pub(super) fn apply_presence(state: &mut Map<String, Value>, event: &Value) {
     // modern form, as Zulip intends them to.
     let legacy_state = presences.keys().any(|k| k.contains('@'));
     let mut updates: Vec<(String, Value)> = Vec::new();
-    if let Some(Value::Object(modern)) = event.get("presences") {
+    if let Some(modern) = &event.presences {
         for (id, times) in modern {
             let (Some(active), Some(idle)) =
                 (times["active_timestamp"].as_i64(), times["idle_timestamp"].as_i64())
@@ -37,12 +38,12 @@ pub(super) fn apply_presence(state: &mut Map<String, Value>, event: &Value) {
                 updates.push((email, legacy_presence(&presence)));
             }
         }
-    } else if let Some(Value::Object(clients)) = event.get("presence") {
-        let id = event["user_id"].to_string();
+    } else if let (Some(clients), Some(user_id)) = (&event.presence, event.user_id) {
+        let id = user_id.to_string();
         // The newest client entry is the user's aggregate.
         let newest = clients.values().max_by_key(|c| c["timestamp"].as_i64());
         let Some(newest) = newest else { return };
-        match event.get("email").and_then(Value::as_str) {
+        match &event.email {
             // A legacy client (the email is dropped for slim ones).
             Some(email) => {
                 let mut shown = json!({
@@ -51,21 +52,19 @@ pub(super) fn apply_presence(state: &mut Map<String, Value>, event: &Value) {
                 for (client, entry) in clients {
                     shown[client.as_str()] = entry.clone();
                 }
-                updates.push((email.to_owned(), shown));
+                updates.push((email.clone(), shown));
             }
             None => {
                 // The legacy entry keeps only the time of the status it shows: the other time
                 // is the check-in's own (`server_timestamp`) when idle, or stays as it was.
-                let checked_in = event["server_timestamp"].as_f64().unwrap_or_default() as i64;
+                let checked_in =
+                    event.rest.get("server_timestamp").and_then(Value::as_f64).unwrap_or_default() as i64;
                 let previous = presences.get(&id).and_then(|p| p["active_timestamp"].as_i64());
                 let timestamp = newest["timestamp"].as_i64().unwrap_or(checked_in);
                 let last_active_time =
                     if newest["status"] == "active" { timestamp } else { previous.unwrap_or(checked_in) };
-                let presence = Presence {
-                    user_id: UserId(event["user_id"].as_u64().unwrap_or_default()),
-                    last_active_time,
-                    last_connected_time: checked_in,
-                };
+                let presence =
+                    Presence { user_id: UserId(user_id), last_active_time, last_connected_time: checked_in };
                 updates.push((id, slim_presence(&presence)));
             }
         }

@@ -3,7 +3,10 @@
 
 use serde_json::{Map, Value, json};
 
-use super::{list_mut, str_of};
+use super::list_mut;
+use crate::events::server_event::{
+    BotOp, CustomProfileFieldsEvent, RealmBotEvent, RealmUserEvent, UserStatusEvent,
+};
 
 /// Whether the state's user records leave default avatars to the client: register gave some
 /// record a null `avatar_url`, which it does only with `client_gravatar`.
@@ -16,13 +19,12 @@ pub(super) fn computes_default_avatars(state: &Map<String, Value>) -> bool {
     })
 }
 
-pub(super) fn apply_realm_user(state: &mut Map<String, Value>, event: &Value, user_id: u64) {
-    let person = &event["person"];
-    match str_of(event, "op") {
-        "add" => {
+pub(super) fn apply_realm_user(state: &mut Map<String, Value>, event: &RealmUserEvent, user_id: u64) {
+    match event {
+        RealmUserEvent::Add(added) => {
             // Zulip sends the URL of a default avatar whatever the client computes, and its
             // `apply_event` leaves it to clients that compute them, as register does.
-            let mut person = person.clone();
+            let mut person = added.person.clone();
             if person["avatar_url"].as_str().is_some_and(crate::wire::is_default_avatar_url)
                 && computes_default_avatars(state)
             {
@@ -32,11 +34,12 @@ pub(super) fn apply_realm_user(state: &mut Map<String, Value>, event: &Value, us
                 users.push(person);
             }
         }
-        "update" => {
-            let id = &person["user_id"];
-            let fields = person.as_object().cloned().unwrap_or_default();
+        RealmUserEvent::Update(update) => {
+            let person = &update.person;
+            let id = &json!(person.user_id);
+            let own = &person.fields;
             // Deactivation moves the user between the two lists.
-            if let Some(active) = person.get("is_active").and_then(Value::as_bool) {
+            if let Some(active) = own.get("is_active").and_then(Value::as_bool) {
                 let (from, to) = if active {
                     ("realm_non_active_users", "realm_users")
                 } else {
@@ -49,7 +52,7 @@ pub(super) fn apply_realm_user(state: &mut Map<String, Value>, event: &Value, us
                     list.push(user);
                 }
             }
-            let mut fields = fields;
+            let mut fields = own.clone();
             // User records carry neither of these; the user's own top-level fields do.
             let own_only: Vec<(String, Value)> = ["avatar_source", "avatar_url_medium"]
                 .iter()
@@ -64,7 +67,7 @@ pub(super) fn apply_realm_user(state: &mut Map<String, Value>, event: &Value, us
             for key in ["realm_users", "realm_non_active_users"] {
                 let Some(list) = list_mut(state, key) else { continue };
                 for user in list.iter_mut().filter(|u| u["user_id"] == *id) {
-                    for (field, value) in fields.iter().filter(|(f, _)| f.as_str() != "user_id") {
+                    for (field, value) in &fields {
                         match field.as_str() {
                             "custom_profile_field" => set_profile_value(user, value),
                             "new_email" => user["email"] = value.clone(),
@@ -78,9 +81,8 @@ pub(super) fn apply_realm_user(state: &mut Map<String, Value>, event: &Value, us
                     }
                 }
             }
-            if id.as_u64() == Some(user_id) {
+            if person.user_id == user_id {
                 // The user's own fields at top level; their own avatar URL is never null.
-                let own: Map<String, Value> = person.as_object().cloned().unwrap_or_default();
                 for field in
                     ["full_name", "avatar_url", "avatar_url_medium", "avatar_source", "avatar_version"]
                 {
@@ -108,20 +110,14 @@ pub(super) fn apply_realm_user(state: &mut Map<String, Value>, event: &Value, us
                 }
             }
         }
-        _ => {}
     }
 }
 
 /// The organization's fields, after any change: values of fields that are gone go with them.
-pub(super) fn apply_custom_profile_fields(state: &mut Map<String, Value>, event: &Value) {
-    state.insert("custom_profile_fields".into(), event["fields"].clone());
-    let ids: Vec<String> = event["fields"]
-        .as_array()
-        .into_iter()
-        .flatten()
-        .filter_map(|f| f["id"].as_u64())
-        .map(|id| id.to_string())
-        .collect();
+pub(super) fn apply_custom_profile_fields(state: &mut Map<String, Value>, event: &CustomProfileFieldsEvent) {
+    state.insert("custom_profile_fields".into(), Value::Array(event.fields.clone()));
+    let ids: Vec<String> =
+        event.fields.iter().filter_map(|f| f["id"].as_u64()).map(|id| id.to_string()).collect();
     for key in ["realm_users", "realm_non_active_users"] {
         for user in list_mut(state, key).into_iter().flatten() {
             if let Some(data) = user.get_mut("profile_data").and_then(Value::as_object_mut) {
@@ -147,30 +143,35 @@ pub(super) fn set_profile_value(user: &mut Value, change: &Value) {
 }
 
 /// A `user_status` event carries only what changed; cleared text or emoji leave the status.
-pub(super) fn apply_user_status(state: &mut Map<String, Value>, event: &Value) {
+pub(super) fn apply_user_status(state: &mut Map<String, Value>, event: &UserStatusEvent) {
     let Some(Value::Object(all)) = state.get_mut("user_status") else { return };
-    let key = event["user_id"].to_string();
+    let key = event.user_id.to_string();
     let mut status = match all.remove(&key) {
         Some(Value::Object(status)) => status,
         _ => Map::new(),
     };
-    if let Some(text) = event.get("status_text").and_then(Value::as_str) {
+    if let Some(text) = &event.status_text {
         if text.is_empty() {
             status.remove("status_text");
         } else {
-            status.insert("status_text".into(), text.into());
+            status.insert("status_text".into(), text.as_str().into());
         }
     }
-    if let Some(name) = event.get("emoji_name").and_then(Value::as_str) {
-        for field in ["emoji_name", "emoji_code", "reaction_type"] {
+    if let Some(name) = &event.emoji_name {
+        let emoji = [
+            ("emoji_name", Some(name)),
+            ("emoji_code", event.emoji_code.as_ref()),
+            ("reaction_type", event.reaction_type.as_ref()),
+        ];
+        for (field, value) in emoji {
             if name.is_empty() {
                 status.remove(field);
             } else {
-                status.insert(field.into(), event[field].clone());
+                status.insert(field.into(), value.map_or(Value::Null, |v| v.as_str().into()));
             }
         }
     }
-    match event.get("away").and_then(Value::as_bool) {
+    match event.away {
         Some(true) => {
             status.insert("away".into(), true.into());
         }
@@ -186,28 +187,27 @@ pub(super) fn apply_user_status(state: &mut Map<String, Value>, event: &Value) {
 
 /// The bots the user administers (`realm_bots`). Deactivated bots stay listed, with
 /// `is_active` false; `delete` (no longer sent since feature level 222) takes one out.
-pub(super) fn apply_realm_bot(state: &mut Map<String, Value>, event: &Value) {
+pub(super) fn apply_realm_bot(state: &mut Map<String, Value>, event: &RealmBotEvent) {
     let Some(bots) = list_mut(state, "realm_bots") else { return };
-    let changed = &event["bot"];
+    let changed = &event.bot;
     let id = &changed["user_id"];
-    match str_of(event, "op") {
-        "add" => {
+    match event.op {
+        BotOp::Add => {
             bots.retain(|b| b["user_id"] != *id);
             bots.push(changed.clone());
         }
-        "update" => {
+        BotOp::Update => {
             if let (Some(Value::Object(bot)), Value::Object(fields)) =
                 (bots.iter_mut().find(|b| b["user_id"] == *id), changed)
             {
                 bot.extend(fields.clone());
             }
         }
-        "remove" => {
+        BotOp::Remove => {
             for bot in bots.iter_mut().filter(|b| b["user_id"] == *id) {
                 bot["is_active"] = false.into();
             }
         }
-        "delete" => bots.retain(|b| b["user_id"] != *id),
-        _ => {}
+        BotOp::Delete => bots.retain(|b| b["user_id"] != *id),
     }
 }
