@@ -252,7 +252,10 @@ pub(super) fn apply_flags(state: &mut Map<String, Value>, event: &Value, user_id
         "starred" => {
             if let Some(starred) = list_mut(state, "starred_messages") {
                 if adding {
-                    starred.extend(ids.iter().map(|id| json!(id)));
+                    // Listed once, however often the event comes (a client may star at once).
+                    let fresh: Vec<Value> =
+                        ids.iter().map(|id| json!(id)).filter(|id| !starred.contains(id)).collect();
+                    starred.extend(fresh);
                 } else {
                     starred.retain(|id| !id.as_u64().is_some_and(|id| ids.contains(&id)));
                 }
