@@ -3,8 +3,8 @@
 //! refused, and kept for later when the server cannot be reached.
 
 use confab_core::client::{
-    Anchor, ChatMessage, Engine, EngineOptions, HttpRequest, Method, NamedAnchor, NarrowTerm, Operation,
-    OperationAnswer, PropagateMode, Reply, ServerError, SessionCredentials,
+    Anchor, ChatMessage, Engine, EngineOptions, HttpRequest, MessageEdit, Method, NamedAnchor, NarrowTerm,
+    Operation, OperationAnswer, PropagateMode, Reply, ServerError, SessionCredentials,
 };
 use serde_json::{Map, Value, json};
 
@@ -194,7 +194,11 @@ fn the_servers_event_after_success_changes_nothing_further() {
     let read = engine.mark_read(&[101, 102]).expect("unread");
     let star = engine.set_starred(103, true);
     let react = engine.add_reaction(100, "octopus");
-    let edit = engine.edit_message(100, Some("**lunch** at noon".into()), None, None, 1_700_000_500_000);
+    let edit = engine.edit_message(
+        100,
+        MessageEdit { content: Some("**lunch** at noon".into()), ..Default::default() },
+        1_700_000_500_000,
+    );
     let delete = engine.delete_message(102);
     for id in [read, star, react, edit, delete] {
         let (sent, _) = engine.next_operation().expect("queued");
@@ -234,7 +238,11 @@ fn the_servers_event_after_success_changes_nothing_further() {
 #[test]
 fn a_refused_edit_is_undone_with_the_servers_message() {
     let mut engine = session();
-    let id = engine.edit_message(103, Some("**soup**".into()), None, None, 1_700_000_500_000);
+    let id = engine.edit_message(
+        103,
+        MessageEdit { content: Some("**soup**".into()), ..Default::default() },
+        1_700_000_500_000,
+    );
     let edited = shown_message(&engine, 103);
     assert_eq!(edited.content, "<p><strong>soup</strong></p>");
     assert_eq!(edited.last_edit_timestamp, Some(1_700_000_500));
@@ -265,9 +273,11 @@ fn a_refused_topic_move_puts_the_messages_back() {
     let mut engine = session();
     let id = engine.edit_message(
         101,
-        None,
-        Some("brunch".into()),
-        Some(PropagateMode::ChangeAll),
+        MessageEdit {
+            topic: Some("brunch".into()),
+            propagate_mode: Some(PropagateMode::ChangeAll),
+            ..Default::default()
+        },
         1_700_000_500_000,
     );
     assert!(shown(&engine, &lunch()).is_empty());

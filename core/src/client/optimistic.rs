@@ -18,8 +18,8 @@ use super::Engine;
 use super::pending_ops::{ContentBefore, DeleteUndo, EditUndo, TopicBefore, Undo, event_message_ids};
 use super::request::{HttpRequest, Reply};
 use super::types::{
-    ChatMessage, ConnectionState, MessageType, Operation, PropagateMode, QueuedOperation, RefusedOperation,
-    ServerError,
+    ChatMessage, ConnectionState, MessageEdit, MessageType, Operation, PropagateMode, QueuedOperation,
+    RefusedOperation, ServerError,
 };
 use super::unread_details::{unread_detail, unread_details, unread_ids};
 
@@ -153,14 +153,8 @@ impl Engine {
     /// Edits a message's content (Markdown, shown rendered as the server renders it), its
     /// topic (moving the messages `propagate_mode` names among those cached or unread), or
     /// both. A message not cached is edited on the server only. Returns the operation's id.
-    pub fn edit_message(
-        &mut self,
-        message_id: u64,
-        content: Option<String>,
-        topic: Option<String>,
-        propagate_mode: Option<PropagateMode>,
-        now_ms: i64,
-    ) -> u64 {
+    pub fn edit_message(&mut self, message_id: u64, edit: MessageEdit, now_ms: i64) -> u64 {
+        let MessageEdit { content, topic, propagate_mode } = edit;
         let operation =
             Operation::Edit { message_id, content: content.clone(), topic: topic.clone(), propagate_mode };
         let Some(message) = self.cache.messages.get(&message_id).cloned() else {

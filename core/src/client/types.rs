@@ -388,6 +388,23 @@ pub enum Operation {
     Delete { message_id: u64 },
 }
 
+/// An edit as a front end asks for it: new content (Markdown), a new topic, or both.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "typescript", derive(TS))]
+#[serde(rename_all = "camelCase")]
+pub struct MessageEdit {
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "typescript", ts(optional))]
+    pub content: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "typescript", ts(optional))]
+    pub topic: Option<String>,
+    /// Which messages a new topic applies to (the server's default: the edited one only).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "typescript", ts(optional))]
+    pub propagate_mode: Option<PropagateMode>,
+}
+
 /// Which messages a topic edit moves (Zulip's `propagate_mode`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[cfg_attr(feature = "typescript", derive(TS))]
