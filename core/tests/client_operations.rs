@@ -192,7 +192,7 @@ fn reads_marked_before_a_flush_go_as_one_request() {
 fn the_servers_event_after_success_changes_nothing_further() {
     let mut engine = session();
     let read = engine.mark_read(&[101, 102]).expect("unread");
-    let star = engine.set_starred(103, true);
+    let star = engine.set_starred(101, true);
     let react = engine.add_reaction(100, "octopus");
     let edit = engine.edit_message(
         100,
@@ -218,7 +218,7 @@ fn the_servers_event_after_success_changes_nothing_further() {
         &mut engine,
         vec![
             json!({"type": "update_message_flags", "op": "add", "flag": "read", "messages": [101, 102], "all": false}),
-            json!({"type": "update_message_flags", "op": "add", "flag": "starred", "messages": [103], "all": false}),
+            json!({"type": "update_message_flags", "op": "add", "flag": "starred", "messages": [101], "all": false}),
             json!({"type": "reaction", "op": "add", "message_id": 100, "user_id": ME, "emoji_name": "octopus",
                    "emoji_code": "1f419", "reaction_type": "unicode_emoji"}),
             json!({"type": "update_message", "user_id": ME, "message_id": 100, "message_ids": [100],
@@ -231,7 +231,8 @@ fn the_servers_event_after_success_changes_nothing_further() {
     let after =
         (shown(&engine, &general()), shown(&engine, &lunch()), engine.state().clone(), engine.channels());
     assert_eq!(before, after);
-    assert_eq!(engine.state()["starred_messages"], json!([103]));
+    assert_eq!(engine.state()["starred_messages"], json!([101]));
+    assert_eq!(shown_message(&engine, 101).flags, ["read", "starred"]);
     assert_eq!(engine.state()["unread_msgs"]["count"], json!(0));
 }
 
