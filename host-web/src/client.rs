@@ -6,11 +6,12 @@
 //! an `await`.
 
 use std::cell::{Cell, RefCell};
+use std::collections::BTreeMap;
 use std::rc::Rc;
 
 use confab_core::client::{
-    Anchor, Changes, Destination, Engine, EngineOptions, NarrowTerm, Sending, SessionCredentials, Step,
-    poll_deadline_ms,
+    Anchor, Changes, Destination, Engine, EngineOptions, MessageEdit, NarrowTerm, OperationAnswer, Sending,
+    ServerError, SessionCredentials, Step, poll_deadline_ms,
 };
 use serde::Deserialize;
 use wasm_bindgen::prelude::*;
@@ -45,12 +46,22 @@ impl ClientOptions {
     }
 }
 
+/// A promise's `resolve` and `reject`.
+struct Waiter {
+    resolve: js_sys::Function,
+    reject: js_sys::Function,
+}
+
 struct Inner {
     engine: RefCell<Engine>,
     listeners: RefCell<Vec<(u32, js_sys::Function)>>,
     next_listener: Cell<u32>,
     running: Cell<bool>,
     sending: Cell<bool>,
+    /// Whether the operation queue is being sent.
+    operating: Cell<bool>,
+    /// The promises waiting on each operation (a batch of reads settles several).
+    waiters: RefCell<BTreeMap<u64, Vec<Waiter>>>,
     sleeper: Rc<Sleeper>,
     poll: RefCell<Option<web_sys::AbortController>>,
 }
@@ -170,6 +181,11 @@ impl Client {
             inner.sleeper.wake();
             emit(&inner);
             inner.listeners.borrow_mut().clear();
+            // Operations no longer go out: their promises would wait forever.
+            let waiting = std::mem::take(&mut *inner.waiters.borrow_mut());
+            for waiter in waiting.into_values().flatten() {
+                let _ = waiter.reject.call1(&JsValue::NULL, &error("the session was closed"));
+            }
             if let Some(request) = request {
                 let credentials = inner.engine.borrow().credentials().clone();
                 // A queue the server cannot delete now expires on its own.
@@ -322,6 +338,79 @@ impl Client {
         removed
     }
 
+    /// Marks messages read, as the user views them: unread counts and flags change at once, and
+    /// reads marked in the same turn of the event loop go to the server as one request.
+    /// Messages already read are skipped. The promise resolves once the server took them (at
+    /// once if there was nothing to do) and rejects with the server's error if it refused,
+    /// after the messages were made unread again. Offline, it waits for the connection.
+    #[wasm_bindgen(js_name = markRead, unchecked_return_type = "Promise<void>")]
+    pub fn mark_read(
+        &self,
+        #[wasm_bindgen(js_name = messageIds, unchecked_param_type = "number[]")] message_ids: Vec<f64>,
+    ) -> js_sys::Promise {
+        let ids: Vec<u64> = message_ids.into_iter().map(|id| id as u64).collect();
+        let id = self.inner.engine.borrow_mut().mark_read(&ids);
+        match id {
+            Some(id) => self.operation(id),
+            None => js_sys::Promise::resolve(&JsValue::UNDEFINED),
+        }
+    }
+
+    /// Stars or unstars a message. Shown at once; the promise settles as `markRead`'s does.
+    #[wasm_bindgen(js_name = setStarred, unchecked_return_type = "Promise<void>")]
+    pub fn set_starred(&self, message_id: f64, starred: bool) -> js_sys::Promise {
+        let id = self.inner.engine.borrow_mut().set_starred(message_id as u64, starred);
+        self.operation(id)
+    }
+
+    /// Reacts to a message with an emoji by name (custom emoji first, then Unicode). Shown at
+    /// once; the promise settles as `markRead`'s does.
+    #[wasm_bindgen(js_name = addReaction, unchecked_return_type = "Promise<void>")]
+    pub fn add_reaction(&self, message_id: f64, emoji_name: &str) -> js_sys::Promise {
+        let id = self.inner.engine.borrow_mut().add_reaction(message_id as u64, emoji_name);
+        self.operation(id)
+    }
+
+    /// Takes back the user's reaction with an emoji. Shown at once; the promise settles as
+    /// `markRead`'s does.
+    #[wasm_bindgen(js_name = removeReaction, unchecked_return_type = "Promise<void>")]
+    pub fn remove_reaction(&self, message_id: f64, emoji_name: &str) -> js_sys::Promise {
+        let id = self.inner.engine.borrow_mut().remove_reaction(message_id as u64, emoji_name);
+        self.operation(id)
+    }
+
+    /// Edits a message: `{content?, topic?, propagateMode?}`. The new content shows at once,
+    /// rendered as the server renders it, and a new topic moves the messages at once; a
+    /// refusal (say, the edit time limit has passed) puts them back and rejects the promise
+    /// with the server's message.
+    #[wasm_bindgen(js_name = editMessage, unchecked_return_type = "Promise<void>")]
+    pub fn edit_message(
+        &self,
+        message_id: f64,
+        #[wasm_bindgen(unchecked_param_type = "MessageEdit")] edit: JsValue,
+    ) -> js_sys::Promise {
+        let edit: MessageEdit = match from_js(edit) {
+            Ok(edit) => edit,
+            Err(e) => return js_sys::Promise::reject(&e),
+        };
+        let id = self.inner.engine.borrow_mut().edit_message(message_id as u64, edit, now_ms());
+        self.operation(id)
+    }
+
+    /// Deletes a message: it leaves every narrow at once, and comes back if the server refuses
+    /// (the promise then rejects with the server's message).
+    #[wasm_bindgen(js_name = deleteMessage, unchecked_return_type = "Promise<void>")]
+    pub fn delete_message(&self, message_id: f64) -> js_sys::Promise {
+        let id = self.inner.engine.borrow_mut().delete_message(message_id as u64);
+        self.operation(id)
+    }
+
+    /// Operations shown but not yet answered by the server (offline, they wait here).
+    #[wasm_bindgen(js_name = pendingOperations, unchecked_return_type = "QueuedOperation[]")]
+    pub fn pending_operations(&self) -> Result<JsValue, JsValue> {
+        to_js(&self.inner.engine.borrow().pending_operations())
+    }
+
     /// Renders Markdown as the server would in this organization: HTML and its facts.
     #[wasm_bindgen(js_name = renderPreview, unchecked_return_type = "Rendering")]
     pub fn render_preview(&self, content: &str) -> Result<JsValue, JsValue> {
@@ -330,6 +419,17 @@ impl Client {
 }
 
 impl Client {
+    /// A promise settled by the operation's answer; the change is reported and the queue sent.
+    fn operation(&self, id: u64) -> js_sys::Promise {
+        let inner = Rc::clone(&self.inner);
+        let promise = js_sys::Promise::new(&mut |resolve, reject| {
+            inner.waiters.borrow_mut().entry(id).or_default().push(Waiter { resolve, reject });
+        });
+        emit(&self.inner);
+        flush_operations(&self.inner);
+        promise
+    }
+
     fn from_engine(engine: Engine) -> Client {
         Client {
             inner: Rc::new(Inner {
@@ -338,6 +438,8 @@ impl Client {
                 next_listener: Cell::new(0),
                 running: Cell::new(false),
                 sending: Cell::new(false),
+                operating: Cell::new(false),
+                waiters: RefCell::new(BTreeMap::new()),
                 sleeper: Rc::new(Sleeper::default()),
                 poll: RefCell::new(None),
             }),
@@ -373,6 +475,7 @@ async fn step(inner: &Rc<Inner>) -> bool {
     }
     emit(inner);
     flush_outbox(inner);
+    flush_operations(inner);
     true
 }
 
@@ -396,6 +499,43 @@ fn flush_outbox(inner: &Rc<Inner>) {
         }
         inner.sending.set(false);
     });
+}
+
+/// Sends the queued operations in order, one at a time, unless that is already under way. It
+/// starts on a later turn of the event loop, so reads marked together go as one request.
+fn flush_operations(inner: &Rc<Inner>) {
+    if inner.operating.replace(true) {
+        return;
+    }
+    let inner = Rc::clone(inner);
+    wasm_bindgen_futures::spawn_local(async move {
+        loop {
+            let next = inner.engine.borrow_mut().next_operation();
+            let Some((id, request)) = next else { break };
+            let credentials = inner.engine.borrow().credentials().clone();
+            let reply = http::send(&credentials, &request, Some(poll_deadline_ms()), None).await;
+            let answer = inner.engine.borrow_mut().handle_operation_reply(id, reply);
+            emit(&inner);
+            match answer {
+                OperationAnswer::Accepted => settle(&inner, id, None),
+                OperationAnswer::Refused(error) => settle(&inner, id, Some(error)),
+                OperationAnswer::Later => break,
+            }
+        }
+        inner.operating.set(false);
+    });
+}
+
+/// Resolves the promises waiting on an operation, or rejects them with the server's error.
+fn settle(inner: &Rc<Inner>, id: u64, refusal: Option<ServerError>) {
+    let waiters = inner.waiters.borrow_mut().remove(&id).unwrap_or_default();
+    for waiter in waiters {
+        // A callback that throws must not stop the queue.
+        let _ = match &refusal {
+            None => waiter.resolve.call0(&JsValue::NULL),
+            Some(error) => waiter.reject.call1(&JsValue::NULL, &server_error(error.clone())),
+        };
+    }
 }
 
 /// Tells the listeners what changed, if anything did.

@@ -127,6 +127,15 @@ messages: Array<number>, conversations: boolean, settings: boolean, typing: bool
  */
 outbox: boolean, 
 /**
+ * The queue of operations (reads, stars, reactions, edits, deletions) changed.
+ */
+operations: boolean, 
+/**
+ * Operations the server refused since the last report: their local effect is undone, and
+ * each carries the server's message for the user.
+ */
+refused_operations: Array<RefusedOperation>, 
+/**
  * The state was fetched anew after the event queue was lost: redraw everything.
  */
 resync: boolean, 
@@ -165,6 +174,24 @@ message_id?: number,
  * Why the server refused it (it will not be retried).
  */
 error?: string, };
+
+export type Operation = { "op": "mark_read", message_ids: Array<number>, } | { "op": "set_starred", message_id: number, starred: boolean, } | { "op": "add_reaction", message_id: number, emoji_name: string, emoji_code: string, reaction_type: string, } | { "op": "remove_reaction", message_id: number, emoji_name: string, emoji_code: string, reaction_type: string, } | { "op": "edit", message_id: number, content?: string, topic?: string, propagate_mode?: PropagateMode, } | { "op": "delete", message_id: number, };
+
+export type PropagateMode = "change_one" | "change_later" | "change_all";
+
+export type MessageEdit = { content?: string, topic?: string, 
+/**
+ * Which messages a new topic applies to (the server's default: the edited one only).
+ */
+propagateMode?: PropagateMode, };
+
+export type QueuedOperation = { id: number, operation: Operation, 
+/**
+ * Whether its request went out (an unanswered one is sent again once connected).
+ */
+sent: boolean, };
+
+export type RefusedOperation = { id: number, operation: Operation, error: ServerError, };
 
 export type Rendering = { 
 /**

@@ -228,6 +228,30 @@ impl MessageCache {
         changed
     }
 
+    /// The narrows whose windows hold a message.
+    pub fn windows_holding(&self, id: u64) -> Vec<String> {
+        self.windows.iter().filter(|(_, w)| w.ids.contains(&id)).map(|(key, _)| key.clone()).collect()
+    }
+
+    /// Puts a message back into the narrows that held it (a deletion the server refused), where
+    /// those windows still cover it. Returns the keys of the windows that took it back.
+    pub fn restore(&mut self, message: ChatMessage, keys: &[String]) -> Vec<String> {
+        let id = message.id;
+        let mut restored = Vec::new();
+        for key in keys {
+            if let Some(window) = self.windows.get_mut(key)
+                && window.covers(id)
+                && window.ids.insert(id)
+            {
+                restored.push(key.clone());
+            }
+        }
+        if !restored.is_empty() {
+            self.messages.insert(id, message);
+        }
+        restored
+    }
+
     /// Windows whose new messages will no longer all arrive (the user left a channel) stop at
     /// the newest message known.
     pub fn close_windows(&mut self, keys: &[String], newest_known: u64) {

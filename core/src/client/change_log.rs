@@ -2,7 +2,7 @@
 
 use std::collections::BTreeSet;
 
-use super::types::{Changes, ConnectionState, TopicRef};
+use super::types::{Changes, ConnectionState, RefusedOperation, TopicRef};
 
 #[derive(Clone, Debug, Default)]
 pub struct ChangeLog {
@@ -15,6 +15,8 @@ pub struct ChangeLog {
     settings: bool,
     typing: bool,
     outbox: bool,
+    operations: bool,
+    refused_operations: Vec<RefusedOperation>,
     resync: bool,
     connection: Option<ConnectionState>,
 }
@@ -61,6 +63,16 @@ impl ChangeLog {
         self.outbox = true;
     }
 
+    pub fn operations(&mut self) {
+        self.operations = true;
+    }
+
+    /// An operation the server refused: the front end tells the user why.
+    pub fn refused(&mut self, refused: RefusedOperation) {
+        self.operations = true;
+        self.refused_operations.push(refused);
+    }
+
     pub fn resync(&mut self) {
         self.resync = true;
     }
@@ -75,7 +87,13 @@ impl ChangeLog {
             && self.narrows.is_empty()
             && self.users.is_empty()
             && self.messages.is_empty()
-            && !(self.conversations || self.settings || self.typing || self.outbox || self.resync)
+            && !(self.conversations
+                || self.settings
+                || self.typing
+                || self.outbox
+                || self.operations
+                || self.resync)
+            && self.refused_operations.is_empty()
             && self.connection.is_none()
     }
 
@@ -95,6 +113,8 @@ impl ChangeLog {
             settings: log.settings,
             typing: log.typing,
             outbox: log.outbox,
+            operations: log.operations,
+            refused_operations: log.refused_operations,
             resync: log.resync,
             connection: log.connection,
         })

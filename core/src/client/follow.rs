@@ -201,8 +201,11 @@ impl Engine {
         };
         for id in &ids {
             if let Some(message) = self.cache.messages.get_mut(id) {
-                message.flags.retain(|f| f != flag);
-                if add {
+                // A flag already as the event says stays where it is: the server's event for a
+                // change shown early must leave the message exactly as it was shown.
+                if !add {
+                    message.flags.retain(|f| f != flag);
+                } else if !message.flags.iter().any(|f| f == flag) {
                     message.flags.push(flag.to_owned());
                 }
                 self.projection.put_message(message);

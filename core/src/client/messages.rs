@@ -1,6 +1,8 @@
 //! `messages(narrow, anchor, before, after)`: answered by the cache when a window covers the
 //! request, else fetched with `GET /messages` and merged.
 
+use std::collections::BTreeSet;
+
 use serde_json::Value;
 
 use crate::api::narrow::{Condition, RawTerm};
@@ -112,7 +114,19 @@ impl Engine {
             found_newest,
             live: self.narrow_is_live(&query.narrow.terms),
         };
+        let fetched_ids: BTreeSet<u64> = fetched.ids.iter().copied().collect();
         self.cache.merge(&query.narrow.key, query.narrow.terms.clone(), local, fetched);
+        // The server's copies do not show operations it has not applied yet: the cached copies
+        // take them again, and the page shows those (without messages being deleted).
+        let touched = self.reapply_operations(Some(&fetched_ids));
+        let deleting = self.messages_being_deleted();
+        let messages: Vec<ChatMessage> = messages
+            .into_iter()
+            .filter(|m| !deleting.contains(&m.id))
+            .map(|m| {
+                if touched.contains(&m.id) { self.cache.messages.get(&m.id).cloned().unwrap_or(m) } else { m }
+            })
+            .collect();
         let mut page = MessagesPage { messages, found_anchor, found_oldest, found_newest, from_cache: false };
         if found_newest {
             page.messages.extend(self.echoes(&query.narrow.terms));

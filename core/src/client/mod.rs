@@ -3,7 +3,8 @@
 //! An [`Engine`] is one session against a Confab (or Zulip) server. It keeps the register
 //! state (kept current by [`crate::events::apply_event`], as the server's consistency tests
 //! require), a message cache whose narrows are decided by the server's own narrow code (see
-//! [`projection`]), the outbox of messages being sent, typing notices and what changed for the
+//! [`projection`]), the outbox of messages being sent, the operations on messages shown before
+//! the server answers (see [`optimistic`]), typing notices and what changed for the
 //! user interface. It decides which request to make next and what each answer means; the host
 //! (`confab-web` in browsers and Node, or a test) makes the requests, keeps the time and
 //! supplies randomness, as quinn's endpoint leaves I/O to its driver.
@@ -23,6 +24,9 @@
 //!     while let Some((local_id, request)) = engine.next_send() {          // when connected
 //!         match engine.handle_send(&local_id, send(request)) { Sending::Next => continue, Sending::Later => break }
 //!     }
+//!     while let Some((id, request)) = engine.next_operation() {           // reads, stars, edits...
+//!         if engine.handle_operation_reply(id, send(request)) == OperationAnswer::Later { break }
+//!     }
 //! }
 //! ```
 
@@ -32,12 +36,15 @@ pub mod connection;
 mod follow;
 mod messages;
 mod narrow_terms;
+mod optimistic;
 mod outbox;
+mod pending_ops;
 pub mod projection;
 mod queries;
 pub mod request;
 mod snapshot;
 pub mod types;
+mod unread_details;
 
 use serde_json::{Map, Value, json};
 
@@ -47,12 +54,14 @@ use crate::markdown::{self, OrganizationSnapshot, Rendering};
 pub use cache::{MessageCache, Window};
 pub use connection::{Backoff, poll_deadline_ms};
 pub use narrow_terms::{CanonicalNarrow, canonical};
+pub use optimistic::OperationAnswer;
 pub use request::{HttpRequest, Method, Outcome, Reply};
 pub use snapshot::{SNAPSHOT_FORMAT, SnapshotError};
 pub use types::*;
 
 use change_log::ChangeLog;
 use outbox::Outbox;
+use pending_ops::PendingOps;
 use projection::Projection;
 
 /// What the host does next for the session.
@@ -137,6 +146,8 @@ pub struct Engine {
     projection: Projection,
     cache: MessageCache,
     outbox: Outbox,
+    /// Reads, stars, reactions, edits and deletions shown but not yet answered.
+    operations: PendingOps,
     typing: Vec<(TypingNotice, i64)>,
     /// Topics seen per channel: lower-cased name → (name as last seen, newest id).
     topics: std::collections::BTreeMap<u64, std::collections::BTreeMap<String, (String, u64)>>,
@@ -163,6 +174,7 @@ impl Engine {
             projection: Projection::default(),
             cache: MessageCache::default(),
             outbox: Outbox::default(),
+            operations: PendingOps::default(),
             typing: Vec::new(),
             topics: Default::default(),
             connection: ConnectionState::Connecting,
@@ -263,6 +275,8 @@ impl Engine {
                 self.had_state = true;
                 self.last_queue_id = queue_id.clone();
                 self.queue = Some(Queue { id: queue_id, last_event_id });
+                // The fresh state does not show operations the server has not applied yet.
+                self.reapply_operations(None);
                 self.connected();
             }
             Reply::Refused(error) if error.status == 401 => self.close_with(error),
@@ -285,9 +299,12 @@ impl Engine {
                 self.connected();
                 let events = fields.get("events").and_then(Value::as_array).cloned().unwrap_or_default();
                 for event in &events {
-                    if let (Some(id), Some(queue)) = (event.get("id").and_then(Value::as_i64), self.queue.as_mut()) {
+                    if let (Some(id), Some(queue)) =
+                        (event.get("id").and_then(Value::as_i64), self.queue.as_mut())
+                    {
                         queue.last_event_id = queue.last_event_id.max(id);
                     }
+                    self.note_server_event(event);
                     self.follow(event, now_ms);
                 }
             }

@@ -1,5 +1,6 @@
-//! Saving a session and loading it again: the state, the message cache, the outbox and the
-//! queue, so that a page reloaded offline shows what it showed, and sends what it had to send.
+//! Saving a session and loading it again: the state, the message cache, the outbox, the
+//! operations not yet answered and the queue, so that a page reloaded offline shows what it
+//! showed, and sends what it had to send.
 //!
 //! A snapshot is UTF-8 JSON with a `format` number. A snapshot of an older format is migrated
 //! here, step by step; one of an unknown or newer format is refused, never guessed at. A
@@ -12,6 +13,7 @@ use serde_json::{Map, Value};
 
 use super::cache::MessageCache;
 use super::outbox::Outbox;
+use super::pending_ops::PendingOps;
 use super::projection::Projection;
 use super::types::SessionCredentials;
 use super::{Engine, EngineOptions, Queue};
@@ -52,6 +54,9 @@ struct Saved {
     last_queue_id: String,
     cache: MessageCache,
     outbox: Outbox,
+    /// Operations not yet answered (the cache shows them): absent from older snapshots.
+    #[serde(default)]
+    operations: PendingOps,
     topics: BTreeMap<u64, BTreeMap<String, (String, u64)>>,
     had_state: bool,
 }
@@ -68,6 +73,7 @@ impl Engine {
             last_queue_id: &self.last_queue_id,
             cache: &self.cache,
             outbox: &self.outbox,
+            operations: &self.operations,
             topics: &self.topics,
             had_state: self.had_state,
         };
@@ -102,6 +108,7 @@ impl Engine {
         engine.last_queue_id = saved.last_queue_id;
         engine.cache = saved.cache;
         engine.outbox = saved.outbox;
+        engine.operations = saved.operations;
         engine.topics = saved.topics;
         engine.had_state = saved.had_state;
         Ok(engine)
@@ -120,6 +127,7 @@ struct SavedRef<'a> {
     last_queue_id: &'a str,
     cache: &'a MessageCache,
     outbox: &'a Outbox,
+    operations: &'a PendingOps,
     topics: &'a BTreeMap<u64, BTreeMap<String, (String, u64)>>,
     had_state: bool,
 }

@@ -284,6 +284,11 @@ pub struct Changes {
     pub typing: bool,
     /// The outbox (pending local echoes) changed.
     pub outbox: bool,
+    /// The queue of operations (reads, stars, reactions, edits, deletions) changed.
+    pub operations: bool,
+    /// Operations the server refused since the last report: their local effect is undone, and
+    /// each carries the server's message for the user.
+    pub refused_operations: Vec<RefusedOperation>,
     /// The state was fetched anew after the event queue was lost: redraw everything.
     pub resync: bool,
     /// The connection's state, when it changed.
@@ -353,4 +358,91 @@ pub struct OutboxEntry {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[cfg_attr(feature = "typescript", ts(optional))]
     pub error: Option<String>,
+}
+
+/// Something the user does to existing messages. Its effect shows at once; the server's
+/// event confirms it, or its refusal undoes it.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "typescript", derive(TS))]
+#[serde(tag = "op", rename_all = "snake_case")]
+pub enum Operation {
+    /// Messages seen: reads marked before the queue is next sent go as one request.
+    MarkRead { message_ids: Vec<u64> },
+    SetStarred { message_id: u64, starred: bool },
+    /// An emoji code and type left empty: the engine did not know the name, the server looks it up.
+    AddReaction { message_id: u64, emoji_name: String, emoji_code: String, reaction_type: String },
+    RemoveReaction { message_id: u64, emoji_name: String, emoji_code: String, reaction_type: String },
+    /// New content (Markdown), a new topic, or both.
+    Edit {
+        message_id: u64,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        #[cfg_attr(feature = "typescript", ts(optional))]
+        content: Option<String>,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        #[cfg_attr(feature = "typescript", ts(optional))]
+        topic: Option<String>,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        #[cfg_attr(feature = "typescript", ts(optional))]
+        propagate_mode: Option<PropagateMode>,
+    },
+    Delete { message_id: u64 },
+}
+
+/// An edit as a front end asks for it: new content (Markdown), a new topic, or both.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "typescript", derive(TS))]
+#[serde(rename_all = "camelCase")]
+pub struct MessageEdit {
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "typescript", ts(optional))]
+    pub content: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "typescript", ts(optional))]
+    pub topic: Option<String>,
+    /// Which messages a new topic applies to (the server's default: the edited one only).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "typescript", ts(optional))]
+    pub propagate_mode: Option<PropagateMode>,
+}
+
+/// Which messages a topic edit moves (Zulip's `propagate_mode`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "typescript", derive(TS))]
+#[serde(rename_all = "snake_case")]
+pub enum PropagateMode {
+    /// The edited message only.
+    ChangeOne,
+    /// The edited message and those after it in its topic.
+    ChangeLater,
+    /// The whole topic.
+    ChangeAll,
+}
+
+impl PropagateMode {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            PropagateMode::ChangeOne => "change_one",
+            PropagateMode::ChangeLater => "change_later",
+            PropagateMode::ChangeAll => "change_all",
+        }
+    }
+}
+
+/// An operation waiting for the server's answer (or for the connection).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "typescript", derive(TS))]
+pub struct QueuedOperation {
+    pub id: u64,
+    pub operation: Operation,
+    /// Whether its request went out (an unanswered one is sent again once connected).
+    pub sent: bool,
+}
+
+/// An operation the server refused; its local effect has been undone.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "typescript", derive(TS))]
+pub struct RefusedOperation {
+    pub id: u64,
+    pub operation: Operation,
+    pub error: ServerError,
 }

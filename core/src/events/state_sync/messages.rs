@@ -272,7 +272,7 @@ pub(super) fn apply_flags(state: &mut Map<String, Value>, event: &UpdateMessageF
         "starred" => {
             if let Some(starred) = list_mut(state, "starred_messages") {
                 if adding {
-                    // Register lists them ascending, once each.
+                    // Register lists them ascending, once each (a client may star at once, then hear the event).
                     starred.extend(ids.iter().map(|id| json!(id)));
                     starred.sort_by_key(Value::as_u64);
                     starred.dedup();
