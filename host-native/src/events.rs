@@ -56,6 +56,30 @@ struct Waiting {
     answer: oneshot::Sender<ApiResult<Answer>>,
 }
 
+/// Ends a waiting poll whose client went away: the connection drops the poll's future, and
+/// the queue then counts as idle from that moment, as Zulip's Tornado counts a queue's timeout
+/// from its client's disconnect. Without this, a vanished client's queue would stay parked
+/// until the next heartbeat, and live that much longer than its timeout.
+struct LeftPoll<'a> {
+    hub: &'a EventHub,
+    queue_id: &'a str,
+    ticket: PollTicket,
+}
+
+impl Drop for LeftPoll<'_> {
+    fn drop(&mut self) {
+        let now = crate::http::now();
+        self.hub.with(|state| {
+            // Answered polls were taken out of `waiting` already; only an abandoned one is left.
+            if state.waiting.get(self.queue_id).is_some_and(|waiting| waiting.ticket == self.ticket) {
+                state.waiting.remove(self.queue_id);
+                state.registry.unpark(self.queue_id, self.ticket, now);
+            }
+        });
+        self.hub.inner.timer.notify_one();
+    }
+}
+
 /// The events a fetch answers with.
 pub enum Answer {
     /// Taken by the fetch itself.
@@ -203,8 +227,9 @@ impl EventHub {
         })?;
         match poll {
             Poll::Ready(events) => Ok(Answer::Ready(events)),
-            Poll::Wait { .. } => {
+            Poll::Wait { ticket, .. } => {
                 self.inner.timer.notify_one();
+                let _left = LeftPoll { hub: self, queue_id: &queue_id, ticket };
                 // A dropped sender means the hub went away; answer empty, the client polls again.
                 answered.await.unwrap_or_else(|_| Ok(Answer::Ready(Vec::new())))
             }

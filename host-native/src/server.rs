@@ -78,7 +78,11 @@ impl Server {
             write_zuliprc(&path, &owner.email, &owner.api_key, &site.root_url())
                 .map_err(|e| StartError(format!("cannot write {}: {e}", path.display())))?;
         }
-        let events = EventHub::load(config.data_dir.join(EVENT_QUEUES_FILE), http::now(), config.event_queue_timeout_secs);
+        let events = EventHub::load(
+            config.data_dir.join(EVENT_QUEUES_FILE),
+            http::now(),
+            config.event_queue_timeout_secs,
+        );
         let files = crate::uploads::FileStore::new(&config.data_dir);
         let state = AppState::new(store, site.clone(), events, config.outgoing_policy.clone(), files);
         Ok(Server { local_addr, site, new_owner, listener, state, header_timeout: config.header_timeout })

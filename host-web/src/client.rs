@@ -113,8 +113,10 @@ impl Client {
         future_to_promise(async move {
             let options = ClientOptions::from_js(options)?;
             let site = site.trim_end_matches('/').to_owned();
-            let anonymous = SessionCredentials { site: site.clone(), email: String::new(), api_key: String::new() };
-            let reply = http::send(&anonymous, &Engine::login_request(&username, &password), None, None).await;
+            let anonymous =
+                SessionCredentials { site: site.clone(), email: String::new(), api_key: String::new() };
+            let reply =
+                http::send(&anonymous, &Engine::login_request(&username, &password), None, None).await;
             let credentials = Engine::login_reply(&site, reply).map_err(server_error)?;
             Ok(Client::from_engine(Engine::new(credentials, options.engine())).into())
         })
@@ -240,7 +242,8 @@ impl Client {
                 (engine.credentials().clone(), engine.topics_request(stream_id as u64))
             };
             let reply = http::send(&credentials, &request, None, None).await;
-            let topics = inner.engine.borrow_mut().handle_topics(stream_id as u64, reply).map_err(server_error)?;
+            let topics =
+                inner.engine.borrow_mut().handle_topics(stream_id as u64, reply).map_err(server_error)?;
             emit(&inner);
             to_js(&topics)
         })
@@ -296,7 +299,8 @@ impl Client {
         future_to_promise(async move {
             let narrow: Vec<NarrowTerm> = from_js(narrow)?;
             let anchor: Anchor = from_js(anchor)?;
-            let query = inner.engine.borrow().messages_query(&narrow, anchor, before, after).map_err(server_error)?;
+            let query =
+                inner.engine.borrow().messages_query(&narrow, anchor, before, after).map_err(server_error)?;
             if let Some(page) = inner.engine.borrow().cached_messages(&query) {
                 return to_js(&page);
             }

@@ -99,7 +99,9 @@ fn web_sys_params<'a>(params: impl Iterator<Item = (&'a str, &'a str)>) -> JsVal
         .and_then(|ctor| ctor.dyn_into::<js_sys::Function>().ok())
         .and_then(|ctor| js_sys::Reflect::construct(&ctor, &js_sys::Array::new()).ok());
     let Some(form) = form else { return JsValue::UNDEFINED };
-    let append = js_sys::Reflect::get(&form, &"append".into()).ok().and_then(|f| f.dyn_into::<js_sys::Function>().ok());
+    let append = js_sys::Reflect::get(&form, &"append".into())
+        .ok()
+        .and_then(|f| f.dyn_into::<js_sys::Function>().ok());
     if let Some(append) = append {
         for (name, value) in params {
             let _ = append.call2(&form, &name.into(), &value.into());

@@ -27,7 +27,10 @@ impl LiveState {
     }
 
     /// Applies one event from `GET /events`.
-    pub fn apply(&mut self, #[wasm_bindgen(unchecked_param_type = "ServerEvent")] event: JsValue) -> Result<(), JsValue> {
+    pub fn apply(
+        &mut self,
+        #[wasm_bindgen(unchecked_param_type = "ServerEvent")] event: JsValue,
+    ) -> Result<(), JsValue> {
         let event: Value = from_js(event)?;
         confab_core::events::apply_event(&mut self.state, &event, self.user_id);
         Ok(())

@@ -7,7 +7,8 @@ use serde::de::DeserializeOwned;
 use wasm_bindgen::prelude::*;
 
 pub fn to_js<T: Serialize + ?Sized>(value: &T) -> Result<JsValue, JsValue> {
-    let serializer = serde_wasm_bindgen::Serializer::new().serialize_maps_as_objects(true).serialize_missing_as_null(true);
+    let serializer =
+        serde_wasm_bindgen::Serializer::new().serialize_maps_as_objects(true).serialize_missing_as_null(true);
     value.serialize(&serializer).map_err(Into::into)
 }
 

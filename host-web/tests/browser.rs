@@ -76,7 +76,9 @@ fn a_snapshot_from_a_newer_package_is_refused() {
 
 #[wasm_bindgen_test]
 fn live_state_follows_events_in_place() {
-    let state = json(r#"{"max_message_id": 4, "unread_msgs": {"count": 0, "pms": [], "streams": [], "huddles": [], "mentions": [], "old_unreads_missing": false}}"#);
+    let state = json(
+        r#"{"max_message_id": 4, "unread_msgs": {"count": 0, "pms": [], "streams": [], "huddles": [], "mentions": [], "old_unreads_missing": false}}"#,
+    );
     let mut live = LiveState::new(state, 8.0).expect("a state");
     live.apply(json(
         r#"{"type": "message", "id": 0, "flags": [], "message": {"id": 5, "type": "private", "sender_id": 9,

@@ -48,7 +48,8 @@ pub fn node_test(file: &str, env: &[(&str, String)]) {
         .envs(env.iter().map(|(k, v)| (*k, v.as_str())))
         .output()
         .expect("node runs");
-    let report = format!("{}{}", String::from_utf8_lossy(&output.stdout), String::from_utf8_lossy(&output.stderr));
+    let report =
+        format!("{}{}", String::from_utf8_lossy(&output.stdout), String::from_utf8_lossy(&output.stderr));
     println!("{report}");
     assert!(output.status.success(), "{file} failed:\n{report}");
 }

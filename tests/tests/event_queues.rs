@@ -220,3 +220,35 @@ fn spectators_register_for_what_is_public() {
     assert_eq!(state["realm_enable_spectator_access"], true);
     assert!(state["zulip_feature_level"].is_u64());
 }
+
+/// A client that vanishes mid-poll (its connection closed, as when a laptop's network goes)
+/// leaves an idle queue, which expires a timeout after the disconnect, as in Zulip; the
+/// abandoned poll does not keep it alive until the next heartbeat.
+#[test]
+fn a_queue_whose_waiting_client_left_expires_after_the_timeout() {
+    use std::io::Write as _;
+    use std::time::Duration;
+
+    let server = TestServer::start_with(env!("CARGO_BIN_EXE_confab-under-test"), &["--event-queue-timeout-secs", "1"]);
+    let owner = server.owner();
+    let (queue_id, _) = register(&server, &owner, &[]);
+    let address = server.base_url.trim_start_matches("http://");
+    let token = base64::Engine::encode(
+        &base64::engine::general_purpose::STANDARD,
+        format!("{}:{}", owner.email, owner.api_key),
+    );
+    let mut poll = std::net::TcpStream::connect(address).expect("connects");
+    write!(
+        poll,
+        "GET /api/v1/events?queue_id={queue_id}&last_event_id=-1 HTTP/1.1\r\nHost: {address}\r\n\
+         Authorization: Basic {token}\r\n\r\n"
+    )
+    .expect("the poll is sent");
+    // The poll waits (nothing happens for 45 seconds); then its client goes away.
+    thread::sleep(Duration::from_millis(300));
+    drop(poll);
+    thread::sleep(Duration::from_millis(1_800));
+    let params = [("queue_id", queue_id.as_str()), ("dont_block", "true")];
+    let refused = server.api().get("/events", Some(&owner), &params).error(400, "BAD_EVENT_QUEUE_ID");
+    assert_eq!(refused["queue_id"], queue_id.as_str());
+}

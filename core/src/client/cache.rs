@@ -167,7 +167,12 @@ impl MessageCache {
     /// that depends on those aspects re-decides the messages it covers, or is dropped when it
     /// cannot. `ids` of `None` means every message (the user's muting changed). Returns the keys
     /// of windows that changed or were dropped.
-    pub fn on_changed(&mut self, ids: Option<&[u64]>, aspects: Aspects, projection: &Projection) -> Vec<String> {
+    pub fn on_changed(
+        &mut self,
+        ids: Option<&[u64]>,
+        aspects: Aspects,
+        projection: &Projection,
+    ) -> Vec<String> {
         let mut changed = Vec::new();
         let mut dropped = Vec::new();
         for (key, window) in &mut self.windows {

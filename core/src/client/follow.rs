@@ -6,9 +6,9 @@ use serde_json::Value;
 
 use crate::api::messages::{TopicChange, classify_topic_change};
 
+use super::Engine;
 use super::narrow_terms::Aspects;
 use super::types::{ChatMessage, ChatReaction, DisplayRecipient, MessageType, TopicLink, TypingNotice};
-use super::Engine;
 
 impl Engine {
     /// Follows one event from the server.
@@ -25,9 +25,15 @@ impl Engine {
             "subscription" | "stream" => self.follow_channels(),
             "user_topic" | "muted_topics" => {
                 self.projection.sync_topic_policies(&self.state);
-                let changed = self.cache.on_changed(None, Aspects { muting: true, ..Aspects::default() }, &self.projection);
+                let changed = self.cache.on_changed(
+                    None,
+                    Aspects { muting: true, ..Aspects::default() },
+                    &self.projection,
+                );
                 self.changes.narrows(changed);
-                if let (Some(stream), Some(topic)) = (event["stream_id"].as_u64(), event["topic_name"].as_str()) {
+                if let (Some(stream), Some(topic)) =
+                    (event["stream_id"].as_u64(), event["topic_name"].as_str())
+                {
                     self.changes.topic(stream, topic);
                 } else {
                     self.changes.channels(self.topics.keys().copied().collect::<Vec<_>>());
@@ -45,7 +51,10 @@ impl Engine {
             }
             "presence" | "user_status" => {
                 for id in event["user_id"].as_u64().into_iter().chain(
-                    event["presences"].as_object().into_iter().flat_map(|p| p.keys().filter_map(|k| k.parse().ok())),
+                    event["presences"]
+                        .as_object()
+                        .into_iter()
+                        .flat_map(|p| p.keys().filter_map(|k| k.parse().ok())),
                 ) {
                     self.changes.user(id);
                 }
@@ -54,7 +63,10 @@ impl Engine {
                 self.organization = None;
                 self.changes.settings();
             }
-            "user_settings" | "update_display_settings" | "update_global_notifications" | "alert_words"
+            "user_settings"
+            | "update_display_settings"
+            | "update_global_notifications"
+            | "alert_words"
             | "muted_users" => self.changes.settings(),
             _ => {}
         }
@@ -84,7 +96,8 @@ impl Engine {
 
     /// An edit or a move: cached copies take the new content and place, and narrows follow.
     fn follow_update_message(&mut self, event: &Value) {
-        let mut ids: Vec<u64> = event["message_ids"].as_array().into_iter().flatten().filter_map(Value::as_u64).collect();
+        let mut ids: Vec<u64> =
+            event["message_ids"].as_array().into_iter().flatten().filter_map(Value::as_u64).collect();
         if ids.is_empty() {
             ids.extend(event["message_id"].as_u64());
         }
@@ -114,7 +127,8 @@ impl Engine {
             if let Some(stream) = message.stream_id {
                 moved_from.push((stream, old_topic.clone()));
             }
-            let renamed = new_topic.is_some_and(|t| classify_topic_change(&old_topic, t) == TopicChange::Rename);
+            let renamed =
+                new_topic.is_some_and(|t| classify_topic_change(&old_topic, t) == TopicChange::Rename);
             if let Some(topic) = new_topic {
                 message.subject = topic.to_owned();
                 aspects.place = true;
@@ -150,13 +164,21 @@ impl Engine {
             if let (Some(stream), Some(topic)) = (old_stream, event["orig_subject"].as_str()) {
                 self.changes.topic(stream, topic);
                 if event["propagate_mode"] == "change_all" {
-                    self.forget_topic(stream, topic, new_stream.unwrap_or(stream), new_topic.unwrap_or(topic), &ids);
+                    self.forget_topic(
+                        stream,
+                        topic,
+                        new_stream.unwrap_or(stream),
+                        new_topic.unwrap_or(topic),
+                        &ids,
+                    );
                 }
             }
             for (stream, topic) in moved_from {
                 self.changes.topic(stream, &topic);
             }
-            if let (Some(stream), Some(topic)) = (new_stream.or(old_stream), new_topic.or(event["orig_subject"].as_str())) {
+            if let (Some(stream), Some(topic)) =
+                (new_stream.or(old_stream), new_topic.or(event["orig_subject"].as_str()))
+            {
                 if let Some(max) = ids.iter().max() {
                     self.note_topic(stream, topic, *max);
                 }
@@ -212,7 +234,11 @@ impl Engine {
             }
             self.changes.message(*id);
         }
-        let changed = self.cache.on_changed(Some(&ids), Aspects { flags: true, ..Aspects::default() }, &self.projection);
+        let changed = self.cache.on_changed(
+            Some(&ids),
+            Aspects { flags: true, ..Aspects::default() },
+            &self.projection,
+        );
         self.changes.narrows(changed);
         if flag == "read" {
             self.changes.channels(self.topics.keys().copied().collect::<Vec<_>>());
@@ -238,7 +264,9 @@ impl Engine {
             };
             // Zulip keys a reaction by user, code and type.
             let same = |r: &ChatReaction| {
-                r.user_id == reaction.user_id && r.emoji_code == reaction.emoji_code && r.reaction_type == reaction.reaction_type
+                r.user_id == reaction.user_id
+                    && r.emoji_code == reaction.emoji_code
+                    && r.reaction_type == reaction.reaction_type
             };
             if event["op"] == "add" {
                 if !message.reactions.iter().any(same) {
@@ -250,8 +278,11 @@ impl Engine {
             self.projection.put_message(message);
         }
         self.changes.message(id);
-        let changed =
-            self.cache.on_changed(Some(&[id]), Aspects { reactions: true, ..Aspects::default() }, &self.projection);
+        let changed = self.cache.on_changed(
+            Some(&[id]),
+            Aspects { reactions: true, ..Aspects::default() },
+            &self.projection,
+        );
         self.changes.narrows(changed);
     }
 
@@ -261,11 +292,20 @@ impl Engine {
             sender_id,
             stream_id: event["stream_id"].as_u64(),
             topic: event["topic"].as_str().map(str::to_owned),
-            user_ids: event["recipients"].as_array().into_iter().flatten().filter_map(|r| r["user_id"].as_u64()).collect(),
+            user_ids: event["recipients"]
+                .as_array()
+                .into_iter()
+                .flatten()
+                .filter_map(|r| r["user_id"].as_u64())
+                .collect(),
         };
         self.typing.retain(|(n, _)| n != &notice);
         if event["op"] == "start" {
-            let expiry = self.state.get("server_typing_started_expiry_period_milliseconds").and_then(Value::as_i64).unwrap_or(45_000);
+            let expiry = self
+                .state
+                .get("server_typing_started_expiry_period_milliseconds")
+                .and_then(Value::as_i64)
+                .unwrap_or(45_000);
             self.typing.push((notice, now_ms + expiry));
         }
         self.changes.typing();
@@ -287,7 +327,8 @@ impl Engine {
             .collect();
         let newest = newest.max(self.cache.messages.keys().next_back().copied().unwrap_or_default());
         self.cache.close_windows(&not_live, newest);
-        let changed = self.cache.on_changed(None, Aspects { muting: true, ..Aspects::default() }, &self.projection);
+        let changed =
+            self.cache.on_changed(None, Aspects { muting: true, ..Aspects::default() }, &self.projection);
         self.changes.narrows(changed);
         let all: Vec<u64> = self.projection_channel_ids();
         self.changes.channels(all);
@@ -311,7 +352,12 @@ impl Engine {
     }
 
     pub(super) fn note_topic(&mut self, stream: u64, topic: &str, id: u64) {
-        let entry = self.topics.entry(stream).or_default().entry(topic.to_lowercase()).or_insert((topic.to_owned(), 0));
+        let entry = self
+            .topics
+            .entry(stream)
+            .or_default()
+            .entry(topic.to_lowercase())
+            .or_insert((topic.to_owned(), 0));
         if id >= entry.1 {
             *entry = (topic.to_owned(), id);
         }

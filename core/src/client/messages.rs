@@ -77,7 +77,11 @@ impl Engine {
     }
 
     /// The server's answer: merged into the narrow's window, and returned as fetched.
-    pub fn handle_messages(&mut self, query: &MessagesQuery, reply: Reply) -> Result<MessagesPage, ServerError> {
+    pub fn handle_messages(
+        &mut self,
+        query: &MessagesQuery,
+        reply: Reply,
+    ) -> Result<MessagesPage, ServerError> {
         let fields = match reply {
             Reply::Success(fields) => fields,
             Reply::Refused(error) => return Err(error),
@@ -91,7 +95,8 @@ impl Engine {
             .filter_map(|m| serde_json::from_value(m.clone()).ok())
             .collect();
         let flag = |key: &str| fields.get(key).and_then(Value::as_bool).unwrap_or(false);
-        let (found_oldest, found_newest, found_anchor) = (flag("found_oldest"), flag("found_newest"), flag("found_anchor"));
+        let (found_oldest, found_newest, found_anchor) =
+            (flag("found_oldest"), flag("found_newest"), flag("found_anchor"));
         let anchor = fields.get("anchor").and_then(Value::as_u64).unwrap_or(match query.anchor {
             Anchor::Id(id) => id,
             Anchor::Named(NamedAnchor::Oldest) => 0,
@@ -152,8 +157,11 @@ impl Engine {
                 _ => None,
             })
             .collect();
-        let channel_terms_only = !narrow.terms.iter().any(|t| matches!(t.condition, Condition::Channels { .. }));
-        channel_terms_only && !channels.is_empty() && channels.iter().all(|id| self.projection.subscribed(*id))
+        let channel_terms_only =
+            !narrow.terms.iter().any(|t| matches!(t.condition, Condition::Channels { .. }));
+        channel_terms_only
+            && !channels.is_empty()
+            && channels.iter().all(|id| self.projection.subscribed(*id))
     }
 
     /// Local echoes of the outbox that belong to a narrow, in the order they were written.

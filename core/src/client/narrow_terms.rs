@@ -61,7 +61,9 @@ pub fn canonical(terms: &[NarrowTerm]) -> ApiResult<CanonicalNarrow> {
             _ => {}
         }
     }
-    raw.sort_by(|a, b| (&a.operator, a.operand.to_string(), a.negated).cmp(&(&b.operator, b.operand.to_string(), b.negated)));
+    raw.sort_by(|a, b| {
+        (&a.operator, a.operand.to_string(), a.negated).cmp(&(&b.operator, b.operand.to_string(), b.negated))
+    });
     let key = Value::Array(
         raw.iter()
             .map(|t| serde_json::json!({"operator": t.operator, "operand": t.operand, "negated": t.negated}))

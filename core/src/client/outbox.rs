@@ -16,7 +16,14 @@ pub struct Outbox {
 
 impl Outbox {
     /// Adds a message to send; returns its local id.
-    pub fn push(&mut self, queue_id: &str, destination: Destination, content: String, html: String, now: i64) -> String {
+    pub fn push(
+        &mut self,
+        queue_id: &str,
+        destination: Destination,
+        content: String,
+        html: String,
+        now: i64,
+    ) -> String {
         self.counter += 1;
         // Zulip's web app sends local ids that parse as numbers ("12.01"); so do we.
         let local_id = format!("{}.01", self.counter);
@@ -100,13 +107,12 @@ fn send_request(entry: &OutboxEntry) -> HttpRequest {
         .param("local_id", entry.local_id.clone())
         .param("read_by_sender", "true");
     match &entry.destination {
-        Destination::Channel { stream_id, topic } => request
-            .param("type", "stream")
-            .param("to", stream_id.to_string())
-            .param("topic", topic.clone()),
-        Destination::Direct { user_ids } => request
-            .param("type", "private")
-            .json_param("to", &serde_json::json!(user_ids)),
+        Destination::Channel { stream_id, topic } => {
+            request.param("type", "stream").param("to", stream_id.to_string()).param("topic", topic.clone())
+        }
+        Destination::Direct { user_ids } => {
+            request.param("type", "private").json_param("to", &serde_json::json!(user_ids))
+        }
     }
 }
 
@@ -125,7 +131,10 @@ mod tests {
         let second = outbox.push("q1", channel(), "two".into(), String::new(), 11);
         let (local, request) = outbox.next_request("q1").expect("something to send");
         assert_eq!(local, first);
-        assert_eq!(outbox.next_request("q1").map(|(l, r)| (l, r.params)), Some((first.clone(), request.params)));
+        assert_eq!(
+            outbox.next_request("q1").map(|(l, r)| (l, r.params)),
+            Some((first.clone(), request.params))
+        );
         assert!(outbox.sent(&first, 40));
         assert_eq!(outbox.next_request("q1").map(|(l, _)| l), Some(second.clone()));
         // The first one's event arrives by id, the second's by local id.

@@ -114,16 +114,18 @@ impl Projection {
 
     /// Every channel the state knows and the viewer's subscriptions to them.
     pub fn sync_channels(&mut self, state: &Map<String, Value>) {
-        for (key, subscribed) in [("subscriptions", true), ("unsubscribed", false), ("never_subscribed", false)] {
+        for (key, subscribed) in
+            [("subscriptions", true), ("unsubscribed", false), ("never_subscribed", false)]
+        {
             for channel in state.get(key).and_then(Value::as_array).into_iter().flatten() {
                 self.put_channel(channel, subscribed && key == "subscriptions", key != "never_subscribed");
             }
         }
         // Channels the state lists only in `streams` (when registered for them).
         for channel in state.get("streams").and_then(Value::as_array).into_iter().flatten() {
-            let known = channel["stream_id"].as_u64().is_some_and(|id| {
-                self.store.stream(StreamId(id)).ok().flatten().is_some()
-            });
+            let known = channel["stream_id"]
+                .as_u64()
+                .is_some_and(|id| self.store.stream(StreamId(id)).ok().flatten().is_some());
             if !known {
                 self.put_channel(channel, false, false);
             }
@@ -153,7 +155,10 @@ impl Projection {
             folder_id: None,
             permissions: Box::default(),
         }));
-        self.store.apply(&Change::PutRecipient(Recipient { id: recipient, kind: RecipientKind::Stream(StreamId(id)) }));
+        self.store.apply(&Change::PutRecipient(Recipient {
+            id: recipient,
+            kind: RecipientKind::Stream(StreamId(id)),
+        }));
         if has_row {
             let mut subscription = Subscription::new(UserId(self.viewer), StreamId(id), String::new());
             subscription.active = active;
@@ -169,7 +174,9 @@ impl Projection {
         for (id, _) in old {
             self.store.apply(&Change::DeleteRecord { user: viewer, kind: RecordKind::UserTopic, id });
         }
-        for (id, preference) in state.get("user_topics").and_then(Value::as_array).into_iter().flatten().enumerate() {
+        for (id, preference) in
+            state.get("user_topics").and_then(Value::as_array).into_iter().flatten().enumerate()
+        {
             self.store.apply(&Change::PutRecord {
                 user: viewer,
                 kind: RecordKind::UserTopic,
@@ -303,7 +310,11 @@ impl Projection {
 
     /// Whether the viewer is subscribed to a channel now.
     pub fn subscribed(&self, stream: u64) -> bool {
-        self.store.subscription(UserId(self.viewer), StreamId(stream)).ok().flatten().is_some_and(|s| s.active)
+        self.store
+            .subscription(UserId(self.viewer), StreamId(stream))
+            .ok()
+            .flatten()
+            .is_some_and(|s| s.active)
     }
 }
 

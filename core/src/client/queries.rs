@@ -8,7 +8,9 @@ use serde_json::{Map, Value};
 
 use crate::api::messages::RESOLVED_TOPIC_PREFIX;
 use crate::api::narrow::TopicVisibility;
-use crate::markdown::{CustomEmoji, Linkifier, MentionGroup, MentionStream, MentionUser, OrganizationSnapshot};
+use crate::markdown::{
+    CustomEmoji, Linkifier, MentionGroup, MentionStream, MentionUser, OrganizationSnapshot,
+};
 
 use super::request::{HttpRequest, Method, Reply};
 use super::types::{
@@ -32,7 +34,8 @@ fn ids(value: &Value) -> impl Iterator<Item = u64> + '_ {
 impl Engine {
     /// The channels the user is subscribed to, pinned first, then by name.
     pub fn channels(&self) -> Vec<ChannelSummary> {
-        let mentions: Vec<u64> = self.state.get("unread_msgs").map(|u| ids(&u["mentions"]).collect()).unwrap_or_default();
+        let mentions: Vec<u64> =
+            self.state.get("unread_msgs").map(|u| ids(&u["mentions"]).collect()).unwrap_or_default();
         let mut channels: Vec<ChannelSummary> = list(&self.state, "subscriptions")
             .iter()
             .filter_map(|sub| {
@@ -60,7 +63,9 @@ impl Engine {
                 })
             })
             .collect();
-        channels.sort_by(|a, b| (!a.pin_to_top, a.name.to_lowercase()).cmp(&(!b.pin_to_top, b.name.to_lowercase())));
+        channels.sort_by(|a, b| {
+            (!a.pin_to_top, a.name.to_lowercase()).cmp(&(!b.pin_to_top, b.name.to_lowercase()))
+        });
         channels
     }
 
@@ -87,13 +92,16 @@ impl Engine {
     }
 
     fn channel_muted(&self, stream_id: u64) -> bool {
-        list(&self.state, "subscriptions").iter().any(|s| s["stream_id"] == stream_id && s["is_muted"] == true)
+        list(&self.state, "subscriptions")
+            .iter()
+            .any(|s| s["stream_id"] == stream_id && s["is_muted"] == true)
     }
 
     /// A channel's topics the engine knows (seen in messages, unread, or fetched with
     /// [`Engine::topics_request`]), newest first.
     pub fn topics(&self, stream_id: u64) -> Vec<TopicSummary> {
-        let mut known: BTreeMap<String, (String, u64)> = self.topics.get(&stream_id).cloned().unwrap_or_default();
+        let mut known: BTreeMap<String, (String, u64)> =
+            self.topics.get(&stream_id).cloned().unwrap_or_default();
         let mut unread: BTreeMap<String, u32> = BTreeMap::new();
         for entry in self.unread_topics(stream_id) {
             let name = text(entry, "topic");
@@ -204,8 +212,11 @@ impl Engine {
     /// status.
     pub fn users(&self) -> Vec<UserSummary> {
         let now = self.state.get("server_timestamp").and_then(Value::as_f64).unwrap_or_default() as i64;
-        let offline_after =
-            self.state.get("server_presence_offline_threshold_seconds").and_then(Value::as_i64).unwrap_or(140);
+        let offline_after = self
+            .state
+            .get("server_presence_offline_threshold_seconds")
+            .and_then(Value::as_i64)
+            .unwrap_or(140);
         let presences = self.state.get("presences").and_then(Value::as_object);
         let statuses = self.state.get("user_status").and_then(Value::as_object);
         let mut users: Vec<UserSummary> = list(&self.state, "realm_users")
@@ -271,7 +282,12 @@ impl Engine {
                 everyone.push(self.user_id);
                 everyone.sort_unstable();
                 everyone.dedup();
-                (MessageType::Private, None, String::new(), DisplayRecipient::Users(everyone.into_iter().filter_map(name).collect()))
+                (
+                    MessageType::Private,
+                    None,
+                    String::new(),
+                    DisplayRecipient::Users(everyone.into_iter().filter_map(name).collect()),
+                )
             }
         };
         Some(ChatMessage {
@@ -350,7 +366,17 @@ pub(super) fn organization_snapshot(state: &Map<String, Value>, site: &str) -> O
         .get("user_settings")
         .and_then(|s| s["default_code_block_language"].as_str())
         .filter(|l| !l.is_empty())
-        .or_else(|| state.get("realm_default_code_block_language").and_then(Value::as_str).filter(|l| !l.is_empty()))
+        .or_else(|| {
+            state.get("realm_default_code_block_language").and_then(Value::as_str).filter(|l| !l.is_empty())
+        })
         .map(str::to_owned);
-    OrganizationSnapshot { users, groups, streams, custom_emoji, linkifiers, realm_url, default_code_block_language }
+    OrganizationSnapshot {
+        users,
+        groups,
+        streams,
+        custom_emoji,
+        linkifiers,
+        realm_url,
+        default_code_block_language,
+    }
 }

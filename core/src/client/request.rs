@@ -110,7 +110,9 @@ mod tests {
 
     #[test]
     fn answers_read_as_success_refusal_or_unreachable() {
-        assert!(matches!(answered(200, r#"{"result":"success","msg":"","id":3}"#), Reply::Success(f) if f["id"] == 3));
+        assert!(
+            matches!(answered(200, r#"{"result":"success","msg":"","id":3}"#), Reply::Success(f) if f["id"] == 3)
+        );
         assert_eq!(
             answered(400, r#"{"result":"error","msg":"Bad event queue ID: x","code":"BAD_EVENT_QUEUE_ID"}"#),
             Reply::Refused(ServerError {
@@ -120,7 +122,13 @@ mod tests {
             })
         );
         assert!(matches!(answered(502, "<html>Bad gateway</html>"), Reply::Unreachable(_)));
-        assert!(matches!(answered(503, r#"{"result":"error","msg":"down","code":"X"}"#), Reply::Unreachable(_)));
-        assert!(matches!(Reply::from_outcome(Outcome::NetworkError("refused".into())), Reply::Unreachable(_)));
+        assert!(matches!(
+            answered(503, r#"{"result":"error","msg":"down","code":"X"}"#),
+            Reply::Unreachable(_)
+        ));
+        assert!(matches!(
+            Reply::from_outcome(Outcome::NetworkError("refused".into())),
+            Reply::Unreachable(_)
+        ));
     }
 }

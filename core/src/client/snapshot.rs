@@ -83,7 +83,8 @@ impl Engine {
     /// Loads a snapshot. The session resumes its saved queue; if the server has forgotten
     /// it, the first poll says so and the engine registers again.
     pub fn restore(bytes: &[u8]) -> Result<Engine, SnapshotError> {
-        let value: Value = serde_json::from_slice(bytes).map_err(|e| SnapshotError::Unreadable(e.to_string()))?;
+        let value: Value =
+            serde_json::from_slice(bytes).map_err(|e| SnapshotError::Unreadable(e.to_string()))?;
         let format = value
             .get("format")
             .and_then(Value::as_u64)
@@ -96,7 +97,8 @@ impl Engine {
             return Err(SnapshotError::Unreadable(format!("format {format} was never written")));
         }
         // Older formats would be migrated here, one step at a time, before reading.
-        let saved: Saved = serde_json::from_value(value).map_err(|e| SnapshotError::Unreadable(e.to_string()))?;
+        let saved: Saved =
+            serde_json::from_value(value).map_err(|e| SnapshotError::Unreadable(e.to_string()))?;
         let mut engine = Engine::new(saved.credentials, saved.options);
         engine.user_id = saved.user_id;
         engine.projection = Projection::new(&saved.state, saved.user_id);

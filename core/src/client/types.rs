@@ -367,11 +367,26 @@ pub struct OutboxEntry {
 #[serde(tag = "op", rename_all = "snake_case")]
 pub enum Operation {
     /// Messages seen: reads marked before the queue is next sent go as one request.
-    MarkRead { message_ids: Vec<u64> },
-    SetStarred { message_id: u64, starred: bool },
+    MarkRead {
+        message_ids: Vec<u64>,
+    },
+    SetStarred {
+        message_id: u64,
+        starred: bool,
+    },
     /// An emoji code and type left empty: the engine did not know the name, the server looks it up.
-    AddReaction { message_id: u64, emoji_name: String, emoji_code: String, reaction_type: String },
-    RemoveReaction { message_id: u64, emoji_name: String, emoji_code: String, reaction_type: String },
+    AddReaction {
+        message_id: u64,
+        emoji_name: String,
+        emoji_code: String,
+        reaction_type: String,
+    },
+    RemoveReaction {
+        message_id: u64,
+        emoji_name: String,
+        emoji_code: String,
+        reaction_type: String,
+    },
     /// New content (Markdown), a new topic, or both.
     Edit {
         message_id: u64,
@@ -385,7 +400,9 @@ pub enum Operation {
         #[cfg_attr(feature = "typescript", ts(optional))]
         propagate_mode: Option<PropagateMode>,
     },
-    Delete { message_id: u64 },
+    Delete {
+        message_id: u64,
+    },
 }
 
 /// An edit as a front end asks for it: new content (Markdown), a new topic, or both.
