@@ -112,22 +112,22 @@ mod tests {
 
     #[test]
     fn synonyms_and_order_give_one_key() {
-        let a = canonical(&[term("stream", json!(" general ")), term("subject", json!("lunch"))]).unwrap();
-        let b = canonical(&[term("topic", json!("lunch")), term("channel", json!("general"))]).unwrap();
+        let a = canonical(&[term("stream", json!(" general ")), term("subject", json!("lunch"))]).expect("canonical");
+        let b = canonical(&[term("topic", json!("lunch")), term("channel", json!("general"))]).expect("canonical");
         assert_eq!(a.key, b.key);
-        let c = canonical(&[term("dm", json!([9, 3]))]).unwrap();
-        let d = canonical(&[term("pm-with", json!([3, 9]))]).unwrap();
+        let c = canonical(&[term("dm", json!([9, 3]))]).expect("canonical");
+        let d = canonical(&[term("pm-with", json!([3, 9]))]).expect("canonical");
         assert_eq!(c.key, d.key);
     }
 
     #[test]
     fn search_and_content_filters_are_left_to_the_server() {
-        let search = canonical(&[term("search", json!("lunch"))]).unwrap();
+        let search = canonical(&[term("search", json!("lunch"))]).expect("canonical");
         assert!(!decidable_locally(&search.terms));
-        let starred = canonical(&[term("is", json!("starred"))]).unwrap();
+        let starred = canonical(&[term("is", json!("starred"))]).expect("canonical");
         assert!(decidable_locally(&starred.terms));
         assert!(dependencies(&starred.terms).flags);
-        let home = canonical(&[term("in", json!("home"))]).unwrap();
+        let home = canonical(&[term("in", json!("home"))]).expect("canonical");
         assert!(dependencies(&home.terms).muting && dependencies(&home.terms).place);
     }
 }

@@ -133,7 +133,7 @@ impl Engine {
                 }
             })
             .collect();
-        topics.sort_by(|a, b| b.max_id.cmp(&a.max_id));
+        topics.sort_by_key(|t| std::cmp::Reverse(t.max_id));
         topics
     }
 
@@ -246,7 +246,7 @@ impl Engine {
                 })
             })
             .collect();
-        users.sort_by(|a, b| a.full_name.to_lowercase().cmp(&b.full_name.to_lowercase()));
+        users.sort_by_key(|u| u.full_name.to_lowercase());
         users
     }
 
