@@ -112,8 +112,10 @@ mod tests {
 
     #[test]
     fn synonyms_and_order_give_one_key() {
-        let a = canonical(&[term("stream", json!(" general ")), term("subject", json!("lunch"))]).expect("canonical");
-        let b = canonical(&[term("topic", json!("lunch")), term("channel", json!("general"))]).expect("canonical");
+        let a = canonical(&[term("stream", json!(" general ")), term("subject", json!("lunch"))])
+            .expect("canonical");
+        let b = canonical(&[term("topic", json!("lunch")), term("channel", json!("general"))])
+            .expect("canonical");
         assert_eq!(a.key, b.key);
         let c = canonical(&[term("dm", json!([9, 3]))]).expect("canonical");
         let d = canonical(&[term("pm-with", json!([3, 9]))]).expect("canonical");
