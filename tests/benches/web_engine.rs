@@ -25,7 +25,8 @@ fn main() {
     in_parallel(USERS - 1, |i| {
         let email = format!("user{i}@example.com");
         let name = format!("User {i}");
-        server.api().post("/users", Some(&owner), &[("email", &email), ("full_name", &name)]).ok();
+        let params = [("email", email.as_str()), ("full_name", &name), ("password", "bench-password-1")];
+        server.api().post("/users", Some(&owner), &params).ok();
     });
     let topics: Vec<String> = (0..100).map(|t| format!("topic {t}")).collect();
     in_parallel(MESSAGES, |i| {

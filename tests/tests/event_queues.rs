@@ -229,7 +229,8 @@ fn a_queue_whose_waiting_client_left_expires_after_the_timeout() {
     use std::io::Write as _;
     use std::time::Duration;
 
-    let server = TestServer::start_with(env!("CARGO_BIN_EXE_confab-under-test"), &["--event-queue-timeout-secs", "1"]);
+    let server =
+        TestServer::start_with(env!("CARGO_BIN_EXE_confab-under-test"), &["--event-queue-timeout-secs", "1"]);
     let owner = server.owner();
     let (queue_id, _) = register(&server, &owner, &[]);
     let address = server.base_url.trim_start_matches("http://");
