@@ -106,21 +106,7 @@ impl Engine {
     /// the server's event comes (or refused with its message). Returns the operation's id.
     pub fn add_reaction(&mut self, message_id: u64, emoji_name: &str) -> u64 {
         let emoji = self.emoji_by_name(emoji_name);
-        let operation = Operation::AddReaction {
-            message_id,
-            emoji_name: emoji_name.to_owned(),
-            emoji_code: emoji.as_ref().map(|e| e.code.clone()).unwrap_or_default(),
-            reaction_type: emoji.as_ref().map(|e| e.kind.clone()).unwrap_or_default(),
-        };
-        let Some(emoji) = emoji else { return self.queue_operation(operation, None, Undo::Nothing) };
-        let present = self.reacted(message_id, &emoji);
-        let effect = self.reaction_event("add", message_id, &emoji);
-        let undo = if present {
-            Undo::Nothing
-        } else {
-            Undo::Event(self.reaction_event("remove", message_id, &emoji))
-        };
-        self.queue_operation(operation, Some(effect), undo)
+        self.react(true, message_id, emoji_name, emoji)
     }
 
     /// Takes back the user's reaction with an emoji, by name. Returns the operation's id.
@@ -136,17 +122,29 @@ impl Engine {
             })
         });
         let emoji = shown.or_else(|| self.emoji_by_name(emoji_name));
-        let operation = Operation::RemoveReaction {
-            message_id,
-            emoji_name: emoji_name.to_owned(),
-            emoji_code: emoji.as_ref().map(|e| e.code.clone()).unwrap_or_default(),
-            reaction_type: emoji.as_ref().map(|e| e.kind.clone()).unwrap_or_default(),
+        self.react(false, message_id, emoji_name, emoji)
+    }
+
+    /// Queues adding or removing a reaction; shown at once when the emoji is known, and undone
+    /// only if it changed what the message showed.
+    fn react(&mut self, adding: bool, message_id: u64, emoji_name: &str, emoji: Option<Emoji>) -> u64 {
+        let emoji_code = emoji.as_ref().map(|e| e.code.clone()).unwrap_or_default();
+        let reaction_type = emoji.as_ref().map(|e| e.kind.clone()).unwrap_or_default();
+        let emoji_name = emoji_name.to_owned();
+        let operation = if adding {
+            Operation::AddReaction { message_id, emoji_name, emoji_code, reaction_type }
+        } else {
+            Operation::RemoveReaction { message_id, emoji_name, emoji_code, reaction_type }
         };
         let Some(emoji) = emoji else { return self.queue_operation(operation, None, Undo::Nothing) };
-        let present = self.reacted(message_id, &emoji);
-        let effect = self.reaction_event("remove", message_id, &emoji);
-        let undo =
-            if present { Undo::Event(self.reaction_event("add", message_id, &emoji)) } else { Undo::Nothing };
+        let (op, inverse) = if adding { ("add", "remove") } else { ("remove", "add") };
+        let changes_what_shows = self.reacted(message_id, &emoji) != adding;
+        let effect = self.reaction_event(op, message_id, &emoji);
+        let undo = if changes_what_shows {
+            Undo::Event(self.reaction_event(inverse, message_id, &emoji))
+        } else {
+            Undo::Nothing
+        };
         self.queue_operation(operation, Some(effect), undo)
     }
 
