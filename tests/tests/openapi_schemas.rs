@@ -8,7 +8,7 @@ use confab_tests::{TestServer, python, workspace_root};
 fn channels_subscriptions_and_the_own_user_match_zulips_schemas() {
     let server = TestServer::start(env!("CARGO_BIN_EXE_confab-under-test"));
     let zuliprc = server.data_dir.join("zuliprc");
-    let openapi = workspace_root().join("../shared/reference/zulip-openapi.yaml");
+    let openapi = workspace_root().join("tests/data/zulip-openapi.yaml");
     let output = python::run_script(
         "schemas.py",
         &[zuliprc.to_str().expect("utf-8 path"), openapi.to_str().expect("utf-8 path")],
