@@ -1,5 +1,5 @@
 // confab-web's engine in Node, on an organization of 10,000 users with 5,000 cached messages
-// (seeded by tests/benches/web_engine.rs, which runs this): restoring a snapshot, applying
+// (messages seeded by tests/benches/web_engine.rs, which runs this; users grown in the snapshot): restoring a snapshot, applying
 // events one at a time, and rendering a 1 KB message. Prints figures; asserts nothing.
 import { api, site, users, web } from "./support.mjs";
 
@@ -11,20 +11,29 @@ const ms = (start) => Number(process.hrtime.bigint() - start) / 1e6;
 const verdict = (value, goal) => (value < goal ? "met" : "MISSED");
 
 const { owner } = users;
-const client = new web.Client({ site, email: owner.email, apiKey: owner.apiKey });
-await client.start();
-const state = client.state();
-const userCount = state.realm_users.length;
+const USERS = Number(process.env.CONFAB_BENCH_USERS ?? 10_000);
+const seeded = new web.Client({ site, email: owner.email, apiKey: owner.apiKey });
+await seeded.start();
 
 // Fill the cache with the newest 5,000 messages, in two fetches.
-const newest = await client.messages([], "newest", 2500, 0);
-await client.messages([], newest.messages[0].id, 2500, 0);
-const cached = (await client.messages([], "newest", 5000, 0)).messages.length;
+const newest = await seeded.messages([], "newest", 2500, 0);
+await seeded.messages([], newest.messages[0].id, 2500, 0);
+const cached = (await seeded.messages([], "newest", 5000, 0)).messages.length;
+
+// Grow the organization to USERS users in the snapshot (a snapshot is JSON, documented as such):
+// copies of a real user record with their own ids, names and emails.
+const saved = JSON.parse(new TextDecoder().decode(seeded.snapshot()));
+await seeded.close();
+const people = saved.state.realm_users;
+const model = people[people.length - 1];
+for (let i = people.length; i < USERS; i++) {
+  const user_id = 100_000 + i;
+  people.push({ ...model, user_id, full_name: `User ${i}`, email: `user${i}@example.com`, delivery_email: `user${i}@example.com` });
+}
+const snapshot = new TextEncoder().encode(JSON.stringify(saved));
 
 // Restore: parse the snapshot and rebuild the projection the narrows are decided on.
-let started = process.hrtime.bigint();
-const snapshot = client.snapshot();
-const snapshotMs = ms(started);
+let started;
 const restores = [];
 for (let i = 0; i < RUNS; i++) {
   started = process.hrtime.bigint();
@@ -32,6 +41,12 @@ for (let i = 0; i < RUNS; i++) {
   restores.push(ms(started));
   restored.free();
 }
+const client = web.Client.restore(snapshot);
+started = process.hrtime.bigint();
+client.snapshot();
+const snapshotMs = ms(started);
+const state = client.state();
+const userCount = state.realm_users.length;
 console.log(
   `snapshot of ${userCount} users and ${cached} cached messages: ${(snapshot.length / 1e6).toFixed(1)} MB, ` +
     `written in ${snapshotMs.toFixed(0)} ms; restore median ${median(restores).toFixed(1)} ms ` +
@@ -70,7 +85,7 @@ for (let i = 0; i < 5000; i++) {
       events.push({ type: "user_status", id, user_id: pickUser(i), status_text: `status ${i}` });
       break;
     default:
-      events.push({ type: "update_message", id, user_id: owner.id ?? pickUser(i), message_id: nextId - 1, message_ids: [nextId - 1], flags: [], rendering_only: false, edit_timestamp: 1_700_000_000 + i, content: `edited ${i}`, rendered_content: `<p>edited ${i}</p>`, is_me_message: false });
+      events.push({ type: "update_message", id, user_id: client.userId(), message_id: nextId - 1, message_ids: [nextId - 1], flags: [], rendering_only: false, edit_timestamp: 1_700_000_000 + i, content: `edited ${i}`, rendered_content: `<p>edited ${i}</p>`, is_me_message: false });
   }
 }
 const live = new web.LiveState(state, client.userId());
@@ -93,7 +108,9 @@ console.log(
 const paragraph =
   "Looking at **the release plan** for `confab-web`: see https://example.com/plan and #**general>bench**, " +
   "then ask @**Iago** :thumbs_up: before *Friday*.\n";
-const source = `${paragraph}\n- first point\n- second point with ~~strike~~\n\n> quoted words\n\n\`\`\`rust\nfn main() {}\n\`\`\`\n\n${paragraph}${paragraph}${paragraph}`.slice(0, 1024);
+let source = `${paragraph}\n- first point\n- second point with ~~strike~~\n\n> quoted words\n\n\`\`\`rust\nfn main() {}\n\`\`\`\n\n`;
+while (source.length < 1024) source += paragraph;
+source = source.slice(0, 1024);
 const renders = [];
 for (let i = 0; i < 200; i++) {
   started = process.hrtime.bigint();
@@ -104,4 +121,3 @@ console.log(
   `rendering a ${source.length}-byte message (renderPreview, organization of ${userCount} users): median ` +
     `${median(renders).toFixed(3)} ms (goal < 1 ms: ${verdict(median(renders), 1)})`,
 );
-await client.close();

@@ -378,5 +378,6 @@ pub(super) fn organization_snapshot(state: &Map<String, Value>, site: &str) -> O
         linkifiers,
         realm_url,
         default_code_block_language,
+        ..OrganizationSnapshot::default()
     }
 }
