@@ -8,6 +8,8 @@ import assert from "node:assert/strict";
 import {
   Proxy,
   api,
+  login,
+  open,
   comparableState,
   firstDifference,
   freshState,
@@ -16,7 +18,6 @@ import {
   sleep,
   until,
   users,
-  web,
 } from "./support.mjs";
 
 const TOPIC = "offline sends";
@@ -27,12 +28,13 @@ async function cachedContents(client, narrow) {
   return page.messages.map((m) => m.content);
 }
 
-test("A's sends written offline arrive once each, in order, after its queue expired", async () => {
+test("A's sends written offline arrive once each, in order, after its queue expired", async (t) => {
   const proxy = new Proxy(site);
   await proxy.open();
+  t.after(() => proxy.cut());
   // A logs in with a password, through the proxy; B uses an API key, directly.
-  const a = await web.Client.login(proxy.site, users.a.email, users.a.password, { maxRetryMs: 200 });
-  const b = new web.Client({ site, email: users.b.email, apiKey: users.b.apiKey });
+  const a = await login(proxy.site, users.a.email, users.a.password, { maxRetryMs: 200 });
+  const b = open({ site, email: users.b.email, apiKey: users.b.apiKey });
   const changesOfA = [];
   a.onChange((changes) => changesOfA.push(changes));
   await a.start();

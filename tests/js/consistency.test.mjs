@@ -7,7 +7,7 @@
 import test from "node:test";
 import assert from "node:assert/strict";
 
-import { api, comparableState, firstDifference, freshState, site, until, users, web } from "./support.mjs";
+import { api, comparableState, firstDifference, freshState, open, site, until, users } from "./support.mjs";
 
 const SEED = Number(process.env.CONFAB_SEED ?? Date.now() % 100_000);
 const ROUNDS = Number(process.env.CONFAB_ROUNDS ?? 6);
@@ -137,7 +137,7 @@ test(`a Client's state and cached narrows match a fresh session after random mut
   world.ownerId = (await api("GET", "/users/me", owner)).user_id;
   world.otherId = (await api("GET", "/users/me", other)).user_id;
 
-  const client = new web.Client({ site, email: observer.email, apiKey: observer.apiKey });
+  const client = open({ site, email: observer.email, apiKey: observer.apiKey });
   await client.start();
   world.observerId = client.userId();
   for (const narrow of narrows()) await client.messages(narrow, ...NEWEST_100);
@@ -164,7 +164,7 @@ test(`a Client's state and cached narrows match a fresh session after random mut
     const fresh = comparableState(await freshState(client.credentials()));
     assert.ok(kept === fresh, `state differs from a fresh register (${context}) at ${firstDifference(kept, fresh)}`);
 
-    const session = new web.Client(client.credentials());
+    const session = open(client.credentials());
     await session.start();
     for (const narrow of narrows()) {
       const cached = await client.messages(narrow, ...NEWEST_100);

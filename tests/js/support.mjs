@@ -3,11 +3,33 @@
 // cut a client off, and the comparison of register states.
 import { createRequire } from "node:module";
 import net from "node:net";
+import { after } from "node:test";
 
 const require = createRequire(import.meta.url);
 
 /** confab-web's Node build (CommonJS), from the package directory `CONFAB_WEB_PACKAGE`. */
 export const web = require(`${process.env.CONFAB_WEB_PACKAGE}/node/confab_web.js`);
+
+/** Every Client a test opened, closed after the file's tests whatever their outcome: a
+ * Client left running keeps long-polling, and Node would never exit after a failure. */
+const opened = new Set();
+after(async () => {
+  await Promise.all([...opened].map((client) => client.close()));
+});
+
+/** A Client that is closed when the tests end. */
+export function open(credentials, options) {
+  const client = new web.Client(credentials, options);
+  opened.add(client);
+  return client;
+}
+
+/** A Client logged in with a password, closed when the tests end. */
+export async function login(site, username, password, options) {
+  const client = await web.Client.login(site, username, password, options);
+  opened.add(client);
+  return client;
+}
 
 /** The server's base URL. */
 export const site = process.env.CONFAB_SITE;
@@ -88,6 +110,7 @@ export class Proxy {
 
   /** Refuses new connections and breaks the open ones, as a lost network does. */
   async cut() {
+    if (!this.server?.listening) return;
     const closed = new Promise((resolve) => this.server.close(resolve));
     for (const socket of this.sockets) socket.destroy();
     await closed;
@@ -132,7 +155,7 @@ export function firstDifference(left, right) {
 
 /** A register state fetched now by a new session of the same user, with the same parameters. */
 export async function freshState(credentials) {
-  const fresh = new web.Client(credentials);
+  const fresh = open(credentials);
   await fresh.start();
   const state = fresh.state();
   await fresh.close();

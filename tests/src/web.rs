@@ -2,8 +2,9 @@
 //! files against a real server.
 
 use std::path::PathBuf;
-use std::process::Command;
+use std::process::{Command, Stdio};
 use std::sync::OnceLock;
+use std::time::{Duration, Instant};
 
 /// The built package's directory (`node/`, `web/`, `bundler/` and `package.json`).
 ///
@@ -36,20 +37,51 @@ pub fn package() -> PathBuf {
         .clone()
 }
 
+/// How long a `node --test` file may run before it is stopped and failed: far more than any
+/// scenario needs, so that a hang fails the suite instead of stalling it.
+const NODE_TEST_LIMIT: Duration = Duration::from_secs(600);
+
 /// Runs one `node --test` file of `tests/js/` with the package and these environment
-/// variables; panics with Node's report if a test fails.
+/// variables; panics with Node's report if a test fails or the file does not finish.
 pub fn node_test(file: &str, env: &[(&str, String)]) {
     let root = crate::workspace_root();
-    let output = Command::new("node")
+    let mut node = Command::new("node")
         .arg("--test")
         .arg("--test-reporter=spec")
         .arg(root.join("tests/js").join(file))
         .env("CONFAB_WEB_PACKAGE", package())
         .envs(env.iter().map(|(k, v)| (*k, v.as_str())))
-        .output()
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
         .expect("node runs");
-    let report =
-        format!("{}{}", String::from_utf8_lossy(&output.stdout), String::from_utf8_lossy(&output.stderr));
+    // Read as it comes, so a long report never fills the pipe and stalls Node.
+    let stdout = drain(node.stdout.take());
+    let stderr = drain(node.stderr.take());
+    let started = Instant::now();
+    let finished = loop {
+        if node.try_wait().expect("node's status").is_some() {
+            break true;
+        }
+        if started.elapsed() > NODE_TEST_LIMIT {
+            let _ = node.kill();
+            break false;
+        }
+        std::thread::sleep(Duration::from_millis(100));
+    };
+    let status = node.wait().expect("node's status");
+    let report = format!("{}{}", stdout.join().unwrap_or_default(), stderr.join().unwrap_or_default());
     println!("{report}");
-    assert!(output.status.success(), "{file} failed:\n{report}");
+    assert!(finished, "{file} did not finish within {NODE_TEST_LIMIT:?}:\n{report}");
+    assert!(status.success(), "{file} failed:\n{report}");
+}
+
+fn drain(pipe: Option<impl std::io::Read + Send + 'static>) -> std::thread::JoinHandle<String> {
+    std::thread::spawn(move || {
+        let mut text = String::new();
+        if let Some(mut pipe) = pipe {
+            let _ = pipe.read_to_string(&mut text);
+        }
+        text
+    })
 }
