@@ -60,6 +60,8 @@ struct Inner {
     sending: Cell<bool>,
     /// Whether the operation queue is being sent.
     operating: Cell<bool>,
+    /// Whether repairs (values of the state only the server can tell) are being asked.
+    repairing: Cell<bool>,
     /// The promises waiting on each operation (a batch of reads settles several).
     waiters: RefCell<BTreeMap<u64, Vec<Waiter>>>,
     sleeper: Rc<Sleeper>,
@@ -443,6 +445,7 @@ impl Client {
                 running: Cell::new(false),
                 sending: Cell::new(false),
                 operating: Cell::new(false),
+                repairing: Cell::new(false),
                 waiters: RefCell::new(BTreeMap::new()),
                 sleeper: Rc::new(Sleeper::default()),
                 poll: RefCell::new(None),
@@ -480,6 +483,7 @@ async fn step(inner: &Rc<Inner>) -> bool {
     emit(inner);
     flush_outbox(inner);
     flush_operations(inner);
+    flush_repairs(inner);
     true
 }
 
@@ -527,6 +531,29 @@ fn flush_operations(inner: &Rc<Inner>) {
             }
         }
         inner.operating.set(false);
+    });
+}
+
+/// Asks the server the repairs the events called for (after a deletion, what is now the newest
+/// message), one at a time, unless that is already under way.
+fn flush_repairs(inner: &Rc<Inner>) {
+    if inner.repairing.replace(true) {
+        return;
+    }
+    let inner = Rc::clone(inner);
+    wasm_bindgen_futures::spawn_local(async move {
+        loop {
+            let next = inner.engine.borrow_mut().next_repair();
+            let Some((id, request)) = next else { break };
+            let credentials = inner.engine.borrow().credentials().clone();
+            let reply = http::send(&credentials, &request, Some(poll_deadline_ms()), None).await;
+            let sending = inner.engine.borrow_mut().handle_repair(id, reply);
+            emit(&inner);
+            if sending == Sending::Later {
+                break;
+            }
+        }
+        inner.repairing.set(false);
     });
 }
 

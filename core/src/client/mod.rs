@@ -27,6 +27,9 @@
 //!     while let Some((id, request)) = engine.next_operation() {           // reads, stars, edits...
 //!         if engine.handle_operation_reply(id, send(request)) == OperationAnswer::Later { break }
 //!     }
+//!     while let Some((id, request)) = engine.next_repair() {              // values only the server knows
+//!         if engine.handle_repair(id, send(request)) == Sending::Later { break }
+//!     }
 //! }
 //! ```
 
@@ -41,6 +44,8 @@ mod outbox;
 mod pending_ops;
 pub mod projection;
 mod queries;
+mod repair_queue;
+mod repairs;
 pub mod request;
 mod snapshot;
 pub mod types;
@@ -55,6 +60,7 @@ pub use cache::{MessageCache, Window};
 pub use connection::{Backoff, poll_deadline_ms};
 pub use narrow_terms::{CanonicalNarrow, canonical};
 pub use optimistic::OperationAnswer;
+pub use repair_queue::RepairId;
 pub use request::{HttpRequest, Method, Outcome, Reply};
 pub use snapshot::{SNAPSHOT_FORMAT, SnapshotError};
 pub use types::*;
@@ -63,6 +69,7 @@ use change_log::ChangeLog;
 use outbox::Outbox;
 use pending_ops::PendingOps;
 use projection::Projection;
+use repair_queue::RepairQueue;
 
 /// What the host does next for the session.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -148,6 +155,8 @@ pub struct Engine {
     outbox: Outbox,
     /// Reads, stars, reactions, edits and deletions shown but not yet answered.
     operations: PendingOps,
+    /// Values of the state a deletion made stale, to ask the server (see [`repairs`]).
+    repairs: RepairQueue,
     typing: Vec<(TypingNotice, i64)>,
     /// Topics seen per channel: lower-cased name → (name as last seen, newest id).
     topics: std::collections::BTreeMap<u64, std::collections::BTreeMap<String, (String, u64)>>,
@@ -175,6 +184,7 @@ impl Engine {
             cache: MessageCache::default(),
             outbox: Outbox::default(),
             operations: PendingOps::default(),
+            repairs: RepairQueue::default(),
             typing: Vec::new(),
             topics: Default::default(),
             connection: ConnectionState::Connecting,
@@ -265,6 +275,8 @@ impl Engine {
                 self.projection = Projection::new(&self.state, self.user_id);
                 self.organization = None;
                 self.typing.clear();
+                // A fresh state has nothing stale (answers still out are ignored).
+                self.repairs.clear();
                 if self.had_state {
                     self.cache.clear();
                     self.topics.clear();
@@ -306,6 +318,7 @@ impl Engine {
                     }
                     self.note_server_event(event);
                     self.follow(event, now_ms);
+                    self.watch_for_repairs(event);
                 }
             }
             Reply::Refused(error) if error.code == "BAD_EVENT_QUEUE_ID" => {

@@ -1,6 +1,6 @@
 //! Saving a session and loading it again: the state, the message cache, the outbox, the
-//! operations not yet answered and the queue, so that a page reloaded offline shows what it
-//! showed, and sends what it had to send.
+//! operations not yet answered, the repairs not yet asked and the queue, so that a page
+//! reloaded offline shows what it showed, and sends (and asks) what it had to.
 //!
 //! A snapshot is UTF-8 JSON with a `format` number. A snapshot of an older format is migrated
 //! here, step by step; one of an unknown or newer format is refused, never guessed at. A
@@ -15,6 +15,7 @@ use super::cache::MessageCache;
 use super::outbox::Outbox;
 use super::pending_ops::PendingOps;
 use super::projection::Projection;
+use super::repair_queue::RepairQueue;
 use super::types::SessionCredentials;
 use super::{Engine, EngineOptions, Queue};
 
@@ -57,6 +58,9 @@ struct Saved {
     /// Operations not yet answered (the cache shows them): absent from older snapshots.
     #[serde(default)]
     operations: PendingOps,
+    /// Stale values still to ask the server (see `repair_queue`): absent from older snapshots.
+    #[serde(default)]
+    repairs: RepairQueue,
     topics: BTreeMap<u64, BTreeMap<String, (String, u64)>>,
     had_state: bool,
 }
@@ -74,6 +78,7 @@ impl Engine {
             cache: &self.cache,
             outbox: &self.outbox,
             operations: &self.operations,
+            repairs: &self.repairs,
             topics: &self.topics,
             had_state: self.had_state,
         };
@@ -111,6 +116,7 @@ impl Engine {
         engine.cache = saved.cache;
         engine.outbox = saved.outbox;
         engine.operations = saved.operations;
+        engine.repairs = saved.repairs;
         engine.topics = saved.topics;
         engine.had_state = saved.had_state;
         Ok(engine)
@@ -130,6 +136,7 @@ struct SavedRef<'a> {
     cache: &'a MessageCache,
     outbox: &'a Outbox,
     operations: &'a PendingOps,
+    repairs: &'a RepairQueue,
     topics: &'a BTreeMap<u64, BTreeMap<String, (String, u64)>>,
     had_state: bool,
 }
