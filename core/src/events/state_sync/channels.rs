@@ -20,6 +20,14 @@ fn has_subscriber_lists(state: &Map<String, Value>) -> bool {
         .any(|s| s.get("subscribers").is_some())
 }
 
+/// Puts a channel in a list where register lists it: register goes through the organization's
+/// channels by id.
+fn insert_by_stream_id(list: &mut Vec<Value>, channel: Value) {
+    let id = channel["stream_id"].as_u64();
+    let at = list.iter().position(|c| c["stream_id"].as_u64() > id).unwrap_or(list.len());
+    list.insert(at, channel);
+}
+
 pub(super) fn apply_subscription(state: &mut Map<String, Value>, event: &SubscriptionEvent, user_id: u64) {
     match event {
         SubscriptionEvent::Add(added) => {
@@ -37,7 +45,7 @@ pub(super) fn apply_subscription(state: &mut Map<String, Value>, event: &Subscri
                     fields.remove("subscribers");
                 }
                 if let Some(list) = list_mut(state, "subscriptions") {
-                    list.push(sub);
+                    insert_by_stream_id(list, sub);
                 }
             }
         }
@@ -51,7 +59,7 @@ pub(super) fn apply_subscription(state: &mut Map<String, Value>, event: &Subscri
                         subscribers.retain(|u| u.as_u64() != Some(user_id));
                     }
                     if let Some(unsubscribed) = list_mut(state, "unsubscribed") {
-                        unsubscribed.push(sub);
+                        insert_by_stream_id(unsubscribed, sub);
                     }
                 }
             }

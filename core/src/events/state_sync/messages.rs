@@ -29,8 +29,9 @@ impl Conversation {
     }
 }
 
-/// A new message. `max_message_id` only grows: after a deletion a client cannot know which
-/// message is now the newest, so it keeps the old maximum (Zulip's asks its database).
+/// A new message. `max_message_id` only grows here: after a deletion a client cannot know which
+/// message is now the newest, so it keeps the old maximum (Zulip's asks its database; the
+/// client engine asks the server, see `client::repairs`).
 pub(super) fn apply_message(state: &mut Map<String, Value>, event: &MessageEvent, user_id: u64) {
     let message = &event.message;
     raise_max_message_id(state, message.id);
@@ -235,6 +236,16 @@ pub(super) fn remove_unread(state: &mut Map<String, Value>, ids: &[u64]) {
     }
     if let Some(count) = unread.get_mut("count") {
         *count = json!(count.as_u64().unwrap_or_default().saturating_sub(removed));
+    }
+}
+
+/// Deleted messages leave the unread and the starred (register reads both from the messages
+/// the user still has). What was the newest message, overall or of a direct conversation,
+/// stays: only the server can tell which is now (see [`apply_message`]).
+pub(super) fn apply_delete(state: &mut Map<String, Value>, ids: &[u64]) {
+    remove_unread(state, ids);
+    if let Some(starred) = list_mut(state, "starred_messages") {
+        starred.retain(|id| !id.as_u64().is_some_and(|id| ids.contains(&id)));
     }
 }
 

@@ -12,7 +12,7 @@ mod users;
 
 use channels::{apply_stream, apply_subscription};
 use messages::{
-    apply_flags, apply_message, apply_reaction, apply_update_message, recount_after_muting, remove_unread,
+    apply_delete, apply_flags, apply_message, apply_reaction, apply_update_message, recount_after_muting,
     unread_muting,
 };
 use organization::{apply_channel_folder, apply_realm, apply_user_group};
@@ -40,7 +40,7 @@ pub fn apply_server_event(state: &mut Map<String, Value>, event: &ServerEvent, u
         ServerEvent::UpdateMessageFlags(event) => apply_flags(state, event, user_id),
         ServerEvent::UpdateMessage(event) => apply_update_message(state, event, user_id),
         ServerEvent::Reaction(event) => apply_reaction(state, event, user_id),
-        ServerEvent::DeleteMessage(event) => remove_unread(state, &event.ids()),
+        ServerEvent::DeleteMessage(event) => apply_delete(state, &event.ids()),
         ServerEvent::Subscription(event) => {
             let muting = unread_muting(state);
             apply_subscription(state, event, user_id);
