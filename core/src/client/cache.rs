@@ -215,6 +215,49 @@ impl MessageCache {
         changed
     }
 
+    /// Messages the user now has a copy of (the server gives one to whoever flags or reacts to
+    /// a channel message they never received): narrows of the user's own messages (those
+    /// without channel history, such as all messages) may hold them now. Such a window covering
+    /// one decides it again, or is dropped when it cannot (the message is not cached, or the
+    /// narrow is not decided locally). Returns the keys of windows that changed or were dropped.
+    pub fn on_received(&mut self, ids: &[u64], projection: &Projection) -> Vec<String> {
+        let mut changed = Vec::new();
+        let mut dropped = Vec::new();
+        for (key, window) in &mut self.windows {
+            let covered: Vec<u64> =
+                ids.iter().copied().filter(|id| window.covers(*id) && !window.ids.contains(id)).collect();
+            if covered.is_empty() {
+                continue;
+            }
+            let narrow = match projection.resolve(&window.terms) {
+                // A channel's history holds its messages whoever has a copy.
+                Ok(narrow) if narrow.include_history => continue,
+                Ok(narrow) if window.local && covered.iter().all(|id| self.messages.contains_key(id)) => {
+                    narrow
+                }
+                _ => {
+                    dropped.push(key.clone());
+                    continue;
+                }
+            };
+            let mut differs = false;
+            for id in covered {
+                if projection.matches(&narrow, id) {
+                    differs |= window.ids.insert(id);
+                }
+            }
+            if differs {
+                changed.push(key.clone());
+            }
+        }
+        for key in &dropped {
+            self.windows.remove(key);
+        }
+        changed.extend(dropped);
+        self.prune();
+        changed
+    }
+
     /// Messages deleted: gone from every window.
     pub fn on_deleted(&mut self, ids: &[u64]) -> Vec<String> {
         let mut changed = Vec::new();
@@ -257,16 +300,12 @@ impl MessageCache {
         restored
     }
 
-    /// Windows whose new messages will no longer all arrive (the user left a channel) stop at
-    /// the newest message known.
-    pub fn close_windows(&mut self, keys: &[String], newest_known: u64) {
+    /// Forgets windows that events can no longer keep current (the user left their channel).
+    pub fn forget_windows(&mut self, keys: &[String]) {
         for key in keys {
-            if let Some(window) = self.windows.get_mut(key)
-                && window.newest.is_none()
-            {
-                window.newest = Some(newest_known);
-            }
+            self.windows.remove(key);
         }
+        self.prune();
     }
 
     /// Forgets every window and message (after the state was fetched anew).

@@ -5,6 +5,7 @@
 use serde_json::Value;
 
 use crate::api::messages::{TopicChange, classify_topic_change};
+use crate::model::MessageFlags;
 
 use super::Engine;
 use super::narrow_terms::Aspects;
@@ -228,7 +229,13 @@ impl Engine {
                 if !add {
                     message.flags.retain(|f| f != flag);
                 } else if !message.flags.iter().any(|f| f == flag) {
-                    message.flags.push(flag.to_owned());
+                    // Where the server lists it: flags go in Zulip's bit order.
+                    let at = message
+                        .flags
+                        .iter()
+                        .position(|f| flag_rank(f) > flag_rank(flag))
+                        .unwrap_or(message.flags.len());
+                    message.flags.insert(at, flag.to_owned());
                 }
                 self.projection.put_message(message);
             }
@@ -239,6 +246,9 @@ impl Engine {
             Aspects { flags: true, ..Aspects::default() },
             &self.projection,
         );
+        self.changes.narrows(changed);
+        // The server changes flags only of messages the user has, giving a copy when needed.
+        let changed = self.cache.on_received(&ids, &self.projection);
         self.changes.narrows(changed);
         if flag == "read" {
             self.changes.channels(self.topics.keys().copied().collect::<Vec<_>>());
@@ -284,6 +294,11 @@ impl Engine {
             &self.projection,
         );
         self.changes.narrows(changed);
+        // Reacting gives the user a copy of a message they never received.
+        if event["op"] == "add" && event["user_id"].as_u64() == Some(self.user_id) {
+            let changed = self.cache.on_received(&[id], &self.projection);
+            self.changes.narrows(changed);
+        }
     }
 
     fn follow_typing(&mut self, event: &Value, now_ms: i64) {
@@ -311,22 +326,21 @@ impl Engine {
         self.changes.typing();
     }
 
-    /// Subscriptions or channels changed: the model follows, windows that no longer receive
-    /// every new message stop at the newest known one, and narrows that depend on muting are
-    /// fetched again.
+    /// Subscriptions or channels changed: the model follows, windows of narrows whose changes
+    /// no longer all arrive (a channel the user left) are forgotten, and narrows that depend on
+    /// muting are fetched again.
     fn follow_channels(&mut self) {
         self.projection.sync_channels(&self.state);
         self.organization = None;
-        let newest = self.state.get("max_message_id").and_then(Value::as_u64).unwrap_or_default();
         let not_live: Vec<String> = self
             .cache
             .windows
             .iter()
-            .filter(|(_, w)| w.newest.is_none() && !self.narrow_is_live(&w.terms))
+            .filter(|(_, w)| !self.narrow_is_live(&w.terms))
             .map(|(k, _)| k.clone())
             .collect();
-        let newest = newest.max(self.cache.messages.keys().next_back().copied().unwrap_or_default());
-        self.cache.close_windows(&not_live, newest);
+        self.cache.forget_windows(&not_live);
+        self.changes.narrows(not_live);
         let changed =
             self.cache.on_changed(None, Aspects { muting: true, ..Aspects::default() }, &self.projection);
         self.changes.narrows(changed);
@@ -372,4 +386,10 @@ impl Engine {
             topics.remove(&topic.to_lowercase());
         }
     }
+}
+
+/// A flag's place in a message's `flags`, as the server lists them: Zulip's bit order, the
+/// legacy `wildcard_mentioned` (and any flag this version does not know) last.
+fn flag_rank(name: &str) -> u32 {
+    MessageFlags::from_name(name).map_or(u32::MAX, |flag| flag.0)
 }

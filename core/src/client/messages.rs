@@ -120,7 +120,13 @@ impl Engine {
             live: self.narrow_is_live(&query.narrow.terms),
         };
         let fetched_ids: BTreeSet<u64> = fetched.ids.iter().copied().collect();
-        self.cache.merge(&query.narrow.key, query.narrow.terms.clone(), local, fetched);
+        if fetched.live {
+            self.cache.merge(&query.narrow.key, query.narrow.terms.clone(), local, fetched);
+        } else {
+            // A channel the user reads without being subscribed: its messages' edits, moves and
+            // deletions do not reach the user, so no window of it stays true.
+            self.cache.forget_windows(std::slice::from_ref(&query.narrow.key));
+        }
         // The server's copies do not show operations it has not applied yet: the cached copies
         // take them again, and the page shows those (without messages being deleted).
         let touched = self.reapply_operations(Some(&fetched_ids));
@@ -139,10 +145,10 @@ impl Engine {
         Ok(page)
     }
 
-    /// Whether every new message of a narrow reaches this session as an event: true when only
-    /// messages the user receives can match, or the narrow is one channel the user is
-    /// subscribed to. Otherwise (a channel the user only reads) a cached window stops at the
-    /// newest message it was given.
+    /// Whether every new message of a narrow, and every change to its messages, reaches this
+    /// session as an event: true when only messages the user receives can match, or the narrow
+    /// is one channel the user is subscribed to. Otherwise (a channel the user only reads) the
+    /// narrow is not cached: it is fetched each time.
     pub(super) fn narrow_is_live(&self, terms: &[RawTerm]) -> bool {
         let Ok(narrow) = self.projection.resolve(terms) else { return false };
         if !narrow.include_history {

@@ -1,0 +1,162 @@
+//! Following events into cached narrows where the consistency test against a fresh session
+//! found the engine apart from the server: a flag added goes where the server lists it, and a
+//! channel message the user gets a copy of (by starring it) joins the narrows of their own
+//! messages.
+
+use confab_core::client::{
+    Anchor, ChatMessage, Engine, EngineOptions, NamedAnchor, NarrowTerm, Reply, SessionCredentials,
+};
+use serde_json::{Map, Value, json};
+
+const ME: u64 = 10;
+const OTHER: u64 = 11;
+const GENERAL: u64 = 3;
+
+fn object(value: Value) -> Map<String, Value> {
+    match value {
+        Value::Object(map) => map,
+        _ => panic!("not an object"),
+    }
+}
+
+fn message(id: u64, stream_id: u64, name: &str, flags: &[&str]) -> Value {
+    json!({
+        "id": id, "sender_id": OTHER, "sender_full_name": "Othello", "sender_email": "othello@example.com",
+        "timestamp": 1_700_000_000 + id, "content": format!("<p>message {id}</p>"), "type": "stream",
+        "stream_id": stream_id, "subject": "lunch", "display_recipient": name, "reactions": [], "flags": flags,
+    })
+}
+
+fn channel(stream_id: u64, name: &str) -> Value {
+    json!({
+        "stream_id": stream_id, "name": name, "description": "", "color": "#c2c2c2", "invite_only": false,
+        "is_web_public": false, "is_muted": false, "in_home_view": true, "pin_to_top": false,
+        "history_public_to_subscribers": true,
+    })
+}
+
+fn all_messages() -> Vec<NarrowTerm> {
+    Vec::new()
+}
+
+fn general() -> Vec<NarrowTerm> {
+    vec![NarrowTerm { operator: "channel".into(), operand: json!(GENERAL), negated: false }]
+}
+
+fn newest() -> Anchor {
+    Anchor::Named(NamedAnchor::Newest)
+}
+
+/// A session of user 10, subscribed to #general since after message 100 (which it reads from
+/// the channel's history) and before 101 and 102; all messages and #general are cached.
+fn session() -> Engine {
+    let credentials = SessionCredentials {
+        site: "https://chat.example.com".into(),
+        email: "me@example.com".into(),
+        api_key: "k".into(),
+    };
+    let mut engine = Engine::new(credentials, EngineOptions::default());
+    let state = json!({
+        "result": "success", "msg": "", "queue_id": "q1", "last_event_id": -1, "user_id": ME,
+        "realm_users": [
+            {"user_id": ME, "full_name": "Iago", "email": "me@example.com", "role": 400, "is_active": true},
+            {"user_id": OTHER, "full_name": "Othello", "email": "othello@example.com", "role": 400, "is_active": true},
+        ],
+        "subscriptions": [channel(GENERAL, "general")], "unsubscribed": [], "never_subscribed": [],
+        "unread_msgs": {"count": 0, "streams": [], "pms": [], "huddles": [], "mentions": [], "old_unreads_missing": false},
+        "starred_messages": [], "max_message_id": 102, "user_topics": [], "realm_emoji": {},
+        "recent_private_conversations": [],
+    });
+    engine.handle_register(Reply::Success(object(state)), 0.5);
+    let received =
+        || vec![message(101, GENERAL, "general", &["read"]), message(102, GENERAL, "general", &["read"])];
+    let mut history = vec![message(100, GENERAL, "general", &["read", "historical"])];
+    history.extend(received());
+    let pages = [(all_messages(), received()), (general(), history)];
+    for (narrow, messages) in pages {
+        let query = engine.messages_query(&narrow, newest(), 50, 0).expect("a narrow");
+        let answer = json!({
+            "result": "success", "msg": "", "anchor": 102, "found_anchor": false,
+            "found_oldest": true, "found_newest": true, "messages": messages,
+        });
+        engine.handle_messages(&query, Reply::Success(object(answer))).expect("fetched");
+    }
+    engine
+}
+
+fn events(engine: &mut Engine, events: Vec<Value>) {
+    let events: Vec<Value> = events
+        .into_iter()
+        .enumerate()
+        .map(|(i, mut event)| {
+            event["id"] = json!(i);
+            event
+        })
+        .collect();
+    engine.handle_poll(
+        Reply::Success(object(json!({"result": "success", "msg": "", "events": events}))),
+        0,
+        0.5,
+    );
+}
+
+/// A narrow's messages from the cache, or `None` when it must be fetched.
+fn cached(engine: &Engine, narrow: &[NarrowTerm]) -> Option<Vec<ChatMessage>> {
+    let query = engine.messages_query(narrow, newest(), 50, 0).expect("a narrow");
+    engine.cached_messages(&query).map(|page| page.messages)
+}
+
+fn flag_event(flag: &str, ids: &[u64]) -> Value {
+    json!({"type": "update_message_flags", "op": "add", "flag": flag, "messages": ids, "all": false})
+}
+
+#[test]
+fn an_added_flag_goes_where_the_server_lists_it() {
+    let mut engine = session();
+    events(&mut engine, vec![flag_event("starred", &[101])]);
+    let shown = cached(&engine, &all_messages()).expect("cached");
+    assert_eq!(shown[0].flags, ["read", "starred"]);
+    let detail = json!({"102": {"type": "stream", "stream_id": GENERAL, "topic": "lunch"}});
+    events(
+        &mut engine,
+        vec![
+            json!({"type": "update_message_flags", "op": "remove", "flag": "read", "messages": [102], "message_details": detail}),
+        ],
+    );
+    events(&mut engine, vec![flag_event("mentioned", &[102]), flag_event("read", &[102])]);
+    let shown = cached(&engine, &all_messages()).expect("cached");
+    assert_eq!(shown[1].flags, ["read", "mentioned"], "bit order, not the order they came in");
+}
+
+#[test]
+fn starring_a_message_of_a_channels_history_puts_it_among_the_users_messages() {
+    let mut engine = session();
+    assert_eq!(cached(&engine, &all_messages()).expect("cached").len(), 2);
+    events(&mut engine, vec![flag_event("starred", &[100])]);
+    let ids: Vec<u64> = cached(&engine, &all_messages()).expect("cached").iter().map(|m| m.id).collect();
+    assert_eq!(ids, [100, 101, 102]);
+}
+
+#[test]
+fn a_copy_of_a_message_the_cache_never_saw_makes_the_narrow_fetched_again() {
+    let mut engine = session();
+    // 99 is older than all cached messages, but the narrow's window reaches its oldest message.
+    events(&mut engine, vec![flag_event("starred", &[99])]);
+    assert!(cached(&engine, &all_messages()).is_none());
+    assert!(cached(&engine, &general()).is_some(), "a channel's history is not the user's copies");
+}
+
+#[test]
+fn a_channel_the_user_only_reads_is_not_cached() {
+    let mut engine = session();
+    events(
+        &mut engine,
+        vec![
+            json!({"type": "subscription", "op": "remove", "subscriptions": [{"stream_id": GENERAL, "name": "general"}]}),
+        ],
+    );
+    // Edits, moves and deletions of its messages no longer reach the user.
+    assert!(cached(&engine, &general()).is_none());
+    let query = engine.messages_query(&general(), Anchor::Id(100), 50, 50).expect("a narrow");
+    assert!(engine.cached_messages(&query).is_none());
+}
