@@ -3,6 +3,7 @@
 // what the engine returns (or an export that loses its types) fails the build.
 import {
   Client,
+  LiveState,
   applyEvent,
   checkNarrow,
   customEmojiFromRealmEmoji,
@@ -16,6 +17,9 @@ import {
   type ConnectionState,
   type Conversation,
   type Destination,
+  type MessageEdit,
+  type QueuedOperation,
+  type RefusedOperation,
   type MessagesPage,
   type NarrowTerm,
   type OrganizationSnapshot,
@@ -47,6 +51,8 @@ function redraw(client: Client, changes: Changes): void {
   }
   for (const topic of changes.topics) console.log(`topic ${topic.stream_id}/${topic.topic}`);
   for (const key of changes.narrows) console.log(`narrow ${key}`);
+  const refused: RefusedOperation[] = changes.refused_operations;
+  for (const r of refused) console.log(`undone: ${r.operation.op} (${r.error.msg})`);
   const connection: ConnectionState | undefined = changes.connection;
   if (connection === "offline") console.log("offline: sends wait in the outbox");
 }
@@ -73,6 +79,20 @@ async function session(credentials: SessionCredentials): Promise<void> {
     const pending: OutboxEntry[] = client.outbox();
     console.log(localId, pending.map((entry) => entry.html));
     if (pending.some((entry) => entry.error)) client.discard(localId);
+
+    // Shown at once, undone with the server's message if refused.
+    const first = page.messages[0];
+    if (first) {
+      await client.markRead([first.id]);
+      await client.setStarred(first.id, true);
+      await client.addReaction(first.id, "octopus");
+      await client.removeReaction(first.id, "octopus");
+      const edit: MessageEdit = { topic: "renamed", propagateMode: "change_all" };
+      await client.editMessage(first.id, edit).catch((e: Error) => console.log(e.message));
+      await client.deleteMessage(first.id);
+    }
+    const queued: QueuedOperation[] = client.pendingOperations();
+    console.log(queued.map((q) => q.operation.op));
   }
 
   const people: UserSummary[] = client.users();
@@ -102,7 +122,10 @@ function offlineRules(state: RegisterState): void {
   console.log(problem ?? "the narrow parses", featureLevel());
   const event: ServerEvent = { type: "typing", id: 1, op: "start" };
   const next: RegisterState = applyEvent(state, event, 8);
-  console.log(Object.keys(next).length);
+  const live = new LiveState(next, 8);
+  live.applyAll([event]);
+  live.apply(event);
+  console.log(Object.keys(live.state()).length, live.get("max_message_id"));
 }
 
 async function main(): Promise<void> {
