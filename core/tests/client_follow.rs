@@ -3,21 +3,18 @@
 //! channel message the user gets a copy of (by starring it) joins the narrows of their own
 //! messages.
 
+mod client_support;
+
+use client_support::{events, object};
+
 use confab_core::client::{
     Anchor, ChatMessage, Engine, EngineOptions, NamedAnchor, NarrowTerm, Reply, SessionCredentials,
 };
-use serde_json::{Map, Value, json};
+use serde_json::{Value, json};
 
 const ME: u64 = 10;
 const OTHER: u64 = 11;
 const GENERAL: u64 = 3;
-
-fn object(value: Value) -> Map<String, Value> {
-    match value {
-        Value::Object(map) => map,
-        _ => panic!("not an object"),
-    }
-}
 
 fn message(id: u64, stream_id: u64, name: &str, flags: &[&str]) -> Value {
     json!({
@@ -82,22 +79,6 @@ fn session() -> Engine {
         engine.handle_messages(&query, Reply::Success(object(answer))).expect("fetched");
     }
     engine
-}
-
-fn events(engine: &mut Engine, events: Vec<Value>) {
-    let events: Vec<Value> = events
-        .into_iter()
-        .enumerate()
-        .map(|(i, mut event)| {
-            event["id"] = json!(i);
-            event
-        })
-        .collect();
-    engine.handle_poll(
-        Reply::Success(object(json!({"result": "success", "msg": "", "events": events}))),
-        0,
-        0.5,
-    );
 }
 
 /// A narrow's messages from the cache, or `None` when it must be fetched.

@@ -2,22 +2,19 @@
 //! by the server's event without a second change, undone with the server's message when
 //! refused, and kept for later when the server cannot be reached.
 
+mod client_support;
+
+use client_support::{events, object, param, refused, success};
+
 use confab_core::client::{
-    Anchor, ChatMessage, Engine, EngineOptions, HttpRequest, MessageEdit, Method, NamedAnchor, NarrowTerm,
-    Operation, OperationAnswer, PropagateMode, Reply, ServerError, SessionCredentials,
+    Anchor, ChatMessage, Engine, EngineOptions, MessageEdit, Method, NamedAnchor, NarrowTerm, Operation,
+    OperationAnswer, PropagateMode, Reply, ServerError, SessionCredentials,
 };
-use serde_json::{Map, Value, json};
+use serde_json::{Value, json};
 
 const ME: u64 = 10;
 const OTHER: u64 = 11;
 const GENERAL: u64 = 3;
-
-fn object(value: Value) -> Map<String, Value> {
-    match value {
-        Value::Object(map) => map,
-        _ => panic!("not an object"),
-    }
-}
 
 fn message(id: u64, topic: &str, flags: &[&str]) -> Value {
     json!({
@@ -121,34 +118,6 @@ fn shown_message(engine: &Engine, id: u64) -> ChatMessage {
 
 fn unread_in_general(engine: &Engine) -> u32 {
     engine.channels().iter().find(|c| c.stream_id == GENERAL).map_or(0, |c| c.unread_count)
-}
-
-fn param<'a>(request: &'a HttpRequest, name: &str) -> Option<&'a str> {
-    request.params.iter().find(|(n, _)| n == name).map(|(_, v)| v.as_str())
-}
-
-fn success() -> Reply {
-    Reply::Success(object(json!({"result": "success", "msg": ""})))
-}
-
-fn refused(msg: &str) -> Reply {
-    Reply::Refused(ServerError { code: "BAD_REQUEST".into(), msg: msg.into(), status: 400 })
-}
-
-fn events(engine: &mut Engine, events: Vec<Value>) {
-    let events: Vec<Value> = events
-        .into_iter()
-        .enumerate()
-        .map(|(i, mut event)| {
-            event["id"] = json!(i);
-            event
-        })
-        .collect();
-    engine.handle_poll(
-        Reply::Success(object(json!({"result": "success", "msg": "", "events": events}))),
-        0,
-        0.5,
-    );
 }
 
 #[test]

@@ -3,22 +3,19 @@
 //! `recent_private_conversations`) are asked of the server with `GET /messages`, and the state
 //! takes its answer, as a fresh register would show it.
 
+mod client_support;
+
+use client_support::{events, object, param};
+
 use confab_core::client::{
     Engine, EngineOptions, HttpRequest, Method, Reply, ServerError, SessionCredentials,
 };
 use confab_core::client::{RepairId, Sending};
-use serde_json::{Map, Value, json};
+use serde_json::{Value, json};
 
 const ME: u64 = 10;
 const OTTO: u64 = 11;
 const CORDELIA: u64 = 12;
-
-fn object(value: Value) -> Map<String, Value> {
-    match value {
-        Value::Object(map) => map,
-        _ => panic!("not an object"),
-    }
-}
 
 /// A session registered as user 10 whose newest message is 205, a direct message with Otto;
 /// 204 is the newest of the group conversation with Otto and Cordelia, 150 the only message
@@ -45,22 +42,6 @@ fn session() -> Engine {
     engine
 }
 
-fn events(engine: &mut Engine, events: Vec<Value>) {
-    let events: Vec<Value> = events
-        .into_iter()
-        .enumerate()
-        .map(|(i, mut event)| {
-            event["id"] = json!(i);
-            event
-        })
-        .collect();
-    engine.handle_poll(
-        Reply::Success(object(json!({"result": "success", "msg": "", "events": events}))),
-        0,
-        0.5,
-    );
-}
-
 fn direct_deletion(ids: &[u64]) -> Value {
     json!({"type": "delete_message", "message_type": "private", "message_ids": ids})
 }
@@ -84,10 +65,6 @@ fn newest(id: Option<u64>) -> Reply {
         "result": "success", "msg": "", "anchor": id.unwrap_or(0), "found_anchor": false,
         "found_oldest": true, "found_newest": true, "messages": messages,
     })))
-}
-
-fn param<'a>(request: &'a HttpRequest, name: &str) -> Option<&'a str> {
-    request.params.iter().find(|(n, _)| n == name).map(|(_, v)| v.as_str())
 }
 
 fn narrow(request: &HttpRequest) -> Value {

@@ -1,0 +1,45 @@
+//! Driving a client `Engine` in tests as a host would: server answers made from JSON, events
+//! delivered as one poll, and a look at the requests the engine hands out.
+
+#![allow(dead_code)]
+
+use confab_core::client::{Engine, HttpRequest, Reply, ServerError};
+use serde_json::{Map, Value, json};
+
+/// A JSON object literal as the map a `Reply` carries.
+pub fn object(value: Value) -> Map<String, Value> {
+    match value {
+        Value::Object(map) => map,
+        other => panic!("not an object: {other}"),
+    }
+}
+
+pub fn success() -> Reply {
+    Reply::Success(object(json!({"result": "success", "msg": ""})))
+}
+
+pub fn refused(msg: &str) -> Reply {
+    Reply::Refused(ServerError { code: "BAD_REQUEST".into(), msg: msg.into(), status: 400 })
+}
+
+/// A request's parameter, if it has it.
+pub fn param<'a>(request: &'a HttpRequest, name: &str) -> Option<&'a str> {
+    request.params.iter().find(|(n, _)| n == name).map(|(_, v)| v.as_str())
+}
+
+/// Delivers events to the engine as one poll's answer, numbered from 0.
+pub fn events(engine: &mut Engine, events: Vec<Value>) {
+    let events: Vec<Value> = events
+        .into_iter()
+        .enumerate()
+        .map(|(i, mut event)| {
+            event["id"] = json!(i);
+            event
+        })
+        .collect();
+    engine.handle_poll(
+        Reply::Success(object(json!({"result": "success", "msg": "", "events": events}))),
+        0,
+        0.5,
+    );
+}
