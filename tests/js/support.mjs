@@ -13,22 +13,27 @@ export const web = require(`${process.env.CONFAB_WEB_PACKAGE}/node/confab_web.js
 /** Every Client a test opened, closed after the file's tests whatever their outcome: a
  * Client left running keeps long-polling, and Node would never exit after a failure. */
 const opened = new Set();
-after(async () => {
-  await Promise.all([...opened].map((client) => client.close()));
-});
 
-/** A Client that is closed when the tests end. */
-export function open(credentials, options) {
-  const client = new web.Client(credentials, options);
+/** Registered at the first Client, so that a script that opens none (the benchmark) does
+ * not start Node's test runner. */
+function closeWhenDone(client) {
+  if (opened.size === 0) {
+    after(async () => {
+      await Promise.all([...opened].map((c) => c.close()));
+    });
+  }
   opened.add(client);
   return client;
 }
 
+/** A Client that is closed when the tests end. */
+export function open(credentials, options) {
+  return closeWhenDone(new web.Client(credentials, options));
+}
+
 /** A Client logged in with a password, closed when the tests end. */
 export async function login(site, username, password, options) {
-  const client = await web.Client.login(site, username, password, options);
-  opened.add(client);
-  return client;
+  return closeWhenDone(await web.Client.login(site, username, password, options));
 }
 
 /** The server's base URL. */
