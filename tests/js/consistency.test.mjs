@@ -10,7 +10,7 @@ import assert from "node:assert/strict";
 import { api, comparableState, firstDifference, freshState, open, site, until, users } from "./support.mjs";
 
 const SEED = Number(process.env.CONFAB_SEED ?? Date.now() % 100_000);
-const ROUNDS = Number(process.env.CONFAB_ROUNDS ?? 6);
+const ROUNDS = Number(process.env.CONFAB_ROUNDS ?? 12);
 const MUTATIONS_PER_ROUND = 8;
 const CHANNELS = ["design", "ops"];
 const TOPICS = ["alpha", "beta", "gamma"];

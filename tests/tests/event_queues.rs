@@ -253,3 +253,29 @@ fn a_queue_whose_waiting_client_left_expires_after_the_timeout() {
     let refused = server.api().get("/events", Some(&owner), &params).error(400, "BAD_EVENT_QUEUE_ID");
     assert_eq!(refused["queue_id"], queue_id.as_str());
 }
+
+/// A subscriber who joined after a message was sent holds no copy of it, yet may show it from
+/// the channel's history: edits reach them flagged `read`, and deletions reach them, as
+/// Zulip's `do_update_message` and `do_delete_messages` tell the channel's subscribers.
+#[test]
+fn edits_and_deletions_reach_subscribers_without_a_copy() {
+    let server = TestServer::start(env!("CARGO_BIN_EXE_confab-under-test"));
+    let owner = server.owner();
+    let id = send(&server, &owner, "before Ada came");
+    let ada = server.api().create_user(&owner, "ada@example.com", "Ada");
+    server.api().subscribe(&owner, &["general"], &["ada@example.com"]);
+    let (queue_id, _) =
+        register(&server, &ada, &[("event_types", r#"["update_message", "delete_message"]"#)]);
+
+    let path = format!("/messages/{id}");
+    server.api().patch(&path, Some(&owner), &[("content", "edited")]).ok();
+    server.api().delete(&path, Some(&owner), &[]).ok();
+
+    let events = events(&server, &ada, &queue_id, -1, true);
+    let kinds: Vec<&str> = events.iter().filter_map(|e| e["type"].as_str()).collect();
+    assert_eq!(kinds, ["update_message", "delete_message"]);
+    assert_eq!(events[0]["flags"], json!(["read"]));
+    assert_eq!(events[0]["rendered_content"], "<p>edited</p>");
+    // Without the bulk_message_deletion capability, one event per message.
+    assert_eq!(events[1]["message_id"], json!(id));
+}

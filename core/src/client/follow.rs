@@ -120,7 +120,14 @@ impl Engine {
                     aspects.content = true;
                 }
                 if let Some(flags) = event["flags"].as_array() {
+                    let historical = message.flags.iter().any(|f| f == "historical");
                     message.flags = flags.iter().filter_map(Value::as_str).map(str::to_owned).collect();
+                    // A subscriber without a copy of the message hears of edits flagged only
+                    // `read` (Zulip's `subscriber_info`); it still has no copy, so the message
+                    // stays `historical`, as a fetch shows it.
+                    if historical && !message.flags.iter().any(|f| f == "historical") {
+                        message.flags.push("historical".to_owned());
+                    }
                     aspects.flags = true;
                 }
             }

@@ -30,6 +30,15 @@ fn deletion(store: &impl Store, actor: &Actor, messages: &[Message], outcome: &m
         }
         outcome.changes.push(Change::DeleteMessage(message.id));
     }
+    // The channel's subscribers hear of it too, holders of the messages or not (Zulip's
+    // `do_delete_messages`): one who read the channel's history may show them.
+    if let Some(stream_id) = first.stream_id() {
+        for user in super::edit::active_subscribers(store, stream_id)? {
+            if !users.contains(&user) {
+                users.push(user);
+            }
+        }
+    }
     let ids: Vec<MessageId> = messages.iter().map(|m| m.id).collect();
     let body = match &first.kind {
         MessageKind::Stream { stream_id, topic } => {

@@ -563,6 +563,16 @@ fn update_events(
             }
         }
     }
+    // The channel's subscribers without a copy hear of it too, flagged read (Zulip's
+    // `do_update_message` and its `subscriber_info`): one who read the channel's history may
+    // show the message.
+    if let Some(stream_id) = target.stream_id() {
+        for user in active_subscribers(store, stream_id)? {
+            if !users.contains(&user) {
+                users.push(user);
+            }
+        }
+    }
     if let Some(stream) = &request.stream {
         for user in store.stream_subscribers(stream.id)? {
             if !users.contains(&user) && !stream.invite_only {
@@ -647,4 +657,16 @@ mod tests {
         assert!(!within_limit(Some(600), 0, 621));
         assert!(within_limit(None, 0, i64::MAX));
     }
+}
+
+/// A channel's subscribers whose accounts are active: those Zulip tells of edits and
+/// deletions of the channel's messages.
+pub(super) fn active_subscribers(store: &impl Store, stream_id: StreamId) -> ApiResult<Vec<UserId>> {
+    let mut active = Vec::new();
+    for user in store.stream_subscribers(stream_id)? {
+        if store.user(user)?.is_some_and(|u| u.is_active) {
+            active.push(user);
+        }
+    }
+    Ok(active)
 }
