@@ -632,6 +632,18 @@ impl Notices<'_> {
     }
 }
 
+/// A channel's subscribers whose accounts are active: those Zulip tells of edits and
+/// deletions of the channel's messages.
+pub(super) fn active_subscribers(store: &impl Store, stream_id: StreamId) -> ApiResult<Vec<UserId>> {
+    let mut active = Vec::new();
+    for user in store.stream_subscribers(stream_id)? {
+        if store.user(user)?.is_some_and(|u| u.is_active) {
+            active.push(user);
+        }
+    }
+    Ok(active)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -657,16 +669,4 @@ mod tests {
         assert!(!within_limit(Some(600), 0, 621));
         assert!(within_limit(None, 0, i64::MAX));
     }
-}
-
-/// A channel's subscribers whose accounts are active: those Zulip tells of edits and
-/// deletions of the channel's messages.
-pub(super) fn active_subscribers(store: &impl Store, stream_id: StreamId) -> ApiResult<Vec<UserId>> {
-    let mut active = Vec::new();
-    for user in store.stream_subscribers(stream_id)? {
-        if store.user(user)?.is_some_and(|u| u.is_active) {
-            active.push(user);
-        }
-    }
-    Ok(active)
 }
