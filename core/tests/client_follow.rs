@@ -5,11 +5,9 @@
 
 mod client_support;
 
-use client_support::{events, object};
+use client_support::{events, new_engine, object};
 
-use confab_core::client::{
-    Anchor, ChatMessage, Engine, EngineOptions, NamedAnchor, NarrowTerm, Reply, SessionCredentials,
-};
+use confab_core::client::{Anchor, ChatMessage, Engine, NamedAnchor, NarrowTerm, Reply};
 use serde_json::{Value, json};
 
 const ME: u64 = 10;
@@ -47,12 +45,7 @@ fn newest() -> Anchor {
 /// A session of user 10, subscribed to #general since after message 100 (which it reads from
 /// the channel's history) and before 101 and 102; all messages and #general are cached.
 fn session() -> Engine {
-    let credentials = SessionCredentials {
-        site: "https://chat.example.com".into(),
-        email: "me@example.com".into(),
-        api_key: "k".into(),
-    };
-    let mut engine = Engine::new(credentials, EngineOptions::default());
+    let mut engine = new_engine();
     let state = json!({
         "result": "success", "msg": "", "queue_id": "q1", "last_event_id": -1, "user_id": ME,
         "realm_users": [

@@ -4,11 +4,11 @@
 
 mod client_support;
 
-use client_support::{events, object, param, refused, success};
+use client_support::{events, new_engine, object, param, refused, success};
 
 use confab_core::client::{
-    Anchor, ChatMessage, Engine, EngineOptions, MessageEdit, Method, NamedAnchor, NarrowTerm, Operation,
-    OperationAnswer, PropagateMode, Reply, ServerError, SessionCredentials,
+    Anchor, ChatMessage, Engine, MessageEdit, Method, NamedAnchor, NarrowTerm, Operation, OperationAnswer,
+    PropagateMode, Reply, ServerError,
 };
 use serde_json::{Value, json};
 
@@ -36,12 +36,7 @@ fn message(id: u64, topic: &str, flags: &[&str]) -> Value {
 /// A session registered as user 10, subscribed to #general, where 101 and 102 (topic lunch)
 /// are unread and the narrows #general and #general > lunch are cached.
 fn session() -> Engine {
-    let credentials = SessionCredentials {
-        site: "https://chat.example.com".into(),
-        email: "me@example.com".into(),
-        api_key: "k".into(),
-    };
-    let mut engine = Engine::new(credentials, EngineOptions::default());
+    let mut engine = new_engine();
     let state = json!({
         "result": "success",
         "msg": "",

@@ -5,11 +5,9 @@
 
 mod client_support;
 
-use client_support::{events, object, param};
+use client_support::{events, new_engine, object, param};
 
-use confab_core::client::{
-    Engine, EngineOptions, HttpRequest, Method, Reply, ServerError, SessionCredentials,
-};
+use confab_core::client::{Engine, HttpRequest, Method, Reply, ServerError};
 use confab_core::client::{RepairId, Sending};
 use serde_json::{Value, json};
 
@@ -21,12 +19,7 @@ const CORDELIA: u64 = 12;
 /// 204 is the newest of the group conversation with Otto and Cordelia, 150 the only message
 /// of the user's conversation with themselves.
 fn session() -> Engine {
-    let credentials = SessionCredentials {
-        site: "https://chat.example.com".into(),
-        email: "me@example.com".into(),
-        api_key: "k".into(),
-    };
-    let mut engine = Engine::new(credentials, EngineOptions::default());
+    let mut engine = new_engine();
     let state = json!({
         "result": "success", "msg": "", "queue_id": "q1", "last_event_id": -1, "user_id": ME,
         "max_message_id": 205,

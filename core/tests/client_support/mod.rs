@@ -3,8 +3,18 @@
 
 #![allow(dead_code)]
 
-use confab_core::client::{Engine, HttpRequest, Reply, ServerError};
+use confab_core::client::{Engine, EngineOptions, HttpRequest, Reply, ServerError, SessionCredentials};
 use serde_json::{Map, Value, json};
+
+/// A session of `me@example.com` that has not registered yet.
+pub fn new_engine() -> Engine {
+    let credentials = SessionCredentials {
+        site: "https://chat.example.com".into(),
+        email: "me@example.com".into(),
+        api_key: "k".into(),
+    };
+    Engine::new(credentials, EngineOptions::default())
+}
 
 /// A JSON object literal as the map a `Reply` carries.
 pub fn object(value: Value) -> Map<String, Value> {
