@@ -1,12 +1,42 @@
+// Boot: the engine's WebAssembly, the service worker, then the login page or the saved session.
 import { render } from "preact";
 import init from "confab-web";
+import { App } from "./app";
+import { LoginPage } from "./views/login";
+import { Session } from "./session/session";
+import { applyTheme, storedTheme } from "./ui/theme";
 import "./styles/app.css";
+import "./styles/content.css";
 
 declare const ENGINE_WASM_URL: string;
 
+const root = document.getElementById("app")!;
+
+function showApp(session: Session) {
+  if (location.pathname !== "/") history.replaceState(null, "", `/${location.hash || "#feed"}`);
+  render(<App session={session} onLogout={() => logout(session)} />, root);
+  void session.start();
+}
+
+async function logout(session: Session) {
+  await session.logout();
+  location.assign("/login/");
+}
+
+function showLogin() {
+  if (location.pathname !== "/login/") history.replaceState(null, "", "/login/");
+  render(<LoginPage onLogin={showApp} />, root);
+}
+
 async function boot() {
+  applyTheme(storedTheme());
+  if ("serviceWorker" in navigator) {
+    navigator.serviceWorker.register("/sw.js").catch((error) => console.warn("No offline shell:", error));
+  }
   await init({ module_or_path: ENGINE_WASM_URL });
-  render(<p>Confab</p>, document.getElementById("app")!);
+  const session = await Session.restore();
+  if (session) showApp(session);
+  else showLogin();
 }
 
 void boot();

@@ -1,0 +1,76 @@
+// The signed-in page: header with search, the left sidebar (views, direct messages, channels
+// and topics), the current view, and people on the right.
+import { useEffect, useMemo, useState } from "preact/hooks";
+import type { Session } from "./session/session";
+import { SessionContext } from "./ui/context";
+import { parseRoute, routeNarrow, type Route } from "./route";
+import { Header } from "./views/header";
+import { LeftSidebar } from "./views/left_sidebar";
+import { PeopleSidebar } from "./people/people_sidebar";
+import { MessageView } from "./messages/message_view";
+import { RecentView } from "./views/recent";
+import { InboxView } from "./views/inbox";
+import { DraftsView } from "./views/drafts";
+import { ChannelBrowser } from "./views/channel_browser";
+import { SettingsView } from "./views/settings";
+import { ConnectionBanner } from "./views/connection_banner";
+import { useGlobalKeys } from "./ui/keys";
+import { useNotifications } from "./ui/notifications";
+import { usePresence } from "./people/presence";
+
+type Props = { session: Session; onLogout: () => void };
+
+function useRoute(session: Session): Route {
+  const [hash, setHash] = useState(location.hash);
+  useEffect(() => {
+    const update = () => setHash(location.hash);
+    addEventListener("hashchange", update);
+    return () => removeEventListener("hashchange", update);
+  }, []);
+  // Names in a narrow URL resolve against the state, which a resync may change.
+  return useMemo(() => parseRoute(session, hash), [session, hash]);
+}
+
+export function App({ session, onLogout }: Props) {
+  return (
+    <SessionContext.Provider value={session}>
+      <Shell session={session} onLogout={onLogout} />
+    </SessionContext.Provider>
+  );
+}
+
+function Shell({ session, onLogout }: Props) {
+  const route = useRoute(session);
+  const narrow = routeNarrow(route);
+  useGlobalKeys();
+  useNotifications();
+  usePresence();
+  return (
+    <div class="app">
+      <a class="skip-link" href="#message-list">
+        Skip to messages
+      </a>
+      <Header route={route} onLogout={onLogout} />
+      <ConnectionBanner />
+      <div class="columns">
+        <LeftSidebar route={route} />
+        <main class="center" id="main" aria-label="Messages">
+          {narrow ? (
+            <MessageView key={JSON.stringify(narrow)} narrow={narrow} isFeed={route.view === "feed"} />
+          ) : route.view === "recent" ? (
+            <RecentView />
+          ) : route.view === "inbox" ? (
+            <InboxView />
+          ) : route.view === "drafts" ? (
+            <DraftsView />
+          ) : route.view === "channels" ? (
+            <ChannelBrowser />
+          ) : (
+            <SettingsView />
+          )}
+        </main>
+        <PeopleSidebar />
+      </div>
+    </div>
+  );
+}
