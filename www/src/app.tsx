@@ -17,6 +17,7 @@ import { ConnectionBanner } from "./views/connection_banner";
 import { useGlobalKeys } from "./ui/keys";
 import { useNotifications } from "./ui/notifications";
 import { usePresence } from "./people/presence";
+import { Toasts } from "./ui/toast";
 
 type Props = { session: Session; onLogout: () => void };
 
@@ -71,6 +72,7 @@ function Shell({ session, onLogout }: Props) {
         </main>
         <PeopleSidebar />
       </div>
+      <Toasts />
     </div>
   );
 }

@@ -7,6 +7,7 @@ import { Session } from "./session/session";
 import { applyTheme, storedTheme } from "./ui/theme";
 import "./styles/app.css";
 import "./styles/content.css";
+import "./styles/views.css";
 
 declare const ENGINE_WASM_URL: string;
 

@@ -14,7 +14,7 @@ export class ApiError extends Error {
 
 export type Params = Record<string, string | number | boolean | unknown[] | Record<string, unknown> | undefined>;
 
-function authorization(credentials: SessionCredentials): string {
+export function authorization(credentials: SessionCredentials): string {
   const bytes = new TextEncoder().encode(`${credentials.email}:${credentials.apiKey}`);
   let binary = "";
   for (const byte of bytes) binary += String.fromCharCode(byte);
