@@ -44,12 +44,34 @@ const NODE_TEST_LIMIT: Duration = Duration::from_secs(600);
 /// Runs one `node --test` file of `tests/js/` with the package and these environment
 /// variables; panics with Node's report if a test fails or the file does not finish.
 pub fn node_test(file: &str, env: &[(&str, String)]) {
+    let package = package().to_string_lossy().into_owned();
+    let mut env = env.to_vec();
+    env.push(("CONFAB_WEB_PACKAGE", package));
+    run_node_test(file, &env);
+}
+
+/// Runs one browser test file of `tests/js/` (Playwright driving Debian's Chromium against
+/// the web client the server serves), after installing `tests/js`'s packages once.
+pub fn browser_test(file: &str, env: &[(&str, String)]) {
+    static INSTALLED: OnceLock<()> = OnceLock::new();
+    INSTALLED.get_or_init(|| {
+        let dir = crate::workspace_root().join("tests/js");
+        let status = Command::new("npm")
+            .args(["ci", "--no-audit", "--no-fund"])
+            .current_dir(&dir)
+            .status()
+            .expect("npm runs");
+        assert!(status.success(), "npm ci in tests/js failed");
+    });
+    run_node_test(file, env);
+}
+
+fn run_node_test(file: &str, env: &[(&str, String)]) {
     let root = crate::workspace_root();
     let mut node = Command::new("node")
         .arg("--test")
         .arg("--test-reporter=spec")
         .arg(root.join("tests/js").join(file))
-        .env("CONFAB_WEB_PACKAGE", package())
         .envs(env.iter().map(|(k, v)| (*k, v.as_str())))
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())

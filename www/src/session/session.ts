@@ -13,6 +13,7 @@ export class Session {
   private readonly listeners = new Set<Listener>();
   private persistTimer: ReturnType<typeof setTimeout> | undefined;
   private closed = false;
+  private saves = 0;
 
   private constructor(readonly client: Client) {
     client.onChange((changes) => {
@@ -87,6 +88,10 @@ export class Session {
     if (this.closed) return;
     clearTimeout(this.persistTimer);
     this.persistTimer = undefined;
-    await saveSnapshot(this.client.snapshot()).catch((error) => console.warn("Could not save the session:", error));
+    await saveSnapshot(this.client.snapshot()).then(
+      // Counted on the page, so tests can wait for a save instead of guessing how long it takes.
+      () => (document.documentElement.dataset.snapshotSaved = String(++this.saves)),
+      (error) => console.warn("Could not save the session:", error),
+    );
   }
 }
