@@ -66,6 +66,17 @@ fn search_unread_counts_and_the_back_button() {
 }
 
 #[test]
+fn a_list_of_ten_thousand_messages_keeps_only_visible_rows_in_the_dom() {
+    let organization = Organization::start();
+    let api = organization.api();
+    for n in 1..=10_000 {
+        // The full stop tells "n1." from "n10.".
+        post_to_general(&api, &organization.bob, "long", &format!("long message n{n}."));
+    }
+    organization.run("www_long_list.test.mjs");
+}
+
+#[test]
 fn main_views_are_accessible_and_screenshots_are_saved() {
     let organization = Organization::start();
     let api = organization.api();

@@ -2,7 +2,7 @@
 import { render } from "preact";
 import init from "confab-web";
 import { App } from "./app";
-import { LoginPage } from "./views/login";
+import { LoginPage, serverReachable } from "./views/login";
 import { Session } from "./session/session";
 import { applyTheme, storedTheme } from "./ui/theme";
 import "./styles/app.css";
@@ -24,9 +24,9 @@ async function logout(session: Session) {
   location.assign("/login/");
 }
 
-function showLogin() {
+async function showLogin() {
   if (location.pathname !== "/login/") history.replaceState(null, "", "/login/");
-  render(<LoginPage onLogin={showApp} />, root);
+  render(<LoginPage onLogin={showApp} reachable={await serverReachable()} />, root);
 }
 
 async function boot() {
@@ -37,7 +37,7 @@ async function boot() {
   await init({ module_or_path: ENGINE_WASM_URL });
   const session = await Session.restore();
   if (session) showApp(session);
-  else showLogin();
+  else await showLogin();
 }
 
 void boot();

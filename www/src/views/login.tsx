@@ -3,9 +3,9 @@
 import { useState } from "preact/hooks";
 import { Session } from "../session/session";
 
-type Props = { onLogin: (session: Session) => void };
+type Props = { onLogin: (session: Session) => void; reachable?: boolean };
 
-async function serverReachable(): Promise<boolean> {
+export async function serverReachable(): Promise<boolean> {
   try {
     const response = await fetch("/api/v1/server_settings", { cache: "no-store" });
     return response.ok;
@@ -14,12 +14,12 @@ async function serverReachable(): Promise<boolean> {
   }
 }
 
-export function LoginPage({ onLogin }: Props) {
+export function LoginPage({ onLogin, reachable = true }: Props) {
   const [email, setEmail] = useState("");
   const [password, setPassword] = useState("");
   const [error, setError] = useState<string>();
   const [busy, setBusy] = useState(false);
-  const [unreachable, setUnreachable] = useState(false);
+  const [unreachable, setUnreachable] = useState(!reachable);
 
   async function submit(event: Event) {
     event.preventDefault();
