@@ -77,7 +77,7 @@ export function PeopleSidebar() {
 
 function PersonRow({ session, user }: { session: Session; user: UserSummary }) {
   const self = user.user_id === session.userId;
-  const status = [user.status_text].filter(Boolean).join("");
+  const status = user.status_text;
   return (
     <li class="person">
       <a
