@@ -3,9 +3,11 @@
 // setting), not for the user's own messages, and not for a message the user is looking at.
 //
 // Which messages are direct or mention the user is the engine's to say: it keeps the narrows
-// `is:dm` and `is:mentioned` cached once asked for, and reports their key in `Changes.narrows`
-// when a message joins them. On such a change the newest few come from the cache; those newer
-// than the last seen are new. Nothing is asked while notifications are off.
+// `is:dm` and `is:mentioned` cached once asked for (connected: before the first register it
+// cannot resolve them), and reports their key in `Changes.narrows` when a message joins them.
+// On such a change, or a new message id beyond the last seen, the newest few come from the
+// cache (or the server, if the engine dropped the window); those newer than the last seen are
+// new. Nothing is asked while notifications are off.
 import { useEffect } from "preact/hooks";
 import type { ChatMessage, NarrowTerm } from "confab-web";
 import type { Session } from "../session/session";
@@ -18,7 +20,16 @@ const NEWEST = 10;
 /** Characters of the message's text in the notification (Zulip's web app shows 150). */
 const BODY_LENGTH = 150;
 
-type Watch = { narrow: NarrowTerm[]; key: string; newest?: number; reading: boolean; again: boolean };
+type Watch = {
+  narrow: NarrowTerm[];
+  key: string;
+  /** The newest message id checked: later ones in the narrow are new. */
+  newest?: number;
+  /** The highest message id the engine reported. */
+  seen: number;
+  reading: boolean;
+  again: boolean;
+};
 
 function permitted(session: Session): boolean {
   if (typeof Notification === "undefined" || Notification.permission !== "granted") return false;
@@ -79,10 +90,17 @@ export function useNotifications(): void {
   useEffect(() => {
     if (typeof Notification === "undefined") return;
     let closed = false;
-    const watches: Watch[] = WATCHED.map((narrow) => ({ narrow, key: session.client.narrowKey(narrow), reading: false, again: false }));
+    const watches: Watch[] = WATCHED.map((narrow) => ({
+      narrow,
+      key: session.client.narrowKey(narrow),
+      seen: 0,
+      reading: false,
+      again: false,
+    }));
 
     // Reads the newest messages of a watched narrow; the first read only notes where "new" starts.
     const read = async (watch: Watch) => {
+      if (watch.newest === undefined && session.client.connection() !== "connected") return;
       if (watch.reading) {
         watch.again = true;
         return;
@@ -91,10 +109,13 @@ export function useNotifications(): void {
       try {
         do {
           watch.again = false;
+          // Every message up to here is in the engine's state now: one not in the narrow's
+          // newest is not in the narrow.
+          const seen = watch.seen;
           const page = await session.client.messages(watch.narrow, "newest", NEWEST, 0);
           if (closed) return;
           const received = page.messages.filter((message) => message.local_id === undefined);
-          const newest = received.reduce((max, message) => Math.max(max, message.id), watch.newest ?? 0);
+          const newest = received.reduce((max, message) => Math.max(max, message.id), Math.max(watch.newest ?? 0, seen));
           if (watch.newest !== undefined && permitted(session)) {
             for (const message of received) {
               if (message.id <= watch.newest || message.sender_id === session.userId) continue;
@@ -129,8 +150,11 @@ export function useNotifications(): void {
         check();
         return;
       }
+      const top = changes.messages.reduce((max, id) => Math.max(max, id), 0);
       for (const watch of watches) {
-        if (watch.newest === undefined || changes.narrows.includes(watch.key)) void read(watch);
+        const unseen = watch.newest !== undefined && top > watch.newest;
+        watch.seen = Math.max(watch.seen, top);
+        if (watch.newest === undefined || unseen || changes.narrows.includes(watch.key)) void read(watch);
       }
     });
     check();

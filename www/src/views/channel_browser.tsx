@@ -225,6 +225,7 @@ function CreateChannelForm({ hidden, onDone }: { hidden: boolean; onDone: () => 
         invite_only: isPrivate,
       });
       setCreated({ id: reply.id, name: name.trim() });
+      onDone();
       setName("");
       setDescription("");
       setPrivate(false);

@@ -3,7 +3,7 @@
 // device), each with its count, a link to its narrow and a way to mark it read. The counts and
 // which topics are muted are the engine's.
 import type { ComponentChildren } from "preact";
-import { useState } from "preact/hooks";
+import { useRef, useState } from "preact/hooks";
 import type { Anchor, ChannelSummary, NarrowTerm, TopicSummary } from "confab-web";
 import type { Session } from "../session/session";
 import { narrowHref } from "../route";
@@ -64,9 +64,41 @@ function storedCollapsed(): Set<string> {
 
 type ChannelGroup = { channel: ChannelSummary; topics: TopicSummary[]; unread: number };
 
+const topicCaches = new WeakMap<Session, Map<number, TopicSummary[]>>();
+
+/** A channel's topics, read from the engine again only after a change to the channel. */
+function channelTopics(session: Session, streamId: number): TopicSummary[] {
+  let cache = topicCaches.get(session);
+  if (!cache) {
+    const fresh = new Map<number, TopicSummary[]>();
+    session.onChange((changes) => {
+      if (changes.resync) fresh.clear();
+      for (const id of changes.channels) fresh.delete(id);
+      for (const topic of changes.topics) fresh.delete(topic.stream_id);
+    });
+    topicCaches.set(session, fresh);
+    cache = fresh;
+  }
+  let topics = cache.get(streamId);
+  if (!topics) {
+    topics = session.client.topics(streamId);
+    cache.set(streamId, topics);
+  }
+  return topics;
+}
+
 export function InboxView() {
   const session = useSession();
-  useChanges((changes) => changes.channels.length > 0 || changes.topics.length > 0 || changes.conversations);
+  // Names of direct conversations' people show, so their changes count (others' do not).
+  const participants = useRef<ReadonlySet<number>>(new Set());
+  useChanges(
+    (changes) =>
+      changes.channels.length > 0 ||
+      changes.topics.length > 0 ||
+      changes.conversations ||
+      changes.connection !== undefined ||
+      changes.users.some((id) => participants.current.has(id)),
+  );
   const [filter, setFilter] = useState("");
   const [collapsed, setCollapsed] = useState(storedCollapsed);
   const [busy, setBusy] = useState<ReadonlySet<string>>(new Set());
@@ -80,6 +112,7 @@ export function InboxView() {
     .filter((conversation) => conversation.unread_count > 0)
     .map((conversation) => ({ conversation, name: conversationName(session, conversation.user_ids) }))
     .filter(({ name }) => matches(name));
+  participants.current = new Set(directs.flatMap(({ conversation }) => conversation.user_ids));
 
   const channels = session.client.channels();
   const ordered = [...channels.filter((c) => c.pin_to_top), ...channels.filter((c) => !c.pin_to_top)];
@@ -87,9 +120,9 @@ export function InboxView() {
   for (const channel of ordered) {
     if (channel.unread_count === 0) continue;
     const channelMatches = matches(channel.name);
-    const topics = session.client
-      .topics(channel.stream_id)
-      .filter((topic) => topic.unread_count > 0 && !topic.muted && (channelMatches || matches(topic.name)));
+    const topics = channelTopics(session, channel.stream_id).filter(
+      (topic) => topic.unread_count > 0 && !topic.muted && (channelMatches || matches(topic.name)),
+    );
     if (topics.length === 0) continue;
     groups.push({ channel, topics, unread: topics.reduce((sum, topic) => sum + topic.unread_count, 0) });
   }
@@ -233,7 +266,7 @@ type SectionProps = {
 function InboxSection({ id, title, channel, unread, collapsed, onToggle, busy, onMarkRead, children }: SectionProps) {
   const session = useSession();
   return (
-    <section class="inbox-section" aria-labelledby={`${id}-heading`}>
+    <div class="inbox-section" role="group" aria-labelledby={`${id}-heading`}>
       <div class="inbox-section-header">
         <h2 id={`${id}-heading`}>
           <button type="button" class="inbox-toggle" aria-expanded={!collapsed} aria-controls={`${id}-list`} onClick={onToggle}>
@@ -255,15 +288,16 @@ function InboxSection({ id, title, channel, unread, collapsed, onToggle, busy, o
           </a>
         )}
         {onMarkRead && (
-          <button type="button" class="mark-read" disabled={busy} onClick={onMarkRead} aria-label={`Mark all of ${title} as read`}>
+          <button type="button" class="mark-read" disabled={busy} onClick={onMarkRead}>
             {busy ? "Marking…" : "Mark as read"}
+            <span class="visually-hidden">: {title}</span>
           </button>
         )}
       </div>
       <ul id={`${id}-list`} class="inbox-list" hidden={collapsed}>
         {children}
       </ul>
-    </section>
+    </div>
   );
 }
 
@@ -276,8 +310,9 @@ function InboxRow({ href, label, unread, busy, onMarkRead }: RowProps) {
         <span class="name">{label || <em>general chat</em>}</span>
       </a>
       <UnreadCount count={unread} />
-      <button type="button" class="mark-read" disabled={busy} onClick={onMarkRead} aria-label={`Mark ${label || "general chat"} as read`}>
+      <button type="button" class="mark-read" disabled={busy} onClick={onMarkRead}>
         {busy ? "Marking…" : "Mark as read"}
+        <span class="visually-hidden">: {label || "general chat"}</span>
       </button>
     </li>
   );

@@ -5,7 +5,7 @@
 // topic list, once per session. Rows are kept per channel and rebuilt only for channels that
 // changed, and at most a page of rows is in the DOM, so 1,000 channels stay fast.
 import { useEffect, useMemo, useState } from "preact/hooks";
-import type { ChannelSummary, Conversation, TopicSummary } from "confab-web";
+import type { Changes, ChannelSummary, Conversation, TopicSummary } from "confab-web";
 import type { Session } from "../session/session";
 import { narrowHref } from "../route";
 import { useChanges, useSession } from "../ui/context";
@@ -36,43 +36,102 @@ type TopicRow = {
 type DirectRow = { kind: "direct"; key: string; maxId: number; unread: number; muted: false; conversation: Conversation; name: string; text: string };
 type Row = TopicRow | DirectRow;
 
-/** What Recent keeps per session between showings: topic rows per channel, and what it fetched. */
+/** What Recent keeps per session between showings: rows per channel, and what it fetched. */
 type RecentCache = {
+  /** Subscribed channels (`client.channels()` costs milliseconds with 1,000 channels). */
+  channels?: ChannelSummary[];
   topicRows: Map<number, TopicRow[]>;
   directRows?: DirectRow[];
   rows?: Row[];
+  /** The people of the direct conversations, whose names the rows show. */
+  participants: Set<number>;
   /** Channels whose topic list was fetched (or is being fetched) this session. */
   fetched: Set<number>;
+  /** Channels whose topic list is being fetched now. */
+  fetching: Set<number>;
+  /** Channels whose fetched topics are not in the rows yet (they go in at most once a second). */
+  arrived: Set<number>;
+  flushTimer?: ReturnType<typeof setTimeout>;
+  /** Redraws the view showing, if any, when fetched topics go in. */
+  redraw?: () => void;
   recentLoaded: boolean;
 };
 
+/** How often topics fetched in the background go into the rows. */
+const FLUSH_MS = 1000;
+
 const caches = new WeakMap<Session, RecentCache>();
+
+/**
+ * Whether a change only reports topic lists the background fetch brought: those are taken in
+ * batches, so that 1,000 fetches do not rebuild the rows 1,000 times.
+ */
+function fetchedOnly(cache: RecentCache, changes: Changes): boolean {
+  return (
+    changes.channels.length > 0 &&
+    changes.channels.every((id) => cache.fetching.has(id)) &&
+    changes.topics.length === 0 &&
+    changes.users.length === 0 &&
+    !changes.conversations &&
+    !changes.resync &&
+    changes.connection === undefined
+  );
+}
 
 function recentCache(session: Session): RecentCache {
   let cache = caches.get(session);
   if (!cache) {
-    const fresh: RecentCache = { topicRows: new Map(), fetched: new Set(), recentLoaded: false };
+    const fresh: RecentCache = {
+      topicRows: new Map(),
+      participants: new Set(),
+      fetched: new Set(),
+      fetching: new Set(),
+      arrived: new Set(),
+      recentLoaded: false,
+    };
     session.onChange((changes) => {
       if (changes.resync) {
         // The engine forgot its topics and messages: fetch again when shown.
+        fresh.channels = undefined;
         fresh.topicRows.clear();
         fresh.fetched.clear();
+        fresh.arrived.clear();
         fresh.recentLoaded = false;
         fresh.directRows = undefined;
         fresh.rows = undefined;
         return;
       }
+      if (fetchedOnly(fresh, changes)) {
+        for (const id of changes.channels) fresh.arrived.add(id);
+        scheduleFlush(fresh);
+        return;
+      }
+      if (changes.channels.length > 0) fresh.channels = undefined;
       for (const id of changes.channels) fresh.topicRows.delete(id);
       for (const topic of changes.topics) fresh.topicRows.delete(topic.stream_id);
-      if (changes.conversations || changes.users.length > 0) fresh.directRows = undefined;
-      if (changes.channels.length > 0 || changes.topics.length > 0 || changes.conversations || changes.users.length > 0) {
-        fresh.rows = undefined;
-      }
+      // Names in direct rows: their people's changes, or the first state arriving after login.
+      const names = changes.connection !== undefined || changes.users.some((id) => fresh.participants.has(id));
+      if (changes.conversations || names) fresh.directRows = undefined;
+      if (changes.channels.length > 0 || changes.topics.length > 0 || changes.conversations || names) fresh.rows = undefined;
     });
     caches.set(session, fresh);
     cache = fresh;
   }
   return cache;
+}
+
+function scheduleFlush(cache: RecentCache) {
+  cache.flushTimer ??= setTimeout(() => flush(cache), FLUSH_MS);
+}
+
+function flush(cache: RecentCache) {
+  clearTimeout(cache.flushTimer);
+  cache.flushTimer = undefined;
+  if (cache.arrived.size === 0) return;
+  for (const id of cache.arrived) cache.topicRows.delete(id);
+  cache.arrived.clear();
+  cache.rows = undefined;
+  cache.redraw?.();
 }
 
 function channelRows(session: Session, channel: ChannelSummary): TopicRow[] {
@@ -92,7 +151,8 @@ function allRows(session: Session, cache: RecentCache): Row[] {
   if (cache.rows) return cache.rows;
   const rows: Row[] = [];
   const subscribed = new Set<number>();
-  for (const channel of session.client.channels()) {
+  cache.channels ??= session.client.channels();
+  for (const channel of cache.channels) {
     subscribed.add(channel.stream_id);
     let topics = cache.topicRows.get(channel.stream_id);
     if (!topics) {
@@ -103,19 +163,22 @@ function allRows(session: Session, cache: RecentCache): Row[] {
   }
   // Channels left since: their rows go.
   for (const id of cache.topicRows.keys()) if (!subscribed.has(id)) cache.topicRows.delete(id);
-  cache.directRows ??= session.client.conversations().map((conversation) => {
-    const name = conversationName(session, conversation.user_ids);
-    return {
-      kind: "direct",
-      key: `dm:${[...conversation.user_ids].sort((a, b) => a - b).join(",")}`,
-      maxId: conversation.max_message_id,
-      unread: conversation.unread_count,
-      muted: false,
-      conversation,
-      name,
-      text: name.toLowerCase(),
-    };
-  });
+  if (!cache.directRows) {
+    cache.directRows = session.client.conversations().map((conversation): DirectRow => {
+      const name = conversationName(session, conversation.user_ids);
+      return {
+        kind: "direct",
+        key: `dm:${[...conversation.user_ids].sort((a, b) => a - b).join(",")}`,
+        maxId: conversation.max_message_id,
+        unread: conversation.unread_count,
+        muted: false,
+        conversation,
+        name,
+        text: name.toLowerCase(),
+      };
+    });
+    cache.participants = new Set(cache.directRows.flatMap((row) => row.conversation.user_ids));
+  }
   rows.push(...cache.directRows);
   rows.sort((a, b) => b.maxId - a.maxId);
   cache.rows = rows;
@@ -137,16 +200,16 @@ function useTopicFetching(session: Session, cache: RecentCache, connected: boole
         cache.recentLoaded = false;
       });
     }
-    const queue = session.client
-      .channels()
-      .map((channel) => channel.stream_id)
-      .filter((id) => !cache.fetched.has(id));
+    cache.channels ??= session.client.channels();
+    const queue = cache.channels.map((channel) => channel.stream_id).filter((id) => !cache.fetched.has(id));
+    let running = FETCH_CONCURRENCY;
     const worker = async () => {
       while (!stopped) {
         const id = queue.shift();
-        if (id === undefined) return;
+        if (id === undefined) break;
         if (cache.fetched.has(id)) continue;
         cache.fetched.add(id);
+        cache.fetching.add(id);
         try {
           await session.client.fetchTopics(id);
         } catch (failure) {
@@ -156,8 +219,12 @@ function useTopicFetching(session: Session, cache: RecentCache, connected: boole
             cache.fetched.delete(id);
             stopped = true;
           }
+        } finally {
+          cache.fetching.delete(id);
         }
       }
+      running -= 1;
+      if (running === 0) flush(cache);
     };
     for (let i = 0; i < FETCH_CONCURRENCY; i++) void worker();
     return () => {
@@ -168,11 +235,22 @@ function useTopicFetching(session: Session, cache: RecentCache, connected: boole
 
 export function RecentView() {
   const session = useSession();
+  const cache = recentCache(session);
+  const [, redraw] = useState(0);
+  useEffect(() => {
+    cache.redraw = () => redraw((n) => n + 1);
+    return () => {
+      cache.redraw = undefined;
+    };
+  }, [cache]);
   useChanges(
     (changes) =>
-      changes.channels.length > 0 || changes.topics.length > 0 || changes.conversations || changes.connection !== undefined,
+      (changes.channels.length > 0 && !fetchedOnly(cache, changes)) ||
+      changes.topics.length > 0 ||
+      changes.conversations ||
+      changes.connection !== undefined ||
+      changes.users.some((id) => cache.participants.has(id)),
   );
-  const cache = recentCache(session);
   const [filter, setFilter] = useState("");
   const [unreadOnly, setUnreadOnly] = useState(false);
   const [includeMuted, setIncludeMuted] = useState(false);

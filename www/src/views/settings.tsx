@@ -17,6 +17,9 @@ function errorText(error: unknown): string {
   return String((error as { msg?: unknown })?.msg ?? error);
 }
 
+/** How long "Saved." shows. */
+const SAVED_NOTE_MS = 4000;
+
 type Outcome = { kind: "saving" } | { kind: "saved"; text: string } | { kind: "error"; text: string };
 
 /** Runs a save and keeps what became of it, for the section's feedback line. */
@@ -29,6 +32,12 @@ function useSave() {
     },
     [],
   );
+  // "Saved" goes after a moment, as in Zulip's settings; errors stay until the next try.
+  useEffect(() => {
+    if (outcome?.kind !== "saved") return;
+    const timer = setTimeout(() => setOutcome(undefined), SAVED_NOTE_MS);
+    return () => clearTimeout(timer);
+  }, [outcome]);
   async function run(work: () => Promise<unknown>, saved = "Saved."): Promise<boolean> {
     setOutcome({ kind: "saving" });
     try {
