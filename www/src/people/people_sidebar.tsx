@@ -1,12 +1,13 @@
 // The right sidebar: people, as Zulip's buddy list. The user first, then those active, idle and
 // offline (by name within each), with presence, status and avatar; a filter; a click opens
 // the direct conversation. Bots and deactivated users are left out. With 10,000 people only a
-// page of rows is in the DOM, and the sorted list is rebuilt only when users change.
-import { useMemo, useState } from "preact/hooks";
+// page of rows is in the DOM, and the sorted list is rebuilt only when users change (at most
+// once a second).
+import { useEffect, useMemo, useState } from "preact/hooks";
 import type { PresenceStatus, UserSummary } from "confab-web";
 import type { Session } from "../session/session";
 import { narrowHref } from "../route";
-import { useChanges, useSession } from "../ui/context";
+import { useSession } from "../ui/context";
 import { allUsers, avatarUrl } from "../ui/people";
 import { emojiCharacter } from "../messages/content";
 
@@ -29,9 +30,33 @@ function peopleInOrder(session: Session, users: UserSummary[]): Person[] {
   });
 }
 
+/**
+ * Redraws after changes to people at most this often: in a large organization presence
+ * changes arrive many times a second, and nothing here needs them sooner.
+ */
+const REDRAW_MS = 1000;
+
+function usePeopleChanges(session: Session) {
+  const [, redraw] = useState(0);
+  useEffect(() => {
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const unsubscribe = session.onChange((changes) => {
+      if (!(changes.resync || changes.users.length > 0 || changes.connection !== undefined)) return;
+      timer ??= setTimeout(() => {
+        timer = undefined;
+        redraw((n) => n + 1);
+      }, REDRAW_MS);
+    });
+    return () => {
+      unsubscribe();
+      clearTimeout(timer);
+    };
+  }, [session]);
+}
+
 export function PeopleSidebar() {
   const session = useSession();
-  useChanges((changes) => changes.users.length > 0);
+  usePeopleChanges(session);
   const users = allUsers(session);
   const people = useMemo(() => peopleInOrder(session, users), [session, users]);
   const [filter, setFilter] = useState("");
