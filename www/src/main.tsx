@@ -15,6 +15,7 @@ const root = document.getElementById("app")!;
 
 function showApp(session: Session) {
   if (location.pathname !== "/") history.replaceState(null, "", `/${location.hash || "#feed"}`);
+  root.replaceChildren();
   render(<App session={session} onLogout={() => logout(session)} />, root);
   void session.start();
 }
@@ -26,6 +27,7 @@ async function logout(session: Session) {
 
 async function showLogin() {
   if (location.pathname !== "/login/") history.replaceState(null, "", "/login/");
+  root.replaceChildren();
   render(<LoginPage onLogin={showApp} reachable={await serverReachable()} />, root);
 }
 

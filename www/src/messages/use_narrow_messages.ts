@@ -4,6 +4,7 @@
 import { useCallback, useEffect, useRef, useState } from "preact/hooks";
 import type { Anchor, ChatMessage, NarrowTerm } from "confab-web";
 import type { Session } from "../session/session";
+import { errorText } from "../session/api";
 
 export type NarrowMessages = {
   messages: ChatMessage[];
@@ -20,12 +21,6 @@ export type NarrowMessages = {
 const PAGE = 100;
 
 type Window = { messages: ChatMessage[]; foundOldest: boolean; foundNewest: boolean };
-
-function messageText(error: unknown): string {
-  if (error instanceof Error) return error.message;
-  if (error && typeof error === "object" && "msg" in error) return String((error as { msg: unknown }).msg);
-  return String(error);
-}
 
 export function useNarrowMessages(session: Session, narrow: NarrowTerm[], near?: number): NarrowMessages {
   const [window, setWindow] = useState<Window>({ messages: [], foundOldest: false, foundNewest: false });
@@ -67,7 +62,7 @@ export function useNarrowMessages(session: Session, narrow: NarrowTerm[], near?:
         setFirstUnread(page.messages.find((m) => !m.flags.includes("read") && !m.local_id && m.sender_id !== session.userId)?.id);
         setError(undefined);
       })
-      .catch((failure) => !cancelled && setError(messageText(failure)))
+      .catch((failure) => !cancelled && setError(errorText(failure)))
       .finally(() => {
         busy.current = false;
         if (!cancelled) setLoading(false);
@@ -126,7 +121,7 @@ export function useNarrowMessages(session: Session, narrow: NarrowTerm[], near?:
             setWindow({ messages: merged, foundOldest, foundNewest: page.found_newest });
           }
         })
-        .catch((failure) => setError(messageText(failure)))
+        .catch((failure) => setError(errorText(failure)))
         .finally(() => {
           busy.current = false;
           setLoading(false);

@@ -93,3 +93,10 @@ export function upload(
     request.send(form);
   });
 }
+
+/** What to tell the user about a failure: the server's message, an Error's, or the value. */
+export function errorText(error: unknown): string {
+  if (error instanceof Error) return error.message;
+  if (error && typeof error === "object" && "msg" in error) return String((error as { msg: unknown }).msg);
+  return String(error);
+}

@@ -43,8 +43,10 @@ export function useGlobalKeys() {
       if (typingInField(event.target)) return;
       // Buttons and links keep Enter for themselves.
       if (event.key === "Enter" && event.target instanceof HTMLElement && event.target.closest("button, a, [role=button]")) return;
+      // Arrows, Home and End move through messages only where a message list is shown.
       const action = LIST_KEYS[event.key];
-      if (action) {
+      const listShown = document.getElementById("message-list") !== null;
+      if (action && (listShown || /^[a-z*+>]$/.test(event.key))) {
         event.preventDefault();
         dispatchEvent(new CustomEvent<ListAction>("confab:list", { detail: action }));
         return;

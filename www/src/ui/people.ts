@@ -1,5 +1,6 @@
 // Users by id, read from the engine once per change to users rather than once per lookup
 // (10,000 users cross from WebAssembly in a few milliseconds; per row it would be too slow).
+// A connection change clears it too: before the first register there are no users yet.
 import type { UserSummary } from "confab-web";
 import type { Session } from "../session/session";
 
@@ -10,7 +11,7 @@ function cache(session: Session) {
   if (!entry) {
     const fresh: { users?: UserSummary[]; byId?: Map<number, UserSummary> } = {};
     session.onChange((changes) => {
-      if (changes.resync || changes.users.length > 0) {
+      if (changes.resync || changes.users.length > 0 || changes.connection !== undefined) {
         fresh.users = undefined;
         fresh.byId = undefined;
       }

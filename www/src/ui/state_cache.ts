@@ -10,7 +10,7 @@ export function fromState<T>(session: Session, name: string, compute: (state: Re
   if (!entries) {
     const fresh = new Map<string, unknown>();
     session.onChange((changes) => {
-      if (changes.resync || changes.settings || changes.users.length > 0) fresh.clear();
+      if (changes.resync || changes.settings || changes.users.length > 0 || changes.connection !== undefined) fresh.clear();
     });
     caches.set(session, fresh);
     entries = fresh;

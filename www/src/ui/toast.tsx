@@ -1,5 +1,6 @@
 // Short notices at the bottom of the page: the server's refusals of things the user did.
 import { useEffect, useState } from "preact/hooks";
+import { errorText } from "../session/api";
 
 type Toast = { id: number; text: string };
 let next = 1;
@@ -10,8 +11,7 @@ export function showToast(text: string) {
 
 /** For promises of the engine's operations: the server's message, shown. */
 export function reportRefusal(error: unknown) {
-  const text = error instanceof Error ? error.message : String((error as { msg?: string })?.msg ?? error);
-  showToast(text);
+  showToast(errorText(error));
 }
 
 export function Toasts() {

@@ -2,6 +2,7 @@
 // of its own, with a retry, rather than a login error.
 import { useState } from "preact/hooks";
 import { Session } from "../session/session";
+import { errorText } from "../session/api";
 
 type Props = { onLogin: (session: Session) => void; reachable?: boolean };
 
@@ -29,7 +30,7 @@ export function LoginPage({ onLogin, reachable = true }: Props) {
       onLogin(await Session.login(location.origin, email.trim(), password));
     } catch (failure) {
       if (!(await serverReachable())) setUnreachable(true);
-      else setError(failure instanceof Error ? failure.message : String((failure as { msg?: string }).msg ?? failure));
+      else setError(errorText(failure));
     } finally {
       setBusy(false);
     }
