@@ -3,6 +3,7 @@
 import { useEffect, useState } from "preact/hooks";
 import type { ChatMessage } from "confab-web";
 import type { Session } from "../session/session";
+import { errorText } from "../session/api";
 import { Modal } from "../ui/modal";
 import { userName } from "../ui/people";
 
@@ -25,7 +26,7 @@ export function EditHistory({ session, message, onClose }: { session: Session; m
   useEffect(() => {
     session
       .request<{ message_history: Version[] }>("GET", `/messages/${message.id}/history`)
-      .then((reply) => setVersions(reply.message_history), (failure) => setError(String(failure?.message ?? failure)));
+      .then((reply) => setVersions(reply.message_history), (failure) => setError(errorText(failure)));
   }, [session, message.id]);
   return (
     <Modal title="Message edit history" onClose={onClose} class="edit-history">

@@ -3,6 +3,7 @@
 import { useEffect, useState } from "preact/hooks";
 import type { ChatMessage } from "confab-web";
 import type { Session } from "../session/session";
+import { errorText } from "../session/api";
 import { Modal } from "../ui/modal";
 import { reportRefusal } from "../ui/toast";
 import { rawContent } from "./raw_content";
@@ -11,7 +12,7 @@ export function EditMessage({ session, message, onClose }: { session: Session; m
   const [content, setContent] = useState<string>();
   const [error, setError] = useState<string>();
   useEffect(() => {
-    rawContent(session, message.id).then(setContent, (failure) => setError(String(failure?.message ?? failure)));
+    rawContent(session, message.id).then(setContent, (failure) => setError(errorText(failure)));
   }, [session, message.id]);
 
   function save(event: Event) {
