@@ -63,8 +63,9 @@ fn build_engine(root: &Path, out: &Path) -> PathBuf {
     ] {
         rerun_if_changed(&root.join(input));
     }
-    // Shared by every profile of the outer build (the engine is always `wasm-release`), and
-    // apart from its directories, so the nested build never waits on the outer build's lock.
+    // A target directory of its own, so the nested build never waits on the lock the outer
+    // build holds on its profile's directory; one for every outer profile (the engine's is
+    // always `wasm-release`).
     let target_dir = target_dir(out).join("www-engine");
     let mut cargo = Command::new(env::var_os("CARGO").unwrap_or_else(|| "cargo".into()));
     // From the workspace's root, so that `.cargo/config.toml` applies: its wasm32 rustflags keep
@@ -97,6 +98,15 @@ fn build_engine(root: &Path, out: &Path) -> PathBuf {
     );
 
     let wasm = target_dir.join("wasm32-unknown-unknown/wasm-release/confab_web.wasm");
+    // Without the section wasm-bindgen only warns, guesses reference types and misses
+    // multivalue: glue unlike the package's (scripts/build-web-package) for the same engine.
+    let module = fs::read(&wasm).unwrap_or_else(|e| fail(&format!("reading {}: {e}", wasm.display())));
+    if !module.windows(b"target_features".len()).any(|window| window == b"target_features") {
+        fail(&format!(
+            "{} has no target_features section: the wasm32 rustflags of .cargo/config.toml did not apply",
+            wasm.display()
+        ));
+    }
     let engine = out.join("engine");
     let _ = fs::remove_dir_all(&engine);
     let bound = wasm_bindgen_cli_support::Bindgen::new()
