@@ -28,6 +28,7 @@ mod profile;
 mod scheduled;
 mod uploads;
 mod users;
+mod web_client;
 
 use channels::*;
 use groups::*;
@@ -39,6 +40,7 @@ use profile::*;
 use scheduled::*;
 use uploads::*;
 use users::*;
+use web_client::*;
 
 pub fn router() -> Router<AppState> {
     let v1 = Router::new()
@@ -172,6 +174,11 @@ pub fn router() -> Router<AppState> {
         .route("/user_uploads/{realm}/{*path}", get(serve_upload))
         .route("/user_avatars/{*path}", get(serve_user_avatar))
         .route("/avatar/{*rest}", get(serve_avatar))
+        // The browser client, embedded at build time.
+        .route("/", get(serve_web_client_page))
+        .route("/login/", get(serve_web_client_page))
+        .route("/sw.js", get(serve_web_client_worker))
+        .route("/static/{*path}", get(serve_web_client_static))
         .fallback(unknown_endpoint)
         // Multipart bodies carry uploads: their files go to disk as they arrive.
         .layer(axum::extract::DefaultBodyLimit::max(super::MAX_UPLOAD_BODY_BYTES))
