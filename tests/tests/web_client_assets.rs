@@ -135,5 +135,10 @@ fn the_worker_is_served_and_unknown_paths_answer_as_before() {
         assert_eq!(body["msg"], "Invalid API endpoint", "{path}: {body}");
         assert_eq!(body["code"], "BAD_REQUEST", "{path}: {body}");
     }
+    // Another method on the page's paths is refused in the API's shape too.
+    let posted = client().post(format!("{}/", server.base_url)).send().expect("a reply");
+    assert_eq!(posted.status(), 405);
+    let body: serde_json::Value = serde_json::from_str(&posted.text().expect("a body")).expect("JSON");
+    assert_eq!(body["result"], "error", "{body}");
     server.api().get("/server_settings", None, &[]).ok();
 }

@@ -180,6 +180,7 @@ pub fn router() -> Router<AppState> {
         .route("/sw.js", get(serve_web_client_worker))
         .route("/static/{*path}", get(serve_web_client_static))
         .fallback(unknown_endpoint)
+        .method_not_allowed_fallback(method_not_allowed)
         // Multipart bodies carry uploads: their files go to disk as they arrive.
         .layer(axum::extract::DefaultBodyLimit::max(super::MAX_UPLOAD_BODY_BYTES))
 }
