@@ -73,6 +73,7 @@ async function session(credentials: SessionCredentials): Promise<void> {
     const page: MessagesPage = await client.messages(narrow, anchor, 50, 50);
     page.messages.forEach((m) => console.log(describe(m)));
     console.log(client.narrowKey(narrow), page.from_cache, page.found_oldest, page.found_newest);
+    navigation(client, narrow);
 
     const destination: Destination = { type: "channel", stream_id: general.stream_id, topic: "greetings" };
     const localId: string = client.send(destination, "Hello, **world**");
@@ -107,6 +108,18 @@ async function session(credentials: SessionCredentials): Promise<void> {
   await client.close();
   const restored: Client = Client.restore(saved);
   console.log(restored.state()["max_message_id"]);
+}
+
+// The URL fragment is the page's state: narrows go in and come back out as Zulip writes them.
+function navigation(client: Client, narrow: NarrowTerm[]): void {
+  const hash: string = client.narrowToHash(narrow); // "#narrow/channel/12-general"
+  const back: NarrowTerm[] | undefined = client.hashToNarrow(hash);
+  if (client.hashToNarrow("#recent") === undefined) console.log("#recent is the front end's own view");
+  console.log(hash, back?.length);
+  // The search bar shows the narrow as text, and the text the user edits becomes a narrow.
+  const text: string = client.searchText(narrow); // "channel:general"
+  const searched: NarrowTerm[] = client.parseSearch(`${text} -is:resolved sender:me "fish and chips"`);
+  console.log(text, client.narrowToHash(searched));
 }
 
 function offlineRules(state: RegisterState): void {

@@ -287,6 +287,46 @@ impl Client {
         self.inner.engine.borrow().narrow_key(&narrow).map_err(server_error)
     }
 
+    /// The `#narrow/...` URL fragment of a narrow, as Zulip's web app writes it
+    /// (`#narrow/channel/12-general/topic/greetings`).
+    #[wasm_bindgen(js_name = narrowToHash)]
+    pub fn narrow_to_hash(
+        &self,
+        #[wasm_bindgen(unchecked_param_type = "NarrowTerm[]")] narrow: JsValue,
+    ) -> Result<String, JsValue> {
+        let narrow: Vec<NarrowTerm> = from_js(narrow)?;
+        Ok(self.inner.engine.borrow().narrow_to_hash(&narrow))
+    }
+
+    /// The narrow a `#narrow/...` fragment names (older spellings too), or `undefined` for any
+    /// other fragment (`#feed`, `#recent`, `#inbox`... are the front end's own views).
+    #[wasm_bindgen(js_name = hashToNarrow, unchecked_return_type = "NarrowTerm[] | undefined")]
+    pub fn hash_to_narrow(&self, hash: &str) -> Result<JsValue, JsValue> {
+        match self.inner.engine.borrow().hash_to_narrow(hash) {
+            Some(narrow) => to_js(&narrow),
+            None => Ok(JsValue::UNDEFINED),
+        }
+    }
+
+    /// The narrow a search text asks for, in Zulip's search syntax (`channel:general
+    /// topic:lunch -is:resolved sender:me "fish and chips"`): channels and people resolved to
+    /// ids, free text one `search` term. An empty text is the empty narrow.
+    #[wasm_bindgen(js_name = parseSearch, unchecked_return_type = "NarrowTerm[]")]
+    pub fn parse_search(&self, query: &str) -> Result<JsValue, JsValue> {
+        to_js(&self.inner.engine.borrow().parse_search(query))
+    }
+
+    /// The search text that shows a narrow (`parseSearch` reads it back): channels by name,
+    /// people by email.
+    #[wasm_bindgen(js_name = searchText)]
+    pub fn search_text(
+        &self,
+        #[wasm_bindgen(unchecked_param_type = "NarrowTerm[]")] narrow: JsValue,
+    ) -> Result<String, JsValue> {
+        let narrow: Vec<NarrowTerm> = from_js(narrow)?;
+        Ok(self.inner.engine.borrow().search_text(&narrow))
+    }
+
     /// Messages of a narrow around an anchor: from the cache when it covers the range, else
     /// fetched (and merged into the cache).
     #[wasm_bindgen(unchecked_return_type = "Promise<MessagesPage>")]

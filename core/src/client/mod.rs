@@ -36,8 +36,12 @@
 mod cache;
 mod change_log;
 pub mod connection;
+mod directory;
+#[cfg(test)]
+mod fixture;
 mod follow;
 mod messages;
+mod narrow_hash;
 mod narrow_terms;
 mod optimistic;
 mod outbox;
@@ -47,6 +51,7 @@ mod queries;
 mod repair_queue;
 mod repairs;
 pub mod request;
+mod search_syntax;
 mod snapshot;
 pub mod types;
 mod unread_details;
