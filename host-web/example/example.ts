@@ -20,6 +20,7 @@ import {
   type MessageEdit,
   type QueuedOperation,
   type RefusedOperation,
+  type SearchSuggestion,
   type MessagesPage,
   type NarrowTerm,
   type OrganizationSnapshot,
@@ -120,6 +121,11 @@ function navigation(client: Client, narrow: NarrowTerm[]): void {
   const text: string = client.searchText(narrow); // "channel:general"
   const searched: NarrowTerm[] = client.parseSearch(`${text} -is:resolved sender:me "fish and chips"`);
   console.log(text, client.narrowToHash(searched));
+  for (const suggestion of client.searchSuggestions("channel:gen")) {
+    const line: SearchSuggestion = suggestion;
+    // An incomplete one (`sender:`) goes into the box; a complete one is a narrow to show.
+    console.log(line.search, line.description, line.complete ? client.narrowToHash(line.narrow) : "…");
+  }
 }
 
 function offlineRules(state: RegisterState): void {

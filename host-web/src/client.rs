@@ -327,6 +327,14 @@ impl Client {
         Ok(self.inner.engine.borrow().search_text(&narrow))
     }
 
+    /// Suggestions for a search text as typed (at most 10), as Zulip's search bar makes them:
+    /// the text itself, then completions of its last term (channels, topics, people,
+    /// `is:`/`has:` values, operators) after the terms before it, then its leading terms.
+    #[wasm_bindgen(js_name = searchSuggestions, unchecked_return_type = "SearchSuggestion[]")]
+    pub fn search_suggestions(&self, query: &str) -> Result<JsValue, JsValue> {
+        to_js(&self.inner.engine.borrow().search_suggestions(query))
+    }
+
     /// Messages of a narrow around an anchor: from the cache when it covers the range, else
     /// fetched (and merged into the cache).
     #[wasm_bindgen(unchecked_return_type = "Promise<MessagesPage>")]

@@ -193,6 +193,26 @@ sent: boolean, };
 
 export type RefusedOperation = { id: number, operation: Operation, error: ServerError, };
 
+export type SearchSuggestion = { 
+/**
+ * The search text (what `searchText` would show for the narrow).
+ */
+search: string, 
+/**
+ * Plain text, such as `Messages in #general, sent by Iago`.
+ */
+description: string, 
+/**
+ * The narrow to show when the suggestion is picked (`parseSearch(search)`).
+ */
+narrow: Array<NarrowTerm>, 
+/**
+ * False when the suggestion only completes the text, an operator still waiting for its
+ * operand (`sender:`): put `search` in the search box and keep it open; `narrow` then holds
+ * the terms before it.
+ */
+complete: boolean, };
+
 export type Rendering = { 
 /**
  * The message's `rendered_content`.

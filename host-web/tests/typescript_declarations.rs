@@ -72,6 +72,7 @@ fn declarations() -> String {
         MessageEdit,
         QueuedOperation,
         RefusedOperation,
+        SearchSuggestion,
         Rendering,
         OrganizationSnapshot,
         MentionUser,

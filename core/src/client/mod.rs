@@ -34,12 +34,14 @@
 //! ```
 
 mod cache;
+mod candidates;
 mod change_log;
 pub mod connection;
 mod directory;
 #[cfg(test)]
 mod fixture;
 mod follow;
+mod matching;
 mod messages;
 mod narrow_hash;
 mod narrow_terms;
@@ -51,6 +53,8 @@ mod queries;
 mod repair_queue;
 mod repairs;
 pub mod request;
+mod search_description;
+mod search_suggestions;
 mod search_syntax;
 mod snapshot;
 pub mod types;

@@ -463,3 +463,20 @@ pub struct RefusedOperation {
     pub operation: Operation,
     pub error: ServerError,
 }
+
+/// A line under the search bar: the search text it stands for, what it finds in words, and its
+/// narrow.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "typescript", derive(TS))]
+pub struct SearchSuggestion {
+    /// The search text (what `searchText` would show for the narrow).
+    pub search: String,
+    /// Plain text, such as `Messages in #general, sent by Iago`.
+    pub description: String,
+    /// The narrow to show when the suggestion is picked (`parseSearch(search)`).
+    pub narrow: Vec<NarrowTerm>,
+    /// False when the suggestion only completes the text, an operator still waiting for its
+    /// operand (`sender:`): put `search` in the search box and keep it open; `narrow` then holds
+    /// the terms before it.
+    pub complete: bool,
+}
