@@ -17,6 +17,8 @@ import {
   type ConnectionState,
   type Conversation,
   type Destination,
+  type EmojiChoice,
+  type GroupSummary,
   type MessageEdit,
   type QueuedOperation,
   type RefusedOperation,
@@ -75,6 +77,7 @@ async function session(credentials: SessionCredentials): Promise<void> {
     page.messages.forEach((m) => console.log(describe(m)));
     console.log(client.narrowKey(narrow), page.from_cache, page.found_oldest, page.found_newest);
     navigation(client, narrow);
+    typeaheads(client, general.stream_id);
 
     const destination: Destination = { type: "channel", stream_id: general.stream_id, topic: "greetings" };
     const localId: string = client.send(destination, "Hello, **world**");
@@ -126,6 +129,19 @@ function navigation(client: Client, narrow: NarrowTerm[]): void {
     // An incomplete one (`sender:`) goes into the box; a complete one is a narrow to show.
     console.log(line.search, line.description, line.complete ? client.narrowToHash(line.narrow) : "…");
   }
+}
+
+// The compose box's typeaheads: `@` people and groups, `#` channels, the topic field, `:` emoji.
+function typeaheads(client: Client, streamId: number): void {
+  const people: UserSummary[] = client.completeUsers("ia", 8);
+  const groups: GroupSummary[] = client.completeGroups("back", 5);
+  const channels: ChannelSummary[] = client.completeChannels("gen", 8);
+  const topics: string[] = client.completeTopics(streamId, "lun", 8);
+  const emoji: EmojiChoice[] = client.completeEmoji("octo", 8);
+  const picker: EmojiChoice[] = client.completeEmoji("", 5000);
+  const custom = picker.filter((e) => e.reaction_type === "realm_emoji").map((e) => e.url);
+  console.log(people.map((u) => `@**${u.full_name}|${u.user_id}**`), groups.map((g) => `@*${g.name}*`));
+  console.log(channels.map((c) => `#**${c.name}**`), topics, emoji.map((e) => `:${e.name}:`), custom);
 }
 
 function offlineRules(state: RegisterState): void {

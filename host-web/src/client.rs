@@ -335,6 +335,39 @@ impl Client {
         to_js(&self.inner.engine.borrow().search_suggestions(query))
     }
 
+    /// People for `@`-mentions and direct-message recipients, best match first (Zulip's
+    /// ranking: the start of a name before a word's start before an email; people one writes
+    /// to, then recent senders, then those online, then by name), at most `limit`.
+    #[wasm_bindgen(js_name = completeUsers, unchecked_return_type = "UserSummary[]")]
+    pub fn complete_users(&self, query: &str, limit: u32) -> Result<JsValue, JsValue> {
+        to_js(&self.inner.engine.borrow().complete_users(query, limit as usize))
+    }
+
+    /// User groups to mention (`@*group*`), best match first, at most `limit`.
+    #[wasm_bindgen(js_name = completeGroups, unchecked_return_type = "GroupSummary[]")]
+    pub fn complete_groups(&self, query: &str, limit: u32) -> Result<JsValue, JsValue> {
+        to_js(&self.inner.engine.borrow().complete_groups(query, limit as usize))
+    }
+
+    /// Channels the user can see (subscribed first), best match first, at most `limit`.
+    #[wasm_bindgen(js_name = completeChannels, unchecked_return_type = "ChannelSummary[]")]
+    pub fn complete_channels(&self, query: &str, limit: u32) -> Result<JsValue, JsValue> {
+        to_js(&self.inner.engine.borrow().complete_channels(query, limit as usize))
+    }
+
+    /// A channel's topics, best match first and newest first among equals, at most `limit`.
+    #[wasm_bindgen(js_name = completeTopics, unchecked_return_type = "string[]")]
+    pub fn complete_topics(&self, stream_id: f64, query: &str, limit: u32) -> Result<JsValue, JsValue> {
+        to_js(&self.inner.engine.borrow().complete_topics(stream_id as u64, query, limit as usize))
+    }
+
+    /// Emoji (Unicode, the organization's own, Zulip's) by name, ranked as Zulip's emoji
+    /// typeahead; an empty query and a large limit give the whole catalogue, for a picker.
+    #[wasm_bindgen(js_name = completeEmoji, unchecked_return_type = "EmojiChoice[]")]
+    pub fn complete_emoji(&self, query: &str, limit: u32) -> Result<JsValue, JsValue> {
+        to_js(&self.inner.engine.borrow().complete_emoji(query, limit as usize))
+    }
+
     /// Messages of a narrow around an anchor: from the cache when it covers the range, else
     /// fetched (and merged into the cache).
     #[wasm_bindgen(unchecked_return_type = "Promise<MessagesPage>")]

@@ -213,6 +213,28 @@ narrow: Array<NarrowTerm>,
  */
 complete: boolean, };
 
+export type EmojiChoice = { 
+/**
+ * The name to type between colons and to react with.
+ */
+name: string, 
+/**
+ * The codepoints (`1f44d`, `-`-joined) of a Unicode emoji; a custom emoji's id.
+ */
+code: string, reaction_type: EmojiType, 
+/**
+ * A custom emoji's image, as the organization serves it.
+ */
+url?: string, };
+
+export type EmojiType = "unicode_emoji" | "realm_emoji" | "zulip_extra_emoji";
+
+export type GroupSummary = { id: number, name: string, description: string, 
+/**
+ * Direct members that are users (not subgroups).
+ */
+member_count: number, };
+
 export type Rendering = { 
 /**
  * The message's `rendered_content`.

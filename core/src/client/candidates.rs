@@ -9,25 +9,26 @@ use serde_json::Value;
 
 use super::Engine;
 use super::directory::field;
-use super::matching::fold;
 use super::types::PresenceStatus;
 
-/// An active person (or bot) of the organization, with what ranks them.
+/// An active person (or bot) of the organization, as the typeaheads see them.
 pub(super) struct Person<'a> {
     pub record: &'a Value,
+    /// The record's place in `realm_users`.
+    pub position: usize,
     pub id: u64,
     pub name: &'a str,
     pub email: &'a str,
-    pub folded_name: String,
+    pub folded_name: &'a str,
+    pub folded_email: &'a str,
     pub is_bot: bool,
 }
 
-/// How to order people whose match is equally good.
+/// How to order people whose match is equally good: for each record of `realm_users`, its
+/// place among the recent one-to-one conversations (0: the latest), the newest cached message
+/// the person sent, and presence (0 active, 1 idle, 2 offline).
 pub(super) struct PeopleOrder {
-    /// Place among the recent one-to-one conversations (0: the latest).
-    partners: HashMap<u64, usize>,
-    /// The newest cached message each person sent.
-    senders: HashMap<u64, u64>,
+    by_position: Vec<(usize, std::cmp::Reverse<u64>, u8)>,
 }
 
 /// The order key of a person: conversation partner, recent sender, presence, name.
@@ -36,56 +37,62 @@ pub(super) type PersonKey<'a> = (usize, std::cmp::Reverse<u64>, u8, &'a str);
 impl Engine {
     /// Everyone active: users and bots, not deactivated accounts.
     pub(super) fn people(&self) -> Vec<Person<'_>> {
-        self.state
-            .get("realm_users")
-            .and_then(Value::as_array)
-            .into_iter()
-            .flatten()
-            .filter(|u| u["is_active"] != false)
-            .filter_map(|record| {
-                let name = field(record, "full_name");
+        let records =
+            self.state.get("realm_users").and_then(Value::as_array).map(Vec::as_slice).unwrap_or_default();
+        self.user_index()
+            .people
+            .iter()
+            .filter_map(|person| {
                 Some(Person {
-                    record,
-                    id: record["user_id"].as_u64()?,
-                    name,
-                    email: field(record, "email"),
-                    folded_name: fold(name),
-                    is_bot: record["is_bot"] == true,
+                    record: records.get(person.position)?,
+                    position: person.position,
+                    id: person.id,
+                    name: &person.name,
+                    email: &person.email,
+                    folded_name: &person.folded_name,
+                    folded_email: &person.folded_email,
+                    is_bot: person.is_bot,
                 })
             })
             .collect()
     }
 
     pub(super) fn people_order(&self) -> PeopleOrder {
-        let mut partners = HashMap::new();
+        let count = self.state.get("realm_users").and_then(Value::as_array).map_or(0, Vec::len);
+        let mut by_position = vec![(usize::MAX, std::cmp::Reverse(0), 2); count];
+        let position = |id: u64| self.realm_users_position(id);
         let conversations = self.state.get("recent_private_conversations").and_then(Value::as_array);
         for (rank, conversation) in conversations.into_iter().flatten().enumerate() {
             if let Some([user]) = conversation["user_ids"].as_array().map(Vec::as_slice)
-                && let Some(id) = user.as_u64()
+                && let Some(order) = user.as_u64().and_then(position).and_then(|p| by_position.get_mut(p))
             {
-                partners.entry(id).or_insert(rank);
+                order.0 = order.0.min(rank);
             }
         }
-        let mut senders: HashMap<u64, u64> = HashMap::new();
         for message in self.cache.messages.values() {
-            let newest = senders.entry(message.sender_id).or_default();
-            *newest = (*newest).max(message.id);
+            if let Some(order) = position(message.sender_id).and_then(|p| by_position.get_mut(p)) {
+                order.1 = order.1.min(std::cmp::Reverse(message.id));
+            }
         }
-        PeopleOrder { partners, senders }
+        let presences = self.state.get("presences").and_then(Value::as_object);
+        for (id, _) in presences.into_iter().flatten() {
+            let Ok(id) = id.parse() else { continue };
+            let bucket = match self.presence_status(id) {
+                PresenceStatus::Active => 0,
+                PresenceStatus::Idle => 1,
+                PresenceStatus::Offline => 2,
+            };
+            if let Some(order) = position(id).and_then(|p| by_position.get_mut(p)) {
+                order.2 = bucket;
+            }
+        }
+        PeopleOrder { by_position }
     }
 
-    pub(super) fn person_key<'p>(&self, order: &PeopleOrder, person: &'p Person) -> PersonKey<'p> {
-        let presence = match self.presence_status(person.id) {
-            PresenceStatus::Active => 0,
-            PresenceStatus::Idle => 1,
-            PresenceStatus::Offline => 2,
-        };
-        (
-            order.partners.get(&person.id).copied().unwrap_or(usize::MAX),
-            std::cmp::Reverse(order.senders.get(&person.id).copied().unwrap_or_default()),
-            presence,
-            &person.folded_name,
-        )
+    pub(super) fn person_key<'p>(&self, order: &PeopleOrder, person: &Person<'p>) -> PersonKey<'p> {
+        let (partner, sender, presence) =
+            order.by_position.get(person.position).copied().unwrap_or((usize::MAX, std::cmp::Reverse(0), 2));
+        (partner, sender, presence, person.folded_name)
     }
 
     /// A channel's topics the engine knows (seen, unread or fetched), newest first.

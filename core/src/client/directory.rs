@@ -2,9 +2,12 @@
 //! the search syntax and the typeaheads translate between (names for people, ids for the
 //! server).
 
+use std::collections::HashMap;
+
 use serde_json::Value;
 
 use super::Engine;
+use super::matching::fold;
 
 /// The state's lists of channels: subscribed first, then those the user left, then the rest.
 const CHANNEL_LISTS: [&str; 4] = ["subscriptions", "unsubscribed", "never_subscribed", "streams"];
@@ -16,47 +19,122 @@ pub(super) fn field<'a>(record: &'a Value, key: &str) -> &'a str {
     record.get(key).and_then(Value::as_str).unwrap_or_default()
 }
 
+/// Where a record is: which list of the state, and where in it.
+#[derive(Clone, Copy, Debug)]
+struct Slot {
+    list: usize,
+    position: usize,
+}
+
+/// The users of the state by id, email and name, and the active ones with their names folded
+/// for the typeaheads. Built when first asked after the users change, so that a key stroke
+/// neither walks nor folds 10,000 records.
+#[derive(Debug, Default)]
+pub(crate) struct UserIndex {
+    by_id: HashMap<u64, Slot>,
+    /// Lower-cased shown and real emails.
+    by_email: HashMap<String, u64>,
+    /// Lower-cased full names, with every user who has one.
+    by_name: HashMap<String, Vec<u64>>,
+    /// Active users and bots, in the order of `realm_users`.
+    pub(super) people: Vec<IndexedPerson>,
+}
+
+/// An active person with what matching reads.
+#[derive(Debug)]
+pub(super) struct IndexedPerson {
+    pub position: usize,
+    pub id: u64,
+    pub name: String,
+    pub email: String,
+    pub folded_name: String,
+    pub folded_email: String,
+    pub is_bot: bool,
+}
+
+/// The channels of the state by id and by lower-cased name (the first list that has one).
+#[derive(Debug, Default)]
+pub(crate) struct ChannelIndex {
+    by_id: HashMap<u64, Slot>,
+    by_name: HashMap<String, u64>,
+}
+
 impl Engine {
-    fn listed(&self, lists: &'static [&'static str]) -> impl Iterator<Item = &Value> {
-        lists.iter().flat_map(|key| self.state.get(*key).and_then(Value::as_array).into_iter().flatten())
+    fn list(&self, key: &str) -> &[Value] {
+        self.state.get(key).and_then(Value::as_array).map(Vec::as_slice).unwrap_or_default()
     }
 
-    /// Every channel record the state has (a channel may be listed twice: as a subscription and
-    /// in `streams`).
-    pub(super) fn channel_records(&self) -> impl Iterator<Item = &Value> {
-        self.listed(&CHANNEL_LISTS)
+    fn at(&self, lists: &[&str], slot: Slot) -> Option<&Value> {
+        self.list(lists.get(slot.list)?).get(slot.position)
     }
 
+    pub(super) fn user_index(&self) -> &UserIndex {
+        self.user_index.get_or_init(|| {
+            let mut index = UserIndex::default();
+            for (list, key) in USER_LISTS.iter().enumerate() {
+                for (position, user) in self.list(key).iter().enumerate() {
+                    let Some(id) = user["user_id"].as_u64() else { continue };
+                    index.by_id.entry(id).or_insert(Slot { list, position });
+                    for email in [field(user, "email"), field(user, "delivery_email")] {
+                        if !email.is_empty() {
+                            index.by_email.entry(email.to_lowercase()).or_insert(id);
+                        }
+                    }
+                    index.by_name.entry(field(user, "full_name").to_lowercase()).or_default().push(id);
+                    if list == 0 && user["is_active"] != false {
+                        let (name, email) = (field(user, "full_name"), field(user, "email"));
+                        index.people.push(IndexedPerson {
+                            position,
+                            id,
+                            name: name.to_owned(),
+                            email: email.to_owned(),
+                            folded_name: fold(name),
+                            folded_email: fold(email),
+                            is_bot: user["is_bot"] == true,
+                        });
+                    }
+                }
+            }
+            index
+        })
+    }
+
+    fn channel_index(&self) -> &ChannelIndex {
+        self.channel_index.get_or_init(|| {
+            let mut index = ChannelIndex::default();
+            for (list, key) in CHANNEL_LISTS.iter().enumerate() {
+                for (position, channel) in self.list(key).iter().enumerate() {
+                    let Some(id) = channel["stream_id"].as_u64() else { continue };
+                    index.by_id.entry(id).or_insert(Slot { list, position });
+                    index.by_name.entry(field(channel, "name").to_lowercase()).or_insert(id);
+                }
+            }
+            index
+        })
+    }
+
+    /// A channel's record, from the first list of the state that has it.
     pub(super) fn channel_record(&self, id: u64) -> Option<&Value> {
-        self.channel_records().find(|c| c["stream_id"] == id)
+        self.at(&CHANNEL_LISTS, *self.channel_index().by_id.get(&id)?)
     }
 
     /// A channel by name, ignoring case (as the server's channel lookup does).
     pub(super) fn channel_id_by_name(&self, name: &str) -> Option<u64> {
-        let name = name.trim().to_lowercase();
-        self.channel_records()
-            .find(|c| field(c, "name").to_lowercase() == name)
-            .and_then(|c| c["stream_id"].as_u64())
+        self.channel_index().by_name.get(&name.trim().to_lowercase()).copied()
     }
 
-    /// Every user record the state has.
-    pub(super) fn user_records(&self) -> impl Iterator<Item = &Value> {
-        self.listed(&USER_LISTS)
+    /// A user's place in `realm_users`.
+    pub(super) fn realm_users_position(&self, id: u64) -> Option<usize> {
+        self.user_index().by_id.get(&id).filter(|slot| slot.list == 0).map(|slot| slot.position)
     }
 
     pub(super) fn user_record(&self, id: u64) -> Option<&Value> {
-        self.user_records().find(|u| u["user_id"] == id)
+        self.at(&USER_LISTS, *self.user_index().by_id.get(&id)?)
     }
 
     /// A user by the email the organization shows, ignoring case, or by the real one.
     pub(super) fn user_id_by_email(&self, email: &str) -> Option<u64> {
-        let email = email.trim();
-        self.user_records()
-            .find(|u| {
-                field(u, "email").eq_ignore_ascii_case(email)
-                    || field(u, "delivery_email").eq_ignore_ascii_case(email)
-            })
-            .and_then(|u| u["user_id"].as_u64())
+        self.user_index().by_email.get(&email.trim().to_lowercase()).copied()
     }
 
     /// A user named by a search operand or a URL: `me`, an id, an email, a full name that only
@@ -79,10 +157,8 @@ impl Engine {
         {
             return Some(id);
         }
-        let lower = text.to_lowercase();
-        let mut named = self.user_records().filter(|u| field(u, "full_name").to_lowercase() == lower);
-        match (named.next(), named.next()) {
-            (Some(only), None) => only["user_id"].as_u64(),
+        match self.user_index().by_name.get(&text.to_lowercase()).map(Vec::as_slice) {
+            Some([only]) => Some(*only),
             _ => None,
         }
     }

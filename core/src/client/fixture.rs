@@ -90,3 +90,4 @@ pub fn engine_with(state: Value) -> Engine {
 pub fn engine() -> Engine {
     engine_with(state())
 }
+

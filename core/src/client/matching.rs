@@ -53,16 +53,32 @@ fn latin_base(c: char) -> Option<char> {
     letter.filter(|b| **b != b'*').map(|b| *b as char)
 }
 
-/// How well `query` matches `name`; `folded_query` is `fold(query)`.
-pub fn tier(query: &str, folded_query: &str, name: &str) -> Tier {
-    let folded = fold(name);
-    if folded == folded_query {
+/// A query as typed and folded (folded once, compared with many names).
+#[derive(Clone, Debug)]
+pub struct Query {
+    pub typed: String,
+    pub folded: String,
+}
+
+impl Query {
+    pub fn new(typed: &str) -> Query {
+        Query { typed: typed.to_owned(), folded: fold(typed) }
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.typed.is_empty()
+    }
+}
+
+/// How well the query matches a name (`folded_name` is `fold(name)`).
+pub fn tier(query: &Query, name: &str, folded_name: &str) -> Tier {
+    if folded_name == query.folded {
         Tier::Exact
-    } else if name.starts_with(query) {
+    } else if name.starts_with(&query.typed) {
         Tier::Prefix
-    } else if folded.starts_with(folded_query) {
+    } else if folded_name.starts_with(&query.folded) {
         Tier::PrefixFolded
-    } else if starts_a_word(&folded, folded_query) {
+    } else if starts_a_word(folded_name, &query.folded) {
         Tier::WordBoundary
     } else {
         Tier::Other
@@ -75,32 +91,31 @@ fn starts_a_word(text: &str, query: &str) -> bool {
 }
 
 /// Zulip's `query_matches_string_in_order`: a one-word query matches anywhere; a query with the
-/// separator must start where a word of the source starts. `folded_query` is `fold(query)`.
-pub fn matches_in_order(folded_query: &str, source: &str, separator: char) -> bool {
-    let source = fold(source);
-    if !folded_query.contains(separator) {
-        return source.contains(folded_query);
+/// separator must start where a word of the source starts (`folded_source` is folded).
+pub fn matches_in_order(query: &Query, folded_source: &str, separator: char) -> bool {
+    let query = query.folded.as_str();
+    if !query.contains(separator) {
+        return folded_source.contains(query);
     }
-    source.starts_with(folded_query)
-        || source.match_indices(folded_query).any(|(at, _)| source[..at].ends_with(separator))
+    folded_source.starts_with(query)
+        || folded_source.match_indices(query).any(|(at, _)| folded_source[..at].ends_with(separator))
 }
 
-/// Zulip's `phrase_match`: the phrase, or one of its words, starts with the query.
-pub fn phrase_match(query: &str, phrase: &str) -> bool {
-    let query = fold(query);
-    let phrase = fold(phrase);
-    phrase.starts_with(&query) || phrase.split(' ').any(|word| word.starts_with(&query))
+/// Zulip's `phrase_match`: the phrase, or one of its words, starts with the query
+/// (`folded_phrase` is folded).
+pub fn phrase_match(query: &Query, folded_phrase: &str) -> bool {
+    let query = query.folded.as_str();
+    folded_phrase.starts_with(query) || folded_phrase.split(' ').any(|word| word.starts_with(query))
 }
 
 /// Zulip's person matcher for the search bar (`people.build_person_matcher`): every word of the
-/// query starts a word of the name, or the email starts with the query.
-pub fn person_matches(folded_query: &str, full_name: &str, email: &str) -> bool {
-    let query = folded_query.trim();
-    if fold(email).starts_with(query) {
+/// query starts a word of the name, or the email starts with the query (both folded).
+pub fn person_matches(query: &Query, folded_name: &str, folded_email: &str) -> bool {
+    let query = query.folded.trim();
+    if folded_email.starts_with(query) {
         return true;
     }
-    let name = fold(full_name);
-    query.split_whitespace().all(|termlet| name.split(' ').any(|word| word.starts_with(termlet)))
+    query.split_whitespace().all(|termlet| folded_name.split(' ').any(|word| word.starts_with(termlet)))
 }
 
 #[cfg(test)]
@@ -108,7 +123,19 @@ mod tests {
     use super::*;
 
     fn tier_of(query: &str, name: &str) -> Tier {
-        tier(query, &fold(query), name)
+        tier(&Query::new(query), name, &fold(name))
+    }
+
+    fn in_order(query: &str, source: &str, separator: char) -> bool {
+        matches_in_order(&Query::new(query), &fold(source), separator)
+    }
+
+    fn phrase(query: &str, phrase: &str) -> bool {
+        phrase_match(&Query::new(query), &fold(phrase))
+    }
+
+    fn person(query: &str, name: &str, email: &str) -> bool {
+        person_matches(&Query::new(query), &fold(name), &fold(email))
     }
 
     #[test]
@@ -125,27 +152,27 @@ mod tests {
     #[test]
     fn in_order_matching_needs_word_starts_only_for_several_words() {
         // typeahead.ts's examples.
-        assert!(matches_in_order(&fold("cd ef"), "ab cd ef", ' '));
-        assert!(matches_in_order(&fold("ab c"), "ab cd ef", ' '));
-        assert!(!matches_in_order(&fold("b cd ef"), "ab cd ef", ' '));
-        assert!(matches_in_order(&fold("mlet"), "King Hamlet", ' '));
-        assert!(matches_in_order(&fold("thumbs_u"), "thumbs_up", '_'));
+        assert!(in_order("cd ef", "ab cd ef", ' '));
+        assert!(in_order("ab c", "ab cd ef", ' '));
+        assert!(!in_order("b cd ef", "ab cd ef", ' '));
+        assert!(in_order("mlet", "King Hamlet", ' '));
+        assert!(in_order("thumbs_u", "thumbs_up", '_'));
     }
 
     #[test]
     fn phrases_match_at_word_starts() {
         // common.phrase_match: "tes" matches "test" and "stream test", not "hostess".
-        assert!(phrase_match("tes", "test"));
-        assert!(phrase_match("tes", "stream test"));
-        assert!(!phrase_match("tes", "hostess"));
+        assert!(phrase("tes", "test"));
+        assert!(phrase("tes", "stream test"));
+        assert!(!phrase("tes", "hostess"));
     }
 
     #[test]
     fn people_match_by_every_word_or_by_email() {
-        assert!(person_matches(&fold("king ha"), "King Hamlet", "hamlet@zulip.com"));
-        assert!(person_matches(&fold("ham kin"), "King Hamlet", "hamlet@zulip.com"));
-        assert!(person_matches(&fold("hamlet@"), "King Hamlet", "hamlet@zulip.com"));
-        assert!(!person_matches(&fold("amlet"), "King Hamlet", "hamlet@zulip.com"));
+        assert!(person("king ha", "King Hamlet", "hamlet@zulip.com"));
+        assert!(person("ham kin", "King Hamlet", "hamlet@zulip.com"));
+        assert!(person("hamlet@", "King Hamlet", "hamlet@zulip.com"));
+        assert!(!person("amlet", "King Hamlet", "hamlet@zulip.com"));
     }
 
     #[test]

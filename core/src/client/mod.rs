@@ -36,8 +36,10 @@
 mod cache;
 mod candidates;
 mod change_log;
+mod completion;
 pub mod connection;
 mod directory;
+mod emoji_choices;
 #[cfg(test)]
 mod fixture;
 mod follow;
@@ -176,6 +178,10 @@ pub struct Engine {
     /// Whether a state was ever loaded, so that the next register is a resync.
     had_state: bool,
     organization: Option<OrganizationSnapshot>,
+    /// Users and channels by id and name, for the typeaheads, the search syntax and URLs
+    /// (cleared when the users, or the channels, change).
+    user_index: std::cell::OnceCell<directory::UserIndex>,
+    channel_index: std::cell::OnceCell<directory::ChannelIndex>,
     changes: ChangeLog,
 }
 
@@ -201,6 +207,8 @@ impl Engine {
             closed: false,
             had_state: false,
             organization: None,
+            user_index: std::cell::OnceCell::new(),
+            channel_index: std::cell::OnceCell::new(),
             changes: ChangeLog::default(),
         }
     }
@@ -283,6 +291,8 @@ impl Engine {
                 self.state = state;
                 self.projection = Projection::new(&self.state, self.user_id);
                 self.organization = None;
+                self.user_index.take();
+                self.channel_index.take();
                 self.typing.clear();
                 // A fresh state has nothing stale (answers still out are ignored).
                 self.repairs.clear();

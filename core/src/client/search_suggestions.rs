@@ -13,7 +13,7 @@ use std::collections::{HashMap, HashSet};
 
 use super::Engine;
 use super::candidates::{Person, smallest};
-use super::matching::{fold, person_matches, phrase_match, tier};
+use super::matching::{Query, fold, person_matches, phrase_match, tier};
 use super::search_description::capitalized;
 use super::search_syntax::{TextTerm, tokenize, unparse};
 use super::types::{NarrowTerm, SearchSuggestion};
@@ -344,15 +344,16 @@ impl Engine {
         {
             return Vec::new();
         }
-        let query = last.operand.as_str();
-        let folded = fold(query);
+        let query = Query::new(&last.operand);
         let subscriptions = self.state.get("subscriptions").and_then(serde_json::Value::as_array);
         let matching: Vec<_> = subscriptions
             .into_iter()
             .flatten()
-            .map(|c| super::directory::field(c, "name"))
-            .filter(|name| phrase_match(query, name))
-            .map(|name| ((tier(query, &folded, name), fold(name)), name))
+            .filter_map(|c| {
+                let name = super::directory::field(c, "name");
+                let folded = fold(name);
+                phrase_match(&query, &folded).then(|| ((tier(&query, name, &folded), folded), name))
+            })
             .collect();
         smallest(matching, MAX_SUGGESTIONS)
             .into_iter()
@@ -422,17 +423,17 @@ impl Engine {
         if let Some(found) = context.matches.borrow().get(query) {
             return found.clone();
         }
-        let folded = fold(query);
+        let query = Query::new(query);
         let candidates: Vec<_> = context
             .people
             .iter()
             .enumerate()
-            .filter(|(_, p)| folded.is_empty() || person_matches(&folded, p.name, p.email))
+            .filter(|(_, p)| query.is_empty() || person_matches(&query, p.folded_name, p.folded_email))
             .map(|(i, p)| (self.person_key(&context.order, p), i))
             .collect();
         // Enough for a group's extra person after those already listed.
         let found = smallest(candidates, MAX_SUGGESTIONS * 2);
-        context.matches.borrow_mut().insert(query.to_owned(), found.clone());
+        context.matches.borrow_mut().insert(query.typed, found.clone());
         found
     }
 
@@ -459,7 +460,7 @@ impl Engine {
         let mut topics: Vec<String> = self
             .topic_names(stream_id)
             .into_iter()
-            .filter(|topic| guess.is_empty() || phrase_match(guess, topic))
+            .filter(|topic| guess.is_empty() || phrase_match(&Query::new(guess), &fold(topic)))
             .take(MAX_SUGGESTIONS)
             .collect();
         // Alphabetical, for scanning (as Zulip).
@@ -487,7 +488,7 @@ impl Engine {
             ["channel", "topic", "dm", "dm-including", "sender", "near", "from", "pm-with", "stream"];
         CHOICES
             .iter()
-            .filter(|choice| phrase_match(typed, choice))
+            .filter(|choice| phrase_match(&Query::new(typed), choice))
             .map(|choice| match *choice {
                 "pm-with" => "dm",
                 "stream" => "channel",

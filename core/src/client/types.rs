@@ -480,3 +480,40 @@ pub struct SearchSuggestion {
     /// the terms before it.
     pub complete: bool,
 }
+
+/// An emoji a typeahead or picker offers: Unicode, the organization's own, or Zulip's.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "typescript", derive(TS))]
+pub struct EmojiChoice {
+    /// The name to type between colons and to react with.
+    pub name: String,
+    /// The codepoints (`1f44d`, `-`-joined) of a Unicode emoji; a custom emoji's id.
+    pub code: String,
+    pub reaction_type: EmojiType,
+    /// A custom emoji's image, as the organization serves it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "typescript", ts(optional))]
+    pub url: Option<String>,
+}
+
+/// Zulip's emoji namespaces (a reaction's `reaction_type`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "typescript", derive(TS))]
+#[serde(rename_all = "snake_case")]
+pub enum EmojiType {
+    UnicodeEmoji,
+    RealmEmoji,
+    ZulipExtraEmoji,
+}
+
+/// A user group someone can mention (`@*group*`).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "typescript", derive(TS))]
+pub struct GroupSummary {
+    pub id: u64,
+    pub name: String,
+    pub description: String,
+    /// Direct members that are users (not subgroups).
+    pub member_count: u32,
+}
+
