@@ -17,9 +17,12 @@ import {
   type ConnectionState,
   type Conversation,
   type Destination,
+  type EmojiChoice,
+  type GroupSummary,
   type MessageEdit,
   type QueuedOperation,
   type RefusedOperation,
+  type SearchSuggestion,
   type MessagesPage,
   type NarrowTerm,
   type OrganizationSnapshot,
@@ -73,6 +76,8 @@ async function session(credentials: SessionCredentials): Promise<void> {
     const page: MessagesPage = await client.messages(narrow, anchor, 50, 50);
     page.messages.forEach((m) => console.log(describe(m)));
     console.log(client.narrowKey(narrow), page.from_cache, page.found_oldest, page.found_newest);
+    navigation(client, narrow);
+    typeaheads(client, general.stream_id);
 
     const destination: Destination = { type: "channel", stream_id: general.stream_id, topic: "greetings" };
     const localId: string = client.send(destination, "Hello, **world**");
@@ -107,6 +112,36 @@ async function session(credentials: SessionCredentials): Promise<void> {
   await client.close();
   const restored: Client = Client.restore(saved);
   console.log(restored.state()["max_message_id"]);
+}
+
+// The URL fragment is the page's state: narrows go in and come back out as Zulip writes them.
+function navigation(client: Client, narrow: NarrowTerm[]): void {
+  const hash: string = client.narrowToHash(narrow); // "#narrow/channel/12-general"
+  const back: NarrowTerm[] | undefined = client.hashToNarrow(hash);
+  if (client.hashToNarrow("#recent") === undefined) console.log("#recent is the front end's own view");
+  console.log(hash, back?.length);
+  // The search bar shows the narrow as text, and the text the user edits becomes a narrow.
+  const text: string = client.searchText(narrow); // "channel:general"
+  const searched: NarrowTerm[] = client.parseSearch(`${text} -is:resolved sender:me "fish and chips"`);
+  console.log(text, client.narrowToHash(searched));
+  for (const suggestion of client.searchSuggestions("channel:gen")) {
+    const line: SearchSuggestion = suggestion;
+    // An incomplete one (`sender:`) goes into the box; a complete one is a narrow to show.
+    console.log(line.search, line.description, line.complete ? client.narrowToHash(line.narrow) : "…");
+  }
+}
+
+// The compose box's typeaheads: `@` people and groups, `#` channels, the topic field, `:` emoji.
+function typeaheads(client: Client, streamId: number): void {
+  const people: UserSummary[] = client.completeUsers("ia", 8);
+  const groups: GroupSummary[] = client.completeGroups("back", 5);
+  const channels: ChannelSummary[] = client.completeChannels("gen", 8);
+  const topics: string[] = client.completeTopics(streamId, "lun", 8);
+  const emoji: EmojiChoice[] = client.completeEmoji("octo", 8);
+  const picker: EmojiChoice[] = client.completeEmoji("", 5000);
+  const custom = picker.filter((e) => e.reaction_type === "realm_emoji").map((e) => e.url);
+  console.log(people.map((u) => `@**${u.full_name}|${u.user_id}**`), groups.map((g) => `@*${g.name}*`));
+  console.log(channels.map((c) => `#**${c.name}**`), topics, emoji.map((e) => `:${e.name}:`), custom);
 }
 
 function offlineRules(state: RegisterState): void {

@@ -287,6 +287,87 @@ impl Client {
         self.inner.engine.borrow().narrow_key(&narrow).map_err(server_error)
     }
 
+    /// The `#narrow/...` URL fragment of a narrow, as Zulip's web app writes it
+    /// (`#narrow/channel/12-general/topic/greetings`).
+    #[wasm_bindgen(js_name = narrowToHash)]
+    pub fn narrow_to_hash(
+        &self,
+        #[wasm_bindgen(unchecked_param_type = "NarrowTerm[]")] narrow: JsValue,
+    ) -> Result<String, JsValue> {
+        let narrow: Vec<NarrowTerm> = from_js(narrow)?;
+        Ok(self.inner.engine.borrow().narrow_to_hash(&narrow))
+    }
+
+    /// The narrow a `#narrow/...` fragment names (older spellings too), or `undefined` for any
+    /// other fragment (`#feed`, `#recent`, `#inbox`... are the front end's own views).
+    #[wasm_bindgen(js_name = hashToNarrow, unchecked_return_type = "NarrowTerm[] | undefined")]
+    pub fn hash_to_narrow(&self, hash: &str) -> Result<JsValue, JsValue> {
+        match self.inner.engine.borrow().hash_to_narrow(hash) {
+            Some(narrow) => to_js(&narrow),
+            None => Ok(JsValue::UNDEFINED),
+        }
+    }
+
+    /// The narrow a search text asks for, in Zulip's search syntax (`channel:general
+    /// topic:lunch -is:resolved sender:me "fish and chips"`): channels and people resolved to
+    /// ids, free text one `search` term. An empty text is the empty narrow.
+    #[wasm_bindgen(js_name = parseSearch, unchecked_return_type = "NarrowTerm[]")]
+    pub fn parse_search(&self, query: &str) -> Result<JsValue, JsValue> {
+        to_js(&self.inner.engine.borrow().parse_search(query))
+    }
+
+    /// The search text that shows a narrow (`parseSearch` reads it back): channels by name,
+    /// people by email.
+    #[wasm_bindgen(js_name = searchText)]
+    pub fn search_text(
+        &self,
+        #[wasm_bindgen(unchecked_param_type = "NarrowTerm[]")] narrow: JsValue,
+    ) -> Result<String, JsValue> {
+        let narrow: Vec<NarrowTerm> = from_js(narrow)?;
+        Ok(self.inner.engine.borrow().search_text(&narrow))
+    }
+
+    /// Suggestions for a search text as typed (at most 10), as Zulip's search bar makes them:
+    /// the text itself, then completions of its last term (channels, topics, people,
+    /// `is:`/`has:` values, operators) after the terms before it, then its leading terms.
+    #[wasm_bindgen(js_name = searchSuggestions, unchecked_return_type = "SearchSuggestion[]")]
+    pub fn search_suggestions(&self, query: &str) -> Result<JsValue, JsValue> {
+        to_js(&self.inner.engine.borrow().search_suggestions(query))
+    }
+
+    /// People for `@`-mentions and direct-message recipients, best match first (Zulip's
+    /// ranking: the start of a name before a word's start before an email; people one writes
+    /// to, then recent senders, then those online, then by name), at most `limit`.
+    #[wasm_bindgen(js_name = completeUsers, unchecked_return_type = "UserSummary[]")]
+    pub fn complete_users(&self, query: &str, limit: u32) -> Result<JsValue, JsValue> {
+        to_js(&self.inner.engine.borrow().complete_users(query, limit as usize))
+    }
+
+    /// User groups to mention (`@*group*`), best match first, at most `limit`.
+    #[wasm_bindgen(js_name = completeGroups, unchecked_return_type = "GroupSummary[]")]
+    pub fn complete_groups(&self, query: &str, limit: u32) -> Result<JsValue, JsValue> {
+        to_js(&self.inner.engine.borrow().complete_groups(query, limit as usize))
+    }
+
+    /// Channels the user can see (subscribed first), best match first, at most `limit`.
+    #[wasm_bindgen(js_name = completeChannels, unchecked_return_type = "ChannelSummary[]")]
+    pub fn complete_channels(&self, query: &str, limit: u32) -> Result<JsValue, JsValue> {
+        to_js(&self.inner.engine.borrow().complete_channels(query, limit as usize))
+    }
+
+    /// A channel's topics, best match first and newest first among equals, at most `limit`.
+    #[wasm_bindgen(js_name = completeTopics, unchecked_return_type = "string[]")]
+    pub fn complete_topics(&self, stream_id: f64, query: &str, limit: u32) -> Result<JsValue, JsValue> {
+        to_js(&self.inner.engine.borrow().complete_topics(stream_id as u64, query, limit as usize))
+    }
+
+    /// Emoji (Unicode, the organization's own, Zulip's) by name, ranked as Zulip's emoji
+    /// typeahead; an empty query and a large limit give the whole catalogue, for a picker.
+    #[wasm_bindgen(js_name = completeEmoji, unchecked_return_type = "EmojiChoice[]")]
+    pub fn complete_emoji(&self, query: &str, limit: u32) -> Result<JsValue, JsValue> {
+        to_js(&self.inner.engine.borrow().complete_emoji(query, limit as usize))
+    }
+
     /// Messages of a narrow around an anchor: from the cache when it covers the range, else
     /// fetched (and merged into the cache).
     #[wasm_bindgen(unchecked_return_type = "Promise<MessagesPage>")]

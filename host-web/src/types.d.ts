@@ -193,6 +193,48 @@ sent: boolean, };
 
 export type RefusedOperation = { id: number, operation: Operation, error: ServerError, };
 
+export type SearchSuggestion = { 
+/**
+ * The search text (what `searchText` would show for the narrow).
+ */
+search: string, 
+/**
+ * Plain text, such as `Messages in #general, sent by Iago`.
+ */
+description: string, 
+/**
+ * The narrow to show when the suggestion is picked (`parseSearch(search)`).
+ */
+narrow: Array<NarrowTerm>, 
+/**
+ * False when the suggestion only completes the text, an operator still waiting for its
+ * operand (`sender:`): put `search` in the search box and keep it open; `narrow` then holds
+ * the terms before it.
+ */
+complete: boolean, };
+
+export type EmojiChoice = { 
+/**
+ * The name to type between colons and to react with.
+ */
+name: string, 
+/**
+ * The codepoints (`1f44d`, `-`-joined) of a Unicode emoji; a custom emoji's id.
+ */
+code: string, reaction_type: EmojiType, 
+/**
+ * A custom emoji's image, as the organization serves it.
+ */
+url?: string, };
+
+export type EmojiType = "unicode_emoji" | "realm_emoji" | "zulip_extra_emoji";
+
+export type GroupSummary = { id: number, name: string, description: string, 
+/**
+ * Direct members that are users (not subgroups).
+ */
+member_count: number, };
+
 export type Rendering = { 
 /**
  * The message's `rendered_content`.

@@ -23,7 +23,10 @@ impl Engine {
             "update_message_flags" => self.follow_flags(event),
             "reaction" => self.follow_reaction(event),
             "typing" => self.follow_typing(event, now_ms),
-            "subscription" | "stream" => self.follow_channels(),
+            "subscription" | "stream" => {
+                self.channel_index.take();
+                self.follow_channels();
+            }
             "user_topic" | "muted_topics" => {
                 self.projection.sync_topic_policies(&self.state);
                 let changed = self.cache.on_changed(
@@ -41,6 +44,7 @@ impl Engine {
                 }
             }
             "realm_user" | "realm_bot" => {
+                self.user_index.take();
                 match event["person"]["user_id"].as_u64() {
                     Some(id) => {
                         self.projection.sync_user(&self.state, id);

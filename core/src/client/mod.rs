@@ -34,10 +34,18 @@
 //! ```
 
 mod cache;
+mod candidates;
 mod change_log;
+mod completion;
 pub mod connection;
+mod directory;
+mod emoji_choices;
+#[cfg(test)]
+mod fixture;
 mod follow;
+mod matching;
 mod messages;
+mod narrow_hash;
 mod narrow_terms;
 mod optimistic;
 mod outbox;
@@ -47,6 +55,9 @@ mod queries;
 mod repair_queue;
 mod repairs;
 pub mod request;
+mod search_description;
+mod search_suggestions;
+mod search_syntax;
 mod snapshot;
 pub mod types;
 mod unread_details;
@@ -167,6 +178,10 @@ pub struct Engine {
     /// Whether a state was ever loaded, so that the next register is a resync.
     had_state: bool,
     organization: Option<OrganizationSnapshot>,
+    /// Users and channels by id and name, for the typeaheads, the search syntax and URLs
+    /// (cleared when the users, or the channels, change).
+    user_index: std::cell::OnceCell<directory::UserIndex>,
+    channel_index: std::cell::OnceCell<directory::ChannelIndex>,
     changes: ChangeLog,
 }
 
@@ -192,6 +207,8 @@ impl Engine {
             closed: false,
             had_state: false,
             organization: None,
+            user_index: std::cell::OnceCell::new(),
+            channel_index: std::cell::OnceCell::new(),
             changes: ChangeLog::default(),
         }
     }
@@ -274,6 +291,8 @@ impl Engine {
                 self.state = state;
                 self.projection = Projection::new(&self.state, self.user_id);
                 self.organization = None;
+                self.user_index.take();
+                self.channel_index.take();
                 self.typing.clear();
                 // A fresh state has nothing stale (answers still out are ignored).
                 self.repairs.clear();

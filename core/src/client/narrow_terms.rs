@@ -46,15 +46,7 @@ pub fn canonical(terms: &[NarrowTerm]) -> ApiResult<CanonicalNarrow> {
         .collect();
     let mut raw = parse_terms(&Value::Array(wire))?;
     for term in &mut raw {
-        term.operator = match term.operator.as_str() {
-            "stream" => "channel",
-            "streams" => "channels",
-            "subject" => "topic",
-            "pm-with" | "pm_with" => "dm",
-            "group_pm_with" => "group-pm-with",
-            other => other,
-        }
-        .to_owned();
+        term.operator = canonical_operator(&term.operator).to_owned();
         match &mut term.operand {
             Value::String(s) if term.operator != "search" => *s = s.trim().to_owned(),
             Value::Array(ids) => ids.sort_by_key(Value::to_string),
@@ -71,6 +63,19 @@ pub fn canonical(terms: &[NarrowTerm]) -> ApiResult<CanonicalNarrow> {
     )
     .to_string();
     Ok(CanonicalNarrow { key, terms: raw })
+}
+
+/// Zulip's current name of an operator (`stream` is `channel`, `subject` is `topic`,
+/// `pm-with` is `dm`...); names it does not rename are returned as given.
+pub fn canonical_operator(operator: &str) -> &str {
+    match operator {
+        "stream" => "channel",
+        "streams" => "channels",
+        "subject" => "topic",
+        "pm-with" | "pm_with" => "dm",
+        "group_pm_with" => "group-pm-with",
+        other => other,
+    }
 }
 
 /// What a narrow's membership depends on.

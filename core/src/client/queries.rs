@@ -34,39 +34,50 @@ fn ids(value: &Value) -> impl Iterator<Item = u64> + '_ {
 impl Engine {
     /// The channels the user is subscribed to, pinned first, then by name.
     pub fn channels(&self) -> Vec<ChannelSummary> {
-        let mentions: Vec<u64> =
-            self.state.get("unread_msgs").map(|u| ids(&u["mentions"]).collect()).unwrap_or_default();
+        let mentions = self.unread_mentions();
         let mut channels: Vec<ChannelSummary> = list(&self.state, "subscriptions")
             .iter()
-            .filter_map(|sub| {
-                let stream_id = sub["stream_id"].as_u64()?;
-                let is_muted = sub["is_muted"] == true;
-                let (mut unread_count, mut mention_count) = (0, 0);
-                for entry in self.unread_topics(stream_id) {
-                    let unread: Vec<u64> = ids(&entry["unread_message_ids"]).collect();
-                    if !self.topic_visibility(stream_id, &text(entry, "topic")).mutes(is_muted) {
-                        unread_count += unread.len() as u32;
-                    }
-                    mention_count += unread.iter().filter(|id| mentions.contains(id)).count() as u32;
-                }
-                Some(ChannelSummary {
-                    stream_id,
-                    name: text(sub, "name"),
-                    description: text(sub, "description"),
-                    color: text(sub, "color"),
-                    invite_only: sub["invite_only"] == true,
-                    is_web_public: sub["is_web_public"] == true,
-                    is_muted,
-                    pin_to_top: sub["pin_to_top"] == true,
-                    unread_count,
-                    mention_count,
-                })
-            })
+            .filter_map(|sub| self.channel_summary_with(sub, &mentions))
             .collect();
         channels.sort_by(|a, b| {
             (!a.pin_to_top, a.name.to_lowercase()).cmp(&(!b.pin_to_top, b.name.to_lowercase()))
         });
         channels
+    }
+
+    fn unread_mentions(&self) -> Vec<u64> {
+        self.state.get("unread_msgs").map(|u| ids(&u["mentions"]).collect()).unwrap_or_default()
+    }
+
+    /// A channel record of the state (a subscription, or a channel the user is not in) as a
+    /// summary with unread counts.
+    pub(super) fn channel_summary(&self, record: &Value) -> Option<ChannelSummary> {
+        self.channel_summary_with(record, &self.unread_mentions())
+    }
+
+    fn channel_summary_with(&self, sub: &Value, mentions: &[u64]) -> Option<ChannelSummary> {
+        let stream_id = sub["stream_id"].as_u64()?;
+        let is_muted = sub["is_muted"] == true;
+        let (mut unread_count, mut mention_count) = (0, 0);
+        for entry in self.unread_topics(stream_id) {
+            let unread: Vec<u64> = ids(&entry["unread_message_ids"]).collect();
+            if !self.topic_visibility(stream_id, &text(entry, "topic")).mutes(is_muted) {
+                unread_count += unread.len() as u32;
+            }
+            mention_count += unread.iter().filter(|id| mentions.contains(id)).count() as u32;
+        }
+        Some(ChannelSummary {
+            stream_id,
+            name: text(sub, "name"),
+            description: text(sub, "description"),
+            color: text(sub, "color"),
+            invite_only: sub["invite_only"] == true,
+            is_web_public: sub["is_web_public"] == true,
+            is_muted,
+            pin_to_top: sub["pin_to_top"] == true,
+            unread_count,
+            mention_count,
+        })
     }
 
     fn unread_topics(&self, stream_id: u64) -> impl Iterator<Item = &Value> {
@@ -211,43 +222,52 @@ impl Engine {
     /// Everyone in the organization (active users and bots), by name, with presence and
     /// status.
     pub fn users(&self) -> Vec<UserSummary> {
+        let mut users: Vec<UserSummary> =
+            list(&self.state, "realm_users").iter().filter_map(|user| self.user_summary(user)).collect();
+        users.sort_by_key(|u| u.full_name.to_lowercase());
+        users
+    }
+
+    /// A user record of the state as a summary, with presence and status.
+    pub(super) fn user_summary(&self, user: &Value) -> Option<UserSummary> {
+        let user_id = user["user_id"].as_u64()?;
+        let last_active = self.presence(user_id).and_then(|p| p["active_timestamp"].as_i64());
+        let status = self.state.get("user_status").and_then(|s| s.get(user_id.to_string()));
+        Some(UserSummary {
+            user_id,
+            full_name: text(user, "full_name"),
+            email: text(user, "email"),
+            is_active: user["is_active"] != false,
+            is_bot: user["is_bot"] == true,
+            role: user["role"].as_u64().unwrap_or(400) as u32,
+            avatar_url: user["avatar_url"].as_str().map(str::to_owned),
+            presence: self.presence_status(user_id),
+            last_active,
+            status_text: status.map(|s| text(s, "status_text")).unwrap_or_default(),
+            status_emoji: status.map(|s| text(s, "emoji_name")).unwrap_or_default(),
+        })
+    }
+
+    fn presence(&self, user_id: u64) -> Option<&Value> {
+        self.state.get("presences").and_then(|p| p.get(user_id.to_string()))
+    }
+
+    /// Zulip's presence buckets: active or idle within the offline threshold, else offline.
+    pub(super) fn presence_status(&self, user_id: u64) -> PresenceStatus {
         let now = self.state.get("server_timestamp").and_then(Value::as_f64).unwrap_or_default() as i64;
         let offline_after = self
             .state
             .get("server_presence_offline_threshold_seconds")
             .and_then(Value::as_i64)
             .unwrap_or(140);
-        let presences = self.state.get("presences").and_then(Value::as_object);
-        let statuses = self.state.get("user_status").and_then(Value::as_object);
-        let mut users: Vec<UserSummary> = list(&self.state, "realm_users")
-            .iter()
-            .filter_map(|user| {
-                let user_id = user["user_id"].as_u64()?;
-                let presence = presences.and_then(|p| p.get(&user_id.to_string()));
-                let last_active = presence.and_then(|p| p["active_timestamp"].as_i64());
-                let last_connected = presence.and_then(|p| p["idle_timestamp"].as_i64()).or(last_active);
-                let status = statuses.and_then(|s| s.get(&user_id.to_string()));
-                Some(UserSummary {
-                    user_id,
-                    full_name: text(user, "full_name"),
-                    email: text(user, "email"),
-                    is_active: user["is_active"] != false,
-                    is_bot: user["is_bot"] == true,
-                    role: user["role"].as_u64().unwrap_or(400) as u32,
-                    avatar_url: user["avatar_url"].as_str().map(str::to_owned),
-                    presence: match (last_active, last_connected) {
-                        (Some(active), _) if now - active <= offline_after => PresenceStatus::Active,
-                        (_, Some(connected)) if now - connected <= offline_after => PresenceStatus::Idle,
-                        _ => PresenceStatus::Offline,
-                    },
-                    last_active,
-                    status_text: status.map(|s| text(s, "status_text")).unwrap_or_default(),
-                    status_emoji: status.map(|s| text(s, "emoji_name")).unwrap_or_default(),
-                })
-            })
-            .collect();
-        users.sort_by_key(|u| u.full_name.to_lowercase());
-        users
+        let presence = self.presence(user_id);
+        let last_active = presence.and_then(|p| p["active_timestamp"].as_i64());
+        let last_connected = presence.and_then(|p| p["idle_timestamp"].as_i64()).or(last_active);
+        match (last_active, last_connected) {
+            (Some(active), _) if now - active <= offline_after => PresenceStatus::Active,
+            (_, Some(connected)) if now - connected <= offline_after => PresenceStatus::Idle,
+            _ => PresenceStatus::Offline,
+        }
     }
 
     /// The user's own settings (Zulip's `user_settings`).

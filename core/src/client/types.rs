@@ -463,3 +463,57 @@ pub struct RefusedOperation {
     pub operation: Operation,
     pub error: ServerError,
 }
+
+/// A line under the search bar: the search text it stands for, what it finds in words, and its
+/// narrow.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "typescript", derive(TS))]
+pub struct SearchSuggestion {
+    /// The search text (what `searchText` would show for the narrow).
+    pub search: String,
+    /// Plain text, such as `Messages in #general, sent by Iago`.
+    pub description: String,
+    /// The narrow to show when the suggestion is picked (`parseSearch(search)`).
+    pub narrow: Vec<NarrowTerm>,
+    /// False when the suggestion only completes the text, an operator still waiting for its
+    /// operand (`sender:`): put `search` in the search box and keep it open; `narrow` then holds
+    /// the terms before it.
+    pub complete: bool,
+}
+
+/// An emoji a typeahead or picker offers: Unicode, the organization's own, or Zulip's.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "typescript", derive(TS))]
+pub struct EmojiChoice {
+    /// The name to type between colons and to react with.
+    pub name: String,
+    /// The codepoints (`1f44d`, `-`-joined) of a Unicode emoji; a custom emoji's id.
+    pub code: String,
+    pub reaction_type: EmojiType,
+    /// A custom emoji's image, as the organization serves it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "typescript", ts(optional))]
+    pub url: Option<String>,
+}
+
+/// Zulip's emoji namespaces (a reaction's `reaction_type`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "typescript", derive(TS))]
+#[serde(rename_all = "snake_case")]
+pub enum EmojiType {
+    UnicodeEmoji,
+    RealmEmoji,
+    ZulipExtraEmoji,
+}
+
+/// A user group someone can mention (`@*group*`).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "typescript", derive(TS))]
+pub struct GroupSummary {
+    pub id: u64,
+    pub name: String,
+    pub description: String,
+    /// Direct members that are users (not subgroups).
+    pub member_count: u32,
+}
+

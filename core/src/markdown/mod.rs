@@ -73,6 +73,12 @@ pub use inline::emoji::{codepoint_to_name as unicode_emoji_name, name_to_codepoi
 pub use linkifier::{topic_links, validate_linkifier};
 pub use snapshot::{OrganizationSnapshot, render_description};
 
+/// Every Zulip emoji name and alias with its codepoint (lowercase hex, `-`-joined, without
+/// U+FE0F), sorted by name: the catalogue typeaheads and pickers choose from.
+pub fn unicode_emoji_catalogue() -> &'static [(&'static str, &'static str)] {
+    data::emoji::NAME_TO_CODEPOINT
+}
+
 use fence::{HtmlStash, code_block_html};
 use tree::{Kind, Node, Tree};
 
