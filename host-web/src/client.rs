@@ -368,6 +368,14 @@ impl Client {
         to_js(&self.inner.engine.borrow().complete_emoji(query, limit as usize))
     }
 
+    /// What the user may do to a cached message now (`{edit, delete, moveTopic, resolve}`), as
+    /// Zulip's web app decides which actions to offer: the organization's settings and time
+    /// limits, the user's role and groups, the channel's own settings.
+    #[wasm_bindgen(js_name = messageActions, unchecked_return_type = "MessageActions")]
+    pub fn message_actions(&self, message_id: f64) -> Result<JsValue, JsValue> {
+        to_js(&self.inner.engine.borrow().message_actions(message_id as u64, now_ms()))
+    }
+
     /// Messages of a narrow around an anchor: from the cache when it covers the range, else
     /// fetched (and merged into the cache).
     #[wasm_bindgen(unchecked_return_type = "Promise<MessagesPage>")]
