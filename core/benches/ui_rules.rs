@@ -8,7 +8,7 @@
 use std::hint::black_box;
 use std::time::{Duration, Instant};
 
-use confab_core::client::{Engine, EngineOptions, Reply, SessionCredentials};
+use confab_core::client::{Anchor, Engine, EngineOptions, NamedAnchor, Reply, SessionCredentials};
 use serde_json::{Map, Value, json};
 
 const USERS: u64 = 10_000;
@@ -194,6 +194,13 @@ fn main() {
     measure("completeTopics(5, \"ab\", 8)", || engine.complete_topics(5, "ab", 8).len());
     measure("completeEmoji(\"s\", 8)", || engine.complete_emoji("s", 8).len());
     measure("completeEmoji(\"\", 5000) (the picker)", || engine.complete_emoji("", 5_000).len());
+    let query = engine.messages_query(&[], Anchor::Named(NamedAnchor::Newest), 1, 0).expect("a narrow");
+    let message = json!({"id": 42, "sender_id": 1, "timestamp": 1_700_000_000, "content": "<p>hi</p>", "type": "stream",
+                         "stream_id": 5, "subject": "lunch", "display_recipient": channel_5, "reactions": [], "flags": []});
+    let page = json!({"result": "success", "msg": "", "messages": [message], "found_anchor": false,
+                      "found_oldest": true, "found_newest": true});
+    engine.handle_messages(&query, Reply::Success(object(page))).expect("a page");
+    measure("messageActions(42)", || usize::from(engine.message_actions(42, 1_700_000_000_000).delete));
     let narrow = engine.parse_search("dm:user7@example.com,user8@example.com");
     measure("narrowToHash + hashToNarrow (a group)", || {
         engine.hash_to_narrow(&engine.narrow_to_hash(&narrow)).map_or(0, |n| n.len())

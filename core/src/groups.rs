@@ -26,6 +26,7 @@ fn role_of(which: SystemGroup) -> Option<Role> {
 }
 
 /// One organization's user groups and users.
+#[derive(Clone, Debug)]
 pub struct Groups {
     groups: BTreeMap<UserGroupId, UserGroup>,
     users: BTreeMap<UserId, User>,
@@ -153,7 +154,29 @@ impl Groups {
         if user.is_guest() && !allow_guests {
             return false;
         }
-        user.is_active && self.setting_members(setting).contains(&user.id)
+        user.is_active && self.names(setting, user)
+    }
+
+    /// Whether a setting names an active user of the organization, directly or through a
+    /// group (what `setting_members(setting).contains(user)` answers, without listing every
+    /// member of `role:everyone` for one question).
+    fn names(&self, setting: &GroupSetting, user: &User) -> bool {
+        let Some(stored) = self.users.get(&user.id).filter(|u| u.is_active) else { return false };
+        let groups = match setting {
+            GroupSetting::Named(id) => std::slice::from_ref(id),
+            GroupSetting::Anonymous { direct_members, direct_subgroups } => {
+                if direct_members.contains(&user.id) {
+                    return true;
+                }
+                direct_subgroups.as_slice()
+            }
+        };
+        self.closure(groups).into_iter().filter_map(|id| self.groups.get(&id)).any(|group| {
+            match group.system {
+                None => group.direct_members.contains(&user.id),
+                Some(which) => role_of(which) == Some(stored.role),
+            }
+        })
     }
 
     /// A setting as the API shows it: a group id, or `{direct_members, direct_subgroups}`.

@@ -2,6 +2,8 @@
 //! setting of the organization, widened per channel by the channel's own group settings
 //! (which add to the organization's, never remove).
 
+use std::borrow::Cow;
+
 use crate::command::Actor;
 use crate::error::ApiResult;
 use crate::groups::{Groups, channel_setting, realm_permission};
@@ -11,12 +13,18 @@ use crate::store::Store;
 /// The organization's groups, loaded once per command, answering for the actor.
 pub struct Permissions<'a> {
     actor: &'a Actor,
-    groups: Groups,
+    groups: Cow<'a, Groups>,
 }
 
 impl<'a> Permissions<'a> {
     pub fn load(store: &impl Store, actor: &'a Actor) -> ApiResult<Permissions<'a>> {
-        Ok(Permissions { actor, groups: Groups::load(store, actor.realm.id)? })
+        Ok(Permissions { actor, groups: Cow::Owned(Groups::load(store, actor.realm.id)?) })
+    }
+
+    /// The same rules over groups already loaded (the client engine keeps them between
+    /// questions).
+    pub fn with_groups(actor: &'a Actor, groups: &'a Groups) -> Permissions<'a> {
+        Permissions { actor, groups: Cow::Borrowed(groups) }
     }
 
     fn realm(&self, name: &str) -> ApiResult<bool> {

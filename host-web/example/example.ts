@@ -19,6 +19,7 @@ import {
   type Destination,
   type EmojiChoice,
   type GroupSummary,
+  type MessageActions,
   type MessageEdit,
   type QueuedOperation,
   type RefusedOperation,
@@ -88,6 +89,9 @@ async function session(credentials: SessionCredentials): Promise<void> {
     // Shown at once, undone with the server's message if refused.
     const first = page.messages[0];
     if (first) {
+      // Offer only what the server would allow.
+      const allowed: MessageActions = client.messageActions(first.id);
+      console.log(allowed.edit, allowed.delete, allowed.moveTopic, allowed.resolve);
       await client.markRead([first.id]);
       await client.setStarred(first.id, true);
       await client.addReaction(first.id, "octopus");

@@ -357,7 +357,12 @@ impl Client {
 
     /// A channel's topics, best match first and newest first among equals, at most `limit`.
     #[wasm_bindgen(js_name = completeTopics, unchecked_return_type = "string[]")]
-    pub fn complete_topics(&self, stream_id: f64, query: &str, limit: u32) -> Result<JsValue, JsValue> {
+    pub fn complete_topics(
+        &self,
+        #[wasm_bindgen(js_name = streamId)] stream_id: f64,
+        query: &str,
+        limit: u32,
+    ) -> Result<JsValue, JsValue> {
         to_js(&self.inner.engine.borrow().complete_topics(stream_id as u64, query, limit as usize))
     }
 
@@ -366,6 +371,17 @@ impl Client {
     #[wasm_bindgen(js_name = completeEmoji, unchecked_return_type = "EmojiChoice[]")]
     pub fn complete_emoji(&self, query: &str, limit: u32) -> Result<JsValue, JsValue> {
         to_js(&self.inner.engine.borrow().complete_emoji(query, limit as usize))
+    }
+
+    /// What the user may do to a cached message now (`{edit, delete, moveTopic, resolve}`), as
+    /// Zulip's web app decides which actions to offer: the organization's settings and time
+    /// limits, the user's role and groups, the channel's own settings.
+    #[wasm_bindgen(js_name = messageActions, unchecked_return_type = "MessageActions")]
+    pub fn message_actions(
+        &self,
+        #[wasm_bindgen(js_name = messageId)] message_id: f64,
+    ) -> Result<JsValue, JsValue> {
+        to_js(&self.inner.engine.borrow().message_actions(message_id as u64, now_ms()))
     }
 
     /// Messages of a narrow around an anchor: from the cache when it covers the range, else

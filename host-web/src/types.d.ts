@@ -235,6 +235,20 @@ export type GroupSummary = { id: number, name: string, description: string,
  */
 member_count: number, };
 
+export type MessageActions = { 
+/**
+ * Edit the content.
+ */
+edit: boolean, delete: boolean, 
+/**
+ * Move the message (and its topic) to another topic, or rename the topic.
+ */
+moveTopic: boolean, 
+/**
+ * Mark the topic resolved or unresolved.
+ */
+resolve: boolean, };
+
 export type Rendering = { 
 /**
  * The message's `rendered_content`.

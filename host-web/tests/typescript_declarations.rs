@@ -76,6 +76,7 @@ fn declarations() -> String {
         EmojiChoice,
         EmojiType,
         GroupSummary,
+        MessageActions,
         Rendering,
         OrganizationSnapshot,
         MentionUser,

@@ -91,3 +91,53 @@ pub fn engine() -> Engine {
     engine_with(state())
 }
 
+/// Zulip's system groups, as register lists them (ids 1 to 8, each inside the next).
+pub fn system_groups() -> Value {
+    let names = [
+        "role:owners",
+        "role:administrators",
+        "role:moderators",
+        "role:fullmembers",
+        "role:members",
+        "role:everyone",
+        "role:internet",
+        "role:nobody",
+    ];
+    let groups: Vec<Value> = names
+        .iter()
+        .enumerate()
+        .map(|(i, name)| {
+            let id = i as u64 + 1;
+            let inner: Vec<u64> = if (2..=7).contains(&id) { vec![id - 1] } else { vec![] };
+            json!({"id": id, "name": name, "description": "", "members": [], "direct_subgroup_ids": inner,
+                   "is_system_group": true, "deactivated": false})
+        })
+        .collect();
+    Value::from(groups)
+}
+
+/// A channel message as the server sends it.
+pub fn channel_message(id: u64, sender: u64, stream_id: u64, topic: &str, timestamp: i64) -> Value {
+    json!({"id": id, "sender_id": sender, "sender_full_name": "", "sender_email": "", "timestamp": timestamp,
+           "content": "<p>hi</p>", "type": "stream", "stream_id": stream_id, "subject": topic,
+           "display_recipient": "", "reactions": [], "flags": ["read"]})
+}
+
+/// A direct message between the user and another person.
+pub fn direct_message(id: u64, sender: u64, other: u64, timestamp: i64) -> Value {
+    json!({"id": id, "sender_id": sender, "sender_full_name": "", "sender_email": "", "timestamp": timestamp,
+           "content": "<p>hi</p>", "type": "private", "subject": "",
+           "display_recipient": [{"id": ME, "email": "desdemona@zulip.com", "full_name": "Desdemona"},
+                                 {"id": other, "email": "", "full_name": ""}],
+           "reactions": [], "flags": ["read"]})
+}
+
+/// Puts messages in the engine's cache, as fetched.
+pub fn cache(engine: &mut Engine, messages: Vec<Value>) {
+    use super::{Anchor, NamedAnchor};
+    let query = engine.messages_query(&[], Anchor::Named(NamedAnchor::Newest), 100, 0).expect("a narrow");
+    let reply = json!({"result": "success", "msg": "", "messages": messages,
+                       "found_anchor": false, "found_oldest": true, "found_newest": true});
+    let Value::Object(reply) = reply else { unreachable!() };
+    engine.handle_messages(&query, Reply::Success(reply)).expect("messages");
+}

@@ -45,6 +45,7 @@ impl Engine {
             }
             "realm_user" | "realm_bot" => {
                 self.user_index.take();
+                self.groups.take();
                 match event["person"]["user_id"].as_u64() {
                     Some(id) => {
                         self.projection.sync_user(&self.state, id);
@@ -65,6 +66,10 @@ impl Engine {
                 }
             }
             "user_group" | "realm_emoji" | "realm_linkifiers" | "realm" => {
+                if kind != "realm_emoji" && kind != "realm_linkifiers" {
+                    self.projection.sync_organization(&self.state);
+                    self.groups.take();
+                }
                 self.organization = None;
                 self.changes.settings();
             }

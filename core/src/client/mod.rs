@@ -44,6 +44,7 @@ mod emoji_choices;
 mod fixture;
 mod follow;
 mod matching;
+mod message_actions;
 mod messages;
 mod narrow_hash;
 mod narrow_terms;
@@ -51,6 +52,7 @@ mod optimistic;
 mod outbox;
 mod pending_ops;
 pub mod projection;
+mod projection_settings;
 mod queries;
 mod repair_queue;
 mod repairs;
@@ -182,6 +184,9 @@ pub struct Engine {
     /// (cleared when the users, or the channels, change).
     user_index: std::cell::OnceCell<directory::UserIndex>,
     channel_index: std::cell::OnceCell<directory::ChannelIndex>,
+    /// The organization's groups and users as core's permission rules read them (cleared when
+    /// users or groups change).
+    groups: std::cell::OnceCell<Option<crate::groups::Groups>>,
     changes: ChangeLog,
 }
 
@@ -209,6 +214,7 @@ impl Engine {
             organization: None,
             user_index: std::cell::OnceCell::new(),
             channel_index: std::cell::OnceCell::new(),
+            groups: std::cell::OnceCell::new(),
             changes: ChangeLog::default(),
         }
     }
@@ -293,6 +299,7 @@ impl Engine {
                 self.organization = None;
                 self.user_index.take();
                 self.channel_index.take();
+                self.groups.take();
                 self.typing.clear();
                 // A fresh state has nothing stale (answers still out are ignored).
                 self.repairs.clear();

@@ -12,12 +12,13 @@ use crate::api::narrow::{self, RawTerm};
 use crate::ids::{MessageId, RealmId, RecipientId, StreamId, UserId};
 use crate::memory::MemoryStore;
 use crate::model::{
-    self, BotType, MessageFlags, MessageKind, Reaction, Realm, RealmSettings, Recipient, RecipientKind,
-    RecordKind, Role, Stream, Subscription, User, direct_group_key,
+    self, BotType, MessageFlags, MessageKind, Reaction, Realm, Recipient, RecipientKind, RecordKind, Role,
+    Stream, Subscription, User, direct_group_key,
 };
 use crate::store::{Change, Store};
 use crate::{Actor, ApiResult};
 
+use super::projection_settings;
 use super::types::{ChatMessage, DisplayRecipient, MessageType};
 
 /// The organization's id in the projection (the state does not say it).
@@ -38,7 +39,16 @@ impl Projection {
     /// Builds the model of a register state for its user.
     pub fn new(state: &Map<String, Value>, viewer: u64) -> Projection {
         let mut projection = Projection { store: MemoryStore::new(), viewer, groups: 0 };
-        projection.store.apply(&Change::PutRealm(Realm {
+        projection.sync_users(state);
+        projection.sync_organization(state);
+        projection.sync_channels(state);
+        projection.sync_topic_policies(state);
+        projection
+    }
+
+    /// The organization's settings and user groups (who may edit, move, delete...).
+    pub fn sync_organization(&mut self, state: &Map<String, Value>) {
+        self.store.apply(&Change::PutRealm(Realm {
             id: REALM,
             subdomain: String::new(),
             name: String::new(),
@@ -46,12 +56,15 @@ impl Projection {
             date_created: 0,
             deactivated: false,
             notification_bot: None,
-            settings: RealmSettings::default(),
+            settings: projection_settings::realm_settings(state),
         }));
-        projection.sync_users(state);
-        projection.sync_channels(state);
-        projection.sync_topic_policies(state);
-        projection
+        for group in projection_settings::user_groups(state, REALM) {
+            self.store.apply(&Change::PutUserGroup(Box::new(group)));
+        }
+        // A state without groups (an older server) has Zulip's system groups all the same.
+        for change in crate::groups::missing_system_groups(&self.store, REALM).unwrap_or_default() {
+            self.store.apply(&change);
+        }
     }
 
     pub fn store(&self) -> &MemoryStore {
@@ -142,7 +155,7 @@ impl Projection {
             description: String::new(),
             rendered_description: String::new(),
             date_created: 0,
-            creator_id: None,
+            creator_id: channel["creator_id"].as_u64().map(UserId),
             invite_only: channel["invite_only"] == true,
             is_web_public: channel["is_web_public"] == true,
             history_public_to_subscribers: channel["history_public_to_subscribers"] != false,
@@ -153,7 +166,7 @@ impl Projection {
             topics_policy: "inherit".into(),
             is_default: false,
             folder_id: None,
-            permissions: Box::default(),
+            permissions: Box::new(projection_settings::channel_permissions(channel)),
         }));
         self.store.apply(&Change::PutRecipient(Recipient {
             id: recipient,

@@ -517,3 +517,16 @@ pub struct GroupSummary {
     pub member_count: u32,
 }
 
+/// What the user may do to a message now, as Zulip's web app decides which actions to offer.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "typescript", derive(TS))]
+#[serde(rename_all = "camelCase")]
+pub struct MessageActions {
+    /// Edit the content.
+    pub edit: bool,
+    pub delete: bool,
+    /// Move the message (and its topic) to another topic, or rename the topic.
+    pub move_topic: bool,
+    /// Mark the topic resolved or unresolved.
+    pub resolve: bool,
+}
