@@ -65,6 +65,8 @@ async function session(credentials: SessionCredentials): Promise<void> {
   const client = new Client(credentials, { maxRetryMs: 10_000 });
   const unsubscribe: () => void = client.onChange((changes) => redraw(client, changes));
   await client.start();
+  // A browser knows when the network is back: no need to wait out the backoff.
+  globalThis.addEventListener?.("online", () => client.reconnect());
   console.log(client.userId(), client.connection(), client.credentials().site);
 
   const channels: ChannelSummary[] = client.channels();

@@ -199,6 +199,12 @@ impl Client {
         })
     }
 
+    /// Tries the server again now rather than at the end of the backoff: for when the host
+    /// learns the network is back (a browser's `online` event). Nothing happens when connected.
+    pub fn reconnect(&self) {
+        self.inner.sleeper.wake();
+    }
+
     /// Calls `listener` with what changed after each change; returns a function that removes it.
     #[wasm_bindgen(js_name = onChange, unchecked_return_type = "() => void")]
     pub fn on_change(

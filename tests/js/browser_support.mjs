@@ -30,13 +30,13 @@ const CHROMIUM_ARGS = [
 ];
 
 let browser;
+// Registered here, at the file's top level: an `after` called inside a test would close the
+// browser when that test ends.
+after(() => browser?.close());
 
 /** The shared browser, closed when the file's tests end. */
 export async function launch() {
-  if (!browser) {
-    browser = await chromium.launch({ executablePath: process.env.CHROMIUM ?? "/usr/bin/chromium", args: CHROMIUM_ARGS });
-    after(() => browser.close());
-  }
+  browser ??= await chromium.launch({ executablePath: process.env.CHROMIUM ?? "/usr/bin/chromium", args: CHROMIUM_ARGS });
   return browser;
 }
 
@@ -65,13 +65,14 @@ export function messageWithText(page, text) {
 
 /** Sends a message from the open compose box (opening it if needed). */
 export async function send(page, text) {
-  const box = page.getByRole("textbox", { name: "Message text" });
+  const box = page.getByRole("combobox", { name: "Message text" });
   if (!(await box.isVisible())) await page.getByRole("button", { name: /new message|Message this conversation/ }).click();
   await box.fill(text);
   await page.getByRole("button", { name: "Send", exact: true }).click();
 }
 
-/** axe-core's violations on the page, at least as severe as `impact`. */
+/** axe-core's violations on the page with one of these impacts. The page's context must be
+ * opened with `bypassCSP: true`: the client's Content-Security-Policy refuses injected scripts. */
 export async function axeViolations(page, impacts = ["critical"]) {
   await page.addScriptTag({ path: require.resolve("axe-core/axe.min.js") });
   const result = await page.evaluate(async () => await globalThis.axe.run(document, { resultTypes: ["violations"] }));

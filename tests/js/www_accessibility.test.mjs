@@ -11,7 +11,7 @@ function describe(violations) {
 }
 
 test("the login page and the main views have no critical accessibility violations", async () => {
-  const { page, context } = await newPage();
+  const { page, context } = await newPage({ bypassCSP: true });
   await page.goto(`${site}/login/`);
   await page.getByLabel("Email").waitFor();
   let violations = await axeViolations(page);

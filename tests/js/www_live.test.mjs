@@ -16,6 +16,7 @@ test("two people chat, react and edit, and each sees the other live", async () =
   const bob = await newPage();
   await logIn(alice.page, users.a);
   await logIn(bob.page, users.b);
+  await bob.page.getByRole("link", { name: "Combined feed" }).click();
 
   // Alice starts a topic in #general; Bob, on the combined feed, sees it come in.
   await alice.page.getByRole("link", { name: /^#?general/ }).first().click();
@@ -59,8 +60,11 @@ test("two people chat, react and edit, and each sees the other live", async () =
   await bob.page.getByRole("option", { name: /Alice/ }).first().click();
   sent = Date.now();
   await send(bob.page, "Are you coming to the demo?");
-  noteLatency("a direct message", await visibleAfter(messageWithText(alice.page, "Are you coming to the demo?"), sent));
-  await alice.page.getByRole("navigation", { name: "Views and channels" }).getByRole("link", { name: /Bob/ }).click();
+  // Alice is in #general: the conversation shows up in her sidebar, unread.
+  const conversation = alice.page.getByRole("navigation", { name: "Views and channels" }).getByRole("link", { name: /Bob.*1 unread/ });
+  noteLatency("a direct message", await visibleAfter(conversation, sent));
+  await conversation.click();
+  await messageWithText(alice.page, "Are you coming to the demo?").waitFor();
   await alice.page.getByRole("button", { name: "Message this conversation" }).click();
   sent = Date.now();
   await send(alice.page, "Yes, see you there");

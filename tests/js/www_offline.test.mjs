@@ -3,12 +3,12 @@
 // exactly once, in order, when the connection is back, and the other person sees them.
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { logIn, messageWithText, newPage, send, site, users } from "./browser_support.mjs";
+import { logIn, messageWithText, newPage, screenshot, send, site, users } from "./browser_support.mjs";
 
-/** Waits until the app has written its snapshot after everything on screen so far. */
+/** Waits until the app has written its snapshot after everything on screen so far (a change
+ * marks the page before it is drawn, and the mark goes once the snapshot is written). */
 async function snapshotSaved(page) {
-  const before = Number(await page.locator("html").getAttribute("data-snapshot-saved")) || 0;
-  await page.waitForFunction((count) => Number(document.documentElement.dataset.snapshotSaved) > count, before);
+  await page.waitForFunction(() => document.documentElement.dataset.snapshotPending === undefined);
 }
 
 async function channelMessages(user, topic) {
@@ -28,6 +28,7 @@ test("offline: reload shows history, sends wait as pending and arrive once in or
   const bob = await newPage();
   await logIn(alice.page, users.a);
   await logIn(bob.page, users.b);
+  await bob.page.getByRole("link", { name: "Combined feed" }).click();
   await alice.page.evaluate(() => navigator.serviceWorker.ready);
 
   await alice.page.getByRole("link", { name: /^#?general/ }).first().click();
@@ -40,6 +41,7 @@ test("offline: reload shows history, sends wait as pending and arrive once in or
   await alice.context.setOffline(true);
   await alice.page.reload();
   await messageWithText(alice.page, "Written while online").waitFor();
+  await screenshot(alice.page, "offline-reload");
   await alice.page.getByRole("status").filter({ hasText: "offline" }).waitFor();
 
   await alice.page.getByRole("button", { name: "Start a new message" }).click();

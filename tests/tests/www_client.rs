@@ -14,7 +14,10 @@ struct Organization {
 
 impl Organization {
     fn start() -> Organization {
-        let server = TestServer::start_with(env!("CARGO_BIN_EXE_confab-under-test"), &["--external-host", "127.0.0.1"]);
+        let server = TestServer::start_with(
+            env!("CARGO_BIN_EXE_confab-under-test"),
+            &["--external-host", "127.0.0.1"],
+        );
         let api = server.api();
         let owner = server.owner();
         let alice = api.create_user(&owner, "alice@example.com", "Alice");
@@ -29,7 +32,10 @@ impl Organization {
     fn run(&self, file: &str) {
         let user = |c: &Creds| json!({"email": c.email, "apiKey": c.api_key, "password": "s3cret-pass"});
         let users = json!({"a": user(&self.alice), "b": user(&self.bob)});
-        browser_test(file, &[("CONFAB_SITE", self.server.base_url.clone()), ("CONFAB_USERS", users.to_string())]);
+        browser_test(
+            file,
+            &[("CONFAB_SITE", self.server.base_url.clone()), ("CONFAB_USERS", users.to_string())],
+        );
     }
 }
 
@@ -81,9 +87,24 @@ fn main_views_are_accessible_and_screenshots_are_saved() {
     let organization = Organization::start();
     let api = organization.api();
     let (alice, bob) = (&organization.alice, &organization.bob);
-    post_to_general(&api, bob, "release planning", "Welcome to the **release planning** thread! Agenda:\n\n1. Freeze on *Friday*\n2. Notes in the wiki\n3. Demo <time:2026-12-01T15:00:00+00:00>");
-    post_to_general(&api, alice, "release planning", "@**Bob** sounds good. Here's the check I run:\n```python\ndef ready(build):\n    return build.tests_pass and not build.blockers\n```");
-    post_to_general(&api, bob, "release planning", "> Freeze on Friday\n\nAgreed :+1: — and a table of owners:\n\n| Area | Owner |\n|---|---|\n| Server | Bob |\n| Web | Alice |");
+    post_to_general(
+        &api,
+        bob,
+        "release planning",
+        "Welcome to the **release planning** thread! Agenda:\n\n1. Freeze on *Friday*\n2. Notes in the wiki\n3. Demo <time:2026-12-01T15:00:00+00:00>",
+    );
+    post_to_general(
+        &api,
+        alice,
+        "release planning",
+        "@**Bob** sounds good. Here's the check I run:\n```python\ndef ready(build):\n    return build.tests_pass and not build.blockers\n```",
+    );
+    post_to_general(
+        &api,
+        bob,
+        "release planning",
+        "> Freeze on Friday\n\nAgreed :+1: — and a table of owners:\n\n| Area | Owner |\n|---|---|\n| Server | Bob |\n| Web | Alice |",
+    );
     post_to_general(&api, alice, "release planning", "```spoiler Launch codename\nOctopus :octopus:\n```");
     post_to_general(&api, bob, "design", "New icons are in #**general** — feedback welcome :tada:");
     organization.run("www_accessibility.test.mjs");

@@ -14,7 +14,7 @@ declare const ENGINE_WASM_URL: string;
 const root = document.getElementById("app")!;
 
 function showApp(session: Session) {
-  if (location.pathname !== "/") history.replaceState(null, "", `/${location.hash || "#feed"}`);
+  if (location.pathname !== "/") history.replaceState(null, "", `/${location.hash}`);
   root.replaceChildren();
   render(<App session={session} onLogout={() => logout(session)} />, root);
   void session.start();

@@ -16,8 +16,6 @@ export type Route =
 export const FEED_NARROW: NarrowTerm[] = [{ operator: "in", operand: "home" }];
 
 const FIXED: Record<string, Route> = {
-  "": { view: "feed" },
-  "#": { view: "feed" },
   "#feed": { view: "feed" },
   "#all_messages": { view: "feed" },
   "#recent": { view: "recent" },
@@ -31,7 +29,20 @@ const FIXED: Record<string, Route> = {
   "#settings/profile": { view: "settings" },
 };
 
+/** The user's home view (Zulip's `web_home_view`), shown for an empty fragment. */
+function homeRoute(session: Session): Route {
+  switch (session.client.ownSettings().web_home_view) {
+    case "recent_topics":
+      return { view: "recent" };
+    case "all_messages":
+      return { view: "feed" };
+    default:
+      return { view: "inbox" };
+  }
+}
+
 export function parseRoute(session: Session, hash: string): Route {
+  if (hash === "" || hash === "#") return homeRoute(session);
   const fixed = FIXED[hash];
   if (fixed) return fixed;
   const narrow = session.client.hashToNarrow(hash);

@@ -324,9 +324,17 @@ impl Engine {
 
     pub fn poll_request(&self) -> HttpRequest {
         let queue = self.queue.as_ref();
-        HttpRequest::new(Method::Get, "/api/v1/events")
+        let request = HttpRequest::new(Method::Get, "/api/v1/events")
             .param("queue_id", queue.map(|q| q.id.clone()).unwrap_or_default())
-            .param("last_event_id", queue.map_or(-1, |q| q.last_event_id).to_string())
+            .param("last_event_id", queue.map_or(-1, |q| q.last_event_id).to_string());
+        // Not connected yet (a restored queue, or after a failure): the server answers at once
+        // instead of holding the poll, so the session knows it is back and sends what waits,
+        // as Zulip's web app polls with `dont_block` when it resumes.
+        if self.connection == ConnectionState::Connected {
+            request
+        } else {
+            request.param("dont_block", "true")
+        }
     }
 
     /// A long-poll's answer: events to follow, a lost queue (register again, which reports one

@@ -13,7 +13,6 @@ export class Session {
   private readonly listeners = new Set<Listener>();
   private persistTimer: ReturnType<typeof setTimeout> | undefined;
   private closed = false;
-  private saves = 0;
 
   private constructor(readonly client: Client) {
     client.onChange((changes) => {
@@ -21,6 +20,8 @@ export class Session {
       for (const listener of this.listeners) listener(changes);
     });
     addEventListener("pagehide", () => this.persistNow());
+    // Back online: try the server now rather than at the end of the engine's backoff.
+    addEventListener("online", () => client.reconnect());
     document.addEventListener("visibilitychange", () => {
       if (document.visibilityState === "hidden") this.persistNow();
     });
@@ -78,6 +79,8 @@ export class Session {
 
   private schedulePersist() {
     if (this.closed || this.persistTimer !== undefined) return;
+    // Marked on the page until written, so tests can wait for the save instead of guessing.
+    document.documentElement.dataset.snapshotPending = "true";
     this.persistTimer = setTimeout(() => {
       this.persistTimer = undefined;
       void this.persistNow();
@@ -88,10 +91,7 @@ export class Session {
     if (this.closed) return;
     clearTimeout(this.persistTimer);
     this.persistTimer = undefined;
-    await saveSnapshot(this.client.snapshot()).then(
-      // Counted on the page, so tests can wait for a save instead of guessing how long it takes.
-      () => (document.documentElement.dataset.snapshotSaved = String(++this.saves)),
-      (error) => console.warn("Could not save the session:", error),
-    );
+    await saveSnapshot(this.client.snapshot()).catch((error) => console.warn("Could not save the session:", error));
+    if (this.persistTimer === undefined) delete document.documentElement.dataset.snapshotPending;
   }
 }

@@ -1,6 +1,6 @@
 // The session and its change notifications, for components.
 import { createContext } from "preact";
-import { useContext, useEffect, useReducer, useRef } from "preact/hooks";
+import { useContext, useLayoutEffect, useReducer, useRef } from "preact/hooks";
 import type { Changes } from "confab-web";
 import type { Session } from "../session/session";
 
@@ -14,17 +14,20 @@ export function useSession(): Session {
 
 /**
  * Re-renders the component when a change it cares about happens (`relevant` decides; by
- * default every change). Renders are batched to one per animation frame.
+ * default every change), after a resync, and when the connection changes (the first register
+ * is one). Renders are batched to one per animation frame.
  */
 export function useChanges(relevant: (changes: Changes) => boolean = () => true): void {
   const session = useSession();
   const [, bump] = useReducer((n: number) => n + 1, 0);
   const relevantNow = useRef(relevant);
   relevantNow.current = relevant;
-  useEffect(() => {
+  // Subscribed in the layout phase, before any other code can run: a change that came between
+  // the render and a later subscription would be lost (a connection state is reported once).
+  useLayoutEffect(() => {
     let frame = 0;
     const unsubscribe = session.onChange((changes) => {
-      if (frame || !(changes.resync || relevantNow.current(changes))) return;
+      if (frame || !(changes.resync || changes.connection !== undefined || relevantNow.current(changes))) return;
       frame = requestAnimationFrame(() => {
         frame = 0;
         bump(undefined);

@@ -11,7 +11,7 @@ type Props = { route: Route; onLogout: () => void };
 export function Header({ route, onLogout }: Props) {
   return (
     <header class="top-bar">
-      <a class="brand" href="#feed" aria-label="Confab: combined feed">
+      <a class="brand" href="#" aria-label="Confab: home view">
         <img src="/static/icon.svg" alt="" width={28} height={28} />
         <span>Confab</span>
       </a>

@@ -7,24 +7,26 @@ import { useChanges, useSession } from "../ui/context";
 import { conversationName } from "../ui/people";
 import { UnreadCount } from "../ui/unread_count";
 
+const isOnly = (route: Route, operand: string) =>
+  route.view === "narrow" && route.narrow.length === 1 && route.narrow[0].operator === "is" && route.narrow[0].operand === operand;
+
 const VIEWS = [
-  { view: "inbox", href: "#inbox", label: "Inbox" },
-  { view: "recent", href: "#recent", label: "Recent conversations" },
-  { view: "feed", href: "#feed", label: "Combined feed" },
-  { view: "mentions", href: "#narrow/is/mentioned", label: "Mentions" },
-  { view: "starred", href: "#narrow/is/starred", label: "Starred messages" },
-  { view: "drafts", href: "#drafts", label: "Drafts" },
-] as const;
+  { key: "inbox", href: "#inbox", label: "Inbox", current: (route: Route) => route.view === "inbox" },
+  { key: "recent", href: "#recent", label: "Recent conversations", current: (route: Route) => route.view === "recent" },
+  { key: "feed", href: "#feed", label: "Combined feed", current: (route: Route) => route.view === "feed" },
+  { key: "mentions", href: "#narrow/is/mentioned", label: "Mentions", current: (route: Route) => isOnly(route, "mentioned") },
+  { key: "starred", href: "#narrow/is/starred", label: "Starred messages", current: (route: Route) => isOnly(route, "starred") },
+  { key: "drafts", href: "#drafts", label: "Drafts", current: (route: Route) => route.view === "drafts" },
+];
 
 export function LeftSidebar({ route }: { route: Route }) {
   const narrow = routeNarrow(route);
-  const here = location.hash || "#feed";
   return (
     <nav class="left-sidebar" aria-label="Views and channels">
       <ul class="views">
         {VIEWS.map((item) => (
-          <li key={item.view}>
-            <a href={item.href} aria-current={here === item.href ? "page" : undefined}>
+          <li key={item.key}>
+            <a href={item.href} aria-current={item.current(route) ? "page" : undefined}>
               {item.label}
             </a>
           </li>

@@ -23,6 +23,13 @@ export function SearchBar({ route }: { route: Route }) {
   const suggestions: SearchSuggestion[] = open && text.trim() ? session.client.searchSuggestions(text) : [];
 
   function go(suggestion: SearchSuggestion | undefined) {
+    if (suggestion && !suggestion.complete) {
+      // An operator still waiting for its value (`sender:`): it goes in the box, to be finished.
+      setText(suggestion.search);
+      setActive(0);
+      input.current?.focus();
+      return;
+    }
     const terms = suggestion ? suggestion.narrow : session.client.parseSearch(text);
     setOpen(false);
     input.current?.blur();
