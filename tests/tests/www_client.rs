@@ -54,6 +54,11 @@ fn two_people_chat_react_and_edit_live() {
 }
 
 #[test]
+fn compose_and_message_actions_between_two_people() {
+    Organization::start().run("www_actions.test.mjs");
+}
+
+#[test]
 fn offline_reload_keeps_history_and_pending_messages_go_out_once() {
     Organization::start().run("www_offline.test.mjs");
 }

@@ -29,6 +29,14 @@ export function MessageList({ narrow, near, onEdit }: { narrow: NarrowTerm[]; ne
   const [scrollRequest, setScrollRequest] = useState<ScrollRequest>();
   const opened = useRef(false);
 
+  // Someone moved (renamed, resolved) the topic being read: follow it, as Zulip does.
+  useEffect(() => {
+    if (list.movedTo) {
+      const { streamId, topic } = list.movedTo;
+      location.replace(narrowHref(session, [{ operator: "channel", operand: streamId }, { operator: "topic", operand: topic }]));
+    }
+  }, [list.movedTo]);
+
   // Once the first page is in: the message asked for, else the first unread, else the end.
   useEffect(() => {
     if (opened.current || list.loading) return;

@@ -14,6 +14,8 @@ export type NarrowMessages = {
   error?: string;
   /** The first message that was unread when the view opened (where "new messages" shows). */
   firstUnread?: number;
+  /** Where the messages of this topic went, when someone moved or renamed (or resolved) it. */
+  movedTo?: { streamId: number; topic: string };
   loadOlder: () => void;
   loadNewer: () => void;
 };
@@ -27,6 +29,7 @@ export function useNarrowMessages(session: Session, narrow: NarrowTerm[], near?:
   const [loading, setLoading] = useState(true);
   const [error, setError] = useState<string>();
   const [firstUnread, setFirstUnread] = useState<number>();
+  const [movedTo, setMovedTo] = useState<{ streamId: number; topic: string }>();
   const current = useRef(window);
   current.current = window;
   const busy = useRef(false);
@@ -72,6 +75,20 @@ export function useNarrowMessages(session: Session, narrow: NarrowTerm[], near?:
     };
   }, [session, fetchPage, near]);
 
+  // A topic narrow whose messages all left: if the topic was moved, say where to.
+  const isTopicNarrow = narrow.some((t) => (t.operator === "topic" || t.operator === "subject") && !t.negated);
+  const followMove = (before: ChatMessage[], after: ChatMessage[]) => {
+    const gone = before.find((m) => !m.local_id);
+    if (!isTopicNarrow || after.length > 0 || !gone) return;
+    session.client
+      .messages([{ operator: "id", operand: gone.id }], gone.id, 0, 0)
+      .then((page) => {
+        const moved = page.messages.find((m) => m.id === gone.id);
+        if (moved?.type === "stream" && moved.stream_id !== undefined) setMovedTo({ streamId: moved.stream_id, topic: moved.subject });
+      })
+      .catch(() => undefined);
+  };
+
   // The loaded range again, when the engine says it may differ.
   useEffect(() => {
     let frame = 0;
@@ -86,6 +103,7 @@ export function useNarrowMessages(session: Session, narrow: NarrowTerm[], near?:
         .then((page) => {
           const oldest = firstId === undefined ? page.found_oldest : current.current.foundOldest;
           setWindow({ messages: page.messages, foundOldest: oldest, foundNewest: page.found_newest });
+          followMove(messages, page.messages);
         })
         .catch(() => undefined);
     };
@@ -135,6 +153,7 @@ export function useNarrowMessages(session: Session, narrow: NarrowTerm[], near?:
     loading,
     error,
     firstUnread,
+    movedTo,
     loadOlder: () => loadMore(true),
     loadNewer: () => loadMore(false),
   };
