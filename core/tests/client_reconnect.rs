@@ -3,23 +3,9 @@
 
 mod client_support;
 
-use client_support::{new_engine, object, param};
+use client_support::{object, param, registered};
 use confab_core::client::{ConnectionState, Destination, Engine, Reply};
 use serde_json::json;
-
-fn registered() -> Engine {
-    let mut engine = new_engine();
-    let state = json!({
-        "result": "success", "msg": "", "queue_id": "q1", "last_event_id": -1, "user_id": 10,
-        "realm_users": [{"user_id": 10, "full_name": "Iago", "email": "me@example.com", "role": 400, "is_active": true}],
-        "subscriptions": [], "unsubscribed": [], "never_subscribed": [],
-        "unread_msgs": {"count": 0, "streams": [], "pms": [], "huddles": [], "mentions": [], "old_unreads_missing": false},
-        "starred_messages": [], "max_message_id": 0, "user_topics": [], "realm_emoji": {},
-        "recent_private_conversations": [],
-    });
-    engine.handle_register(Reply::Success(object(state)), 0.5);
-    engine
-}
 
 fn empty_poll() -> Reply {
     Reply::Success(object(json!({"result": "success", "msg": "", "events": []})))

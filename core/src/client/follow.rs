@@ -77,7 +77,9 @@ impl Engine {
             | "update_display_settings"
             | "update_global_notifications"
             | "alert_words"
-            | "muted_users" => self.changes.settings(),
+            | "muted_users"
+            | "drafts"
+            | "saved_snippets" => self.changes.settings(),
             _ => {}
         }
     }

@@ -280,6 +280,7 @@ pub struct Changes {
     /// Messages whose content, flags or reactions may differ.
     pub messages: Vec<u64>,
     pub conversations: bool,
+    /// The user's or the organization's settings, or the user's drafts and saved snippets.
     pub settings: bool,
     pub typing: bool,
     /// The outbox (pending local echoes) changed.
