@@ -46,6 +46,7 @@ function DirectMessages({ selected }: { selected: number[] | undefined }) {
   return (
     <section class="sidebar-section" aria-labelledby="dm-heading">
       <h2 id="dm-heading">Direct messages</h2>
+      {conversations.length === 0 && <p class="sidebar-empty">No direct messages yet.</p>}
       <ul>
         {conversations.map((conversation) => {
           const others = conversation.user_ids.filter((id) => id !== session.userId);
