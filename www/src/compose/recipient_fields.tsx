@@ -4,12 +4,13 @@ import { useState } from "preact/hooks";
 import { useSession } from "../ui/context";
 import { Combobox } from "../ui/combobox";
 import { userName } from "../ui/people";
+import { channelById, subscribedChannels } from "../ui/channels";
 
 export type Recipient = { mode: "channel"; streamId: number | undefined; topic: string } | { mode: "direct"; userIds: number[] };
 
 export function RecipientFields({ recipient, onChange }: { recipient: Recipient; onChange: (recipient: Recipient) => void }) {
   const session = useSession();
-  const channelName = (id: number | undefined) => (id === undefined ? "" : session.client.channels().find((c) => c.stream_id === id)?.name ?? "");
+  const channelName = (id: number | undefined) => (id === undefined ? "" : channelById(session, id)?.name ?? "");
   const [channelText, setChannelText] = useState(recipient.mode === "channel" ? channelName(recipient.streamId) : "");
   const [personText, setPersonText] = useState("");
   const [shownFor, setShownFor] = useState(recipient);
@@ -48,7 +49,7 @@ export function RecipientFields({ recipient, onChange }: { recipient: Recipient;
             }
             onInput={(text) => {
               setChannelText(text);
-              const exact = session.client.channels().find((c) => c.name.toLowerCase() === text.trim().toLowerCase());
+              const exact = subscribedChannels(session).find((c) => c.name.toLowerCase() === text.trim().toLowerCase());
               onChange({ ...recipient, streamId: exact?.stream_id });
             }}
             onPick={(option) => {

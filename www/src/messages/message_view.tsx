@@ -4,6 +4,7 @@ import type { ChatMessage, NarrowTerm } from "confab-web";
 import { useChanges, useSession } from "../ui/context";
 import { narrowChannel, narrowDirect, narrowTopic } from "../route";
 import { conversationName, userName } from "../ui/people";
+import { channelById } from "../ui/channels";
 import { Compose } from "../compose/compose";
 import { EditMessage } from "./edit_message";
 import { MessageList } from "./message_list";
@@ -30,7 +31,7 @@ function NarrowHeading({ narrow, isFeed }: { narrow: NarrowTerm[]; isFeed: boole
   const streamId = narrowChannel(narrow);
   const topic = narrowTopic(narrow);
   const direct = narrowDirect(narrow);
-  const channel = streamId === undefined ? undefined : session.client.channels().find((c) => c.stream_id === streamId);
+  const channel = streamId === undefined ? undefined : channelById(session, streamId);
   let title: string;
   let description = "";
   if (isFeed) title = "Combined feed";

@@ -10,6 +10,7 @@ import { narrowHref } from "../route";
 import { useChanges, useSession } from "../ui/context";
 import { conversationName } from "../ui/people";
 import { UnreadCount } from "../ui/unread_count";
+import { subscribedChannels } from "../ui/channels";
 
 const COLLAPSED_KEY = "confab-inbox-collapsed";
 /** Unread messages read per request when marking a conversation read. */
@@ -114,7 +115,7 @@ export function InboxView() {
     .filter(({ name }) => matches(name));
   participants.current = new Set(directs.flatMap(({ conversation }) => conversation.user_ids));
 
-  const channels = session.client.channels();
+  const channels = subscribedChannels(session);
   const ordered = [...channels.filter((c) => c.pin_to_top), ...channels.filter((c) => !c.pin_to_top)];
   const groups: ChannelGroup[] = [];
   for (const channel of ordered) {

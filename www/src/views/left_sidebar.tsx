@@ -6,6 +6,7 @@ import { narrowChannel, narrowDirect, narrowHref, narrowTopic, routeNarrow, type
 import { useChanges, useSession } from "../ui/context";
 import { conversationName } from "../ui/people";
 import { UnreadCount } from "../ui/unread_count";
+import { subscribedChannels } from "../ui/channels";
 
 const isOnly = (route: Route, operand: string) =>
   route.view === "narrow" && route.narrow.length === 1 && route.narrow[0].operator === "is" && route.narrow[0].operand === operand;
@@ -72,7 +73,7 @@ function DirectMessages({ selected }: { selected: number[] | undefined }) {
 function Channels({ selectedChannel, selectedTopic }: { selectedChannel?: number; selectedTopic?: string }) {
   const session = useSession();
   useChanges((changes) => changes.channels.length > 0 || changes.topics.length > 0);
-  const channels = session.client.channels();
+  const channels = subscribedChannels(session);
   const pinned = channels.filter((c) => c.pin_to_top);
   const rest = channels.filter((c) => !c.pin_to_top && !c.is_muted);
   const muted = channels.filter((c) => !c.pin_to_top && c.is_muted);
