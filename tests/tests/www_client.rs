@@ -59,6 +59,11 @@ fn compose_and_message_actions_between_two_people() {
 }
 
 #[test]
+fn mentions_preview_drafts_deletion_channels_and_profile() {
+    Organization::start().run("www_people_and_settings.test.mjs");
+}
+
+#[test]
 fn offline_reload_keeps_history_and_pending_messages_go_out_once() {
     Organization::start().run("www_offline.test.mjs");
 }

@@ -34,9 +34,10 @@ export function MessageText({ content, onContent, onSend, focusToken, insert, on
   const options: Completion[] = token ? completions(session, token) : [];
   const cursorAfter = useRef<number>();
 
+  // Focus comes back to the text when asked, and when the preview closes.
   useEffect(() => {
     if (!preview) area.current?.focus();
-  }, [focusToken]);
+  }, [focusToken, preview]);
   useLayoutEffect(() => {
     if (cursorAfter.current !== undefined && area.current) {
       area.current.setSelectionRange(cursorAfter.current, cursorAfter.current);
@@ -158,7 +159,10 @@ export function MessageText({ content, onContent, onSend, focusToken, insert, on
             setActive(0);
           }}
           onKeyDown={onKeyDown}
-          onBlur={() => setTimeout(() => setToken(undefined), 150)}
+          onBlur={() =>
+            // Later, so a click on a suggestion lands first; not if the focus came back since.
+            setTimeout(() => document.activeElement !== area.current && setToken(undefined), 150)
+          }
           onPaste={(event) => {
             const files = event.clipboardData?.files;
             if (files && files.length > 0) {

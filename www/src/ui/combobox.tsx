@@ -49,7 +49,11 @@ export function Combobox(props: Props) {
           setActive(0);
         }}
         onFocus={() => setOpen(true)}
-        onBlur={() => setTimeout(() => setOpen(false), 150)}
+        onBlur={(event) => {
+          const input = event.currentTarget;
+          // Later, so a click on a suggestion lands first; not if the focus came back since.
+          setTimeout(() => document.activeElement !== input && setOpen(false), 150);
+        }}
         onKeyDown={(event) => {
           if (options.length > 0 && event.key === "ArrowDown") {
             event.preventDefault();

@@ -73,7 +73,7 @@ export function SearchBar({ route }: { route: Route }) {
             setActive(0);
           }}
           onFocus={() => setOpen(true)}
-          onBlur={() => setTimeout(() => setOpen(false), 150)}
+          onBlur={() => setTimeout(() => document.activeElement !== input.current && setOpen(false), 150)}
           onKeyDown={onKeyDown}
         />
       </form>
