@@ -121,7 +121,11 @@ users: Array<number>,
 /**
  * Messages whose content, flags or reactions may differ.
  */
-messages: Array<number>, conversations: boolean, settings: boolean, typing: boolean, 
+messages: Array<number>, conversations: boolean, 
+/**
+ * The user's or the organization's settings, or the user's drafts and saved snippets.
+ */
+settings: boolean, typing: boolean, 
 /**
  * The outbox (pending local echoes) changed.
  */
