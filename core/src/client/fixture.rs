@@ -3,7 +3,7 @@
 
 use serde_json::{Value, json};
 
-use super::{Engine, EngineOptions, Reply, SessionCredentials};
+use super::{Engine, EngineOptions, NarrowTerm, Reply, SessionCredentials};
 
 pub const ME: u64 = 10;
 pub const IAGO: u64 = 8;
@@ -140,4 +140,14 @@ pub fn cache(engine: &mut Engine, messages: Vec<Value>) {
                        "found_anchor": false, "found_oldest": true, "found_newest": true});
     let Value::Object(reply) = reply else { unreachable!() };
     engine.handle_messages(&query, Reply::Success(reply)).expect("messages");
+}
+
+/// A narrow term as a client writes it.
+pub fn term(operator: &str, operand: Value) -> NarrowTerm {
+    NarrowTerm { operator: operator.into(), operand, negated: false }
+}
+
+/// A negated narrow term.
+pub fn not(operator: &str, operand: Value) -> NarrowTerm {
+    NarrowTerm { operator: operator.into(), operand, negated: true }
 }

@@ -234,15 +234,6 @@ mod tests {
     use serde_json::json;
 
     use super::super::fixture::*;
-    use super::*;
-
-    fn term(operator: &str, operand: Value) -> NarrowTerm {
-        NarrowTerm { operator: operator.into(), operand, negated: false }
-    }
-
-    fn not(operator: &str, operand: Value) -> NarrowTerm {
-        NarrowTerm { operator: operator.into(), operand, negated: true }
-    }
 
     #[test]
     fn narrows_are_written_as_the_web_app_writes_them() {

@@ -108,12 +108,9 @@ pub fn decidable_locally(terms: &[RawTerm]) -> bool {
 
 #[cfg(test)]
 mod tests {
+    use super::super::fixture::term;
     use super::*;
     use serde_json::json;
-
-    fn term(operator: &str, operand: Value) -> NarrowTerm {
-        NarrowTerm { operator: operator.into(), operand, negated: false }
-    }
 
     #[test]
     fn synonyms_and_order_give_one_key() {

@@ -340,14 +340,6 @@ mod tests {
     use super::super::fixture::*;
     use super::*;
 
-    fn term(operator: &str, operand: Value) -> NarrowTerm {
-        NarrowTerm { operator: operator.into(), operand, negated: false }
-    }
-
-    fn not(operator: &str, operand: Value) -> NarrowTerm {
-        NarrowTerm { operator: operator.into(), operand, negated: true }
-    }
-
     fn text(operator: &str, operand: &str) -> TextTerm {
         TextTerm::new(operator, operand, false)
     }

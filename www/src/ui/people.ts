@@ -1,37 +1,17 @@
 // Users by id, read from the engine once per change to users rather than once per lookup
 // (10,000 users cross from WebAssembly in a few milliseconds; per row it would be too slow).
-// A connection change clears it too: before the first register there are no users yet.
 import type { UserSummary } from "confab-web";
 import type { Session } from "../session/session";
+import { cached } from "./session_cache";
 
-const caches = new WeakMap<Session, { users?: UserSummary[]; byId?: Map<number, UserSummary> }>();
-
-function cache(session: Session) {
-  let entry = caches.get(session);
-  if (!entry) {
-    const fresh: { users?: UserSummary[]; byId?: Map<number, UserSummary> } = {};
-    session.onChange((changes) => {
-      if (changes.resync || changes.users.length > 0 || changes.connection !== undefined) {
-        fresh.users = undefined;
-        fresh.byId = undefined;
-      }
-    });
-    caches.set(session, fresh);
-    entry = fresh;
-  }
-  return entry;
-}
+const usersChanged = (changes: { users: number[] }) => changes.users.length > 0;
 
 export function allUsers(session: Session): UserSummary[] {
-  const entry = cache(session);
-  entry.users ??= session.client.users();
-  return entry.users;
+  return cached(session, "users", usersChanged, () => session.client.users());
 }
 
 export function userById(session: Session, id: number): UserSummary | undefined {
-  const entry = cache(session);
-  entry.byId ??= new Map(allUsers(session).map((user) => [user.user_id, user]));
-  return entry.byId.get(id);
+  return cached(session, "users-by-id", usersChanged, () => new Map(allUsers(session).map((user) => [user.user_id, user]))).get(id);
 }
 
 export function userName(session: Session, id: number): string {

@@ -7,6 +7,7 @@ import { useMemo, useRef, useState } from "preact/hooks";
 import type { Session } from "../session/session";
 import { narrowHref } from "../route";
 import { useChanges, useSession } from "../ui/context";
+import { ShowMore } from "../ui/show_more";
 
 /** Rows drawn at first, and added by each "Show more". */
 const PAGE_ROWS = 200;
@@ -188,13 +189,7 @@ export function ChannelBrowser() {
           ))}
         </ul>
       )}
-      {shown.length > limit && (
-        <p class="show-more">
-          <button type="button" onClick={() => setLimit(limit + PAGE_ROWS)}>
-            Show more ({shown.length - limit} hidden)
-          </button>
-        </p>
-      )}
+      <ShowMore hidden={shown.length - limit} onMore={() => setLimit(limit + PAGE_ROWS)} />
     </div>
   );
 }

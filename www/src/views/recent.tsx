@@ -12,6 +12,7 @@ import { useChanges, useSession } from "../ui/context";
 import { avatarUrl, conversationName, userById } from "../ui/people";
 import { UnreadCount } from "../ui/unread_count";
 import { directNarrow, markNarrowRead, topicNarrow } from "./inbox";
+import { ShowMore } from "../ui/show_more";
 
 /** Rows drawn at first, and added by each "Show more". */
 const PAGE_ROWS = 200;
@@ -348,13 +349,7 @@ export function RecentView() {
           </tbody>
         </table>
       )}
-      {shown.length > limit && (
-        <p class="show-more">
-          <button type="button" onClick={() => setLimit(limit + PAGE_ROWS)}>
-            Show more ({shown.length - limit} hidden)
-          </button>
-        </p>
-      )}
+      <ShowMore hidden={shown.length - limit} onMore={() => setLimit(limit + PAGE_ROWS)} />
     </div>
   );
 }
