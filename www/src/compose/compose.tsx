@@ -10,9 +10,7 @@ import { onComposeRequest, type ComposeRequest } from "./open";
 import { RecipientFields, type Recipient } from "./recipient_fields";
 import { MessageText } from "./message_text";
 import { TypingNotifier } from "./typing";
-import { deleteDraft, saveDraft } from "./drafts";
-
-const DRAFT_SAVE_DELAY_MS = 2_000;
+import { DraftKeeper } from "./drafts";
 
 function defaultRecipient(narrow: NarrowTerm[], ownId: number): Recipient {
   const streamId = narrowChannel(narrow);
@@ -34,12 +32,11 @@ export function Compose({ narrow }: { narrow: NarrowTerm[] }) {
   const [open, setOpen] = useState(false);
   const [recipient, setRecipient] = useState<Recipient>(() => defaultRecipient(narrow, session.userId));
   const [content, setContent] = useState("");
-  const [draftId, setDraftId] = useState<number>();
   const [error, setError] = useState<string>();
   const [focusText, setFocusText] = useState(0);
   const [pendingInsert, setPendingInsert] = useState<string>();
   const typing = useMemo(() => new TypingNotifier(session), [session]);
-  const draftTimer = useRef<ReturnType<typeof setTimeout>>();
+  const drafts = useMemo(() => new DraftKeeper(session), [session]);
   const destination = destinationOf(recipient);
 
   // Replies, quotes, drafts and shortcuts open the box from elsewhere.
@@ -56,7 +53,7 @@ export function Compose({ narrow }: { narrow: NarrowTerm[] }) {
         }
         if (request.content !== undefined) setContent(request.content);
         if (request.insert !== undefined) setPendingInsert(request.insert);
-        if (request.draftId !== undefined) setDraftId(request.draftId);
+        if (request.draftId !== undefined) drafts.continue(request.draftId);
         setFocusText((n) => n + 1);
       }),
     [session],
@@ -77,28 +74,23 @@ export function Compose({ narrow }: { narrow: NarrowTerm[] }) {
   });
 
   // The draft follows the text, a moment after typing stops.
-  useEffect(() => {
-    clearTimeout(draftTimer.current);
-    if (!content.trim() || !destination) return;
-    draftTimer.current = setTimeout(() => {
-      saveDraft(session, draftId, destination, content).then(setDraftId, () => undefined);
-    }, DRAFT_SAVE_DELAY_MS);
-    return () => clearTimeout(draftTimer.current);
-  }, [content, JSON.stringify(destination)]);
+  useEffect(() => drafts.schedule(destination, content), [content, JSON.stringify(destination)]);
+
+  // Keys and events may come before the render that follows an input: they read the latest.
+  const latest = useRef({ content, destination });
+  latest.current = { content, destination };
 
   function closeBox() {
     typing.stop();
-    if (content.trim() && destination) {
-      clearTimeout(draftTimer.current);
-      void saveDraft(session, draftId, destination, content).catch(() => undefined);
-    }
+    drafts.putAway(latest.current.destination, latest.current.content);
+    latest.current = { ...latest.current, content: "" };
     setOpen(false);
     setContent("");
-    setDraftId(undefined);
     setError(undefined);
   }
 
   function send() {
+    const { content, destination } = latest.current;
     if (!destination) {
       setError(recipient.mode === "channel" ? "Choose a channel to send to." : "Choose who to send to.");
       return;
@@ -109,9 +101,8 @@ export function Compose({ narrow }: { narrow: NarrowTerm[] }) {
     }
     session.client.send(destination, content);
     typing.stop();
-    clearTimeout(draftTimer.current);
-    if (draftId !== undefined) void deleteDraft(session, draftId);
-    setDraftId(undefined);
+    drafts.sent();
+    latest.current = { ...latest.current, content: "" };
     setContent("");
     setError(undefined);
     setFocusText((n) => n + 1);
@@ -150,6 +141,7 @@ export function Compose({ narrow }: { narrow: NarrowTerm[] }) {
         <MessageText
           content={content}
           onContent={(text) => {
+            latest.current = { ...latest.current, content: text };
             setContent(text);
             setError(undefined);
             typing.keystroke(destination);

@@ -4,6 +4,7 @@ import { useEffect, useLayoutEffect, useRef, useState } from "preact/hooks";
 import { useSession } from "../ui/context";
 import { upload } from "../session/api";
 import { EmojiGlyph } from "../messages/emoji_glyph";
+import { SuggestionList, optionId } from "../ui/suggestion_list";
 import { applyCompletion, completions, tokenAt, type Completion, type Token } from "./typeahead";
 
 type Props = {
@@ -151,7 +152,7 @@ export function MessageText({ content, onContent, onSend, focusToken, insert, on
           aria-autocomplete="list"
           aria-expanded={options.length > 0}
           aria-controls="compose-typeahead"
-          aria-activedescendant={options.length > 0 ? `compose-typeahead-${active}` : undefined}
+          aria-activedescendant={options.length > 0 ? optionId("compose-typeahead", active) : undefined}
           onInput={(event) => {
             const element = event.currentTarget;
             onContent(element.value);
@@ -172,25 +173,15 @@ export function MessageText({ content, onContent, onSend, focusToken, insert, on
           }}
         />
       )}
-      <ul id="compose-typeahead" role="listbox" aria-label="Suggestions" class="suggestions typeahead" hidden={options.length === 0}>
-        {options.map((option, index) => (
-          <li
-            key={option.key}
-            id={`compose-typeahead-${index}`}
-            role="option"
-            aria-selected={index === active}
-            class={index === active ? "active" : ""}
-            onMouseDown={(event) => {
-              event.preventDefault();
-              pick(option);
-            }}
-          >
+      <SuggestionList id="compose-typeahead" label="Suggestions" class="typeahead" options={options} active={active} keyOf={(o) => o.key} onPick={pick}>
+        {(option) => (
+          <>
             {option.emoji && <EmojiGlyph session={session} name={option.emoji.name} code={option.emoji.code} type={option.emoji.type} />}
             <span class="option-label">{option.label}</span>
             {option.detail && <span class="option-detail">{option.detail}</span>}
-          </li>
-        ))}
-      </ul>
+          </>
+        )}
+      </SuggestionList>
       {uploads.length > 0 && (
         <ul class="uploads" aria-label="Uploads">
           {uploads.map((item) => (

@@ -1,5 +1,7 @@
 // Asking the compose box to open from anywhere (reply, quote, a draft, a keyboard shortcut),
-// without the caller holding a reference to it.
+// without the caller holding a reference to it. A request made while no compose box is shown
+// (a draft restored from the Drafts view, on its way to the draft's conversation) waits for
+// the next compose box to mount.
 import type { Destination } from "confab-web";
 
 export type ComposeRequest = {
@@ -13,14 +15,25 @@ export type ComposeRequest = {
   draftId?: number;
 };
 
-const EVENT = "confab:compose";
+type Listener = (request: ComposeRequest) => void;
+
+const listeners = new Set<Listener>();
+let waiting: ComposeRequest | undefined;
 
 export function openCompose(request: ComposeRequest = {}) {
-  dispatchEvent(new CustomEvent<ComposeRequest>(EVENT, { detail: request }));
+  if (listeners.size === 0) {
+    waiting = request;
+    return;
+  }
+  for (const listener of listeners) listener(request);
 }
 
-export function onComposeRequest(listener: (request: ComposeRequest) => void): () => void {
-  const handler = (event: Event) => listener((event as CustomEvent<ComposeRequest>).detail);
-  addEventListener(EVENT, handler);
-  return () => removeEventListener(EVENT, handler);
+export function onComposeRequest(listener: Listener): () => void {
+  listeners.add(listener);
+  if (waiting) {
+    const request = waiting;
+    waiting = undefined;
+    listener(request);
+  }
+  return () => listeners.delete(listener);
 }

@@ -2,6 +2,7 @@
 // Esc closes the list.
 import type { ComponentChildren } from "preact";
 import { useState } from "preact/hooks";
+import { SuggestionList, optionId } from "./suggestion_list";
 
 export type Option = { key: string; label: string; detail?: string; icon?: ComponentChildren };
 
@@ -42,7 +43,7 @@ export function Combobox(props: Props) {
         aria-autocomplete="list"
         aria-expanded={options.length > 0}
         aria-controls={listId}
-        aria-activedescendant={options.length > 0 ? `${props.id}-option-${active}` : undefined}
+        aria-activedescendant={options.length > 0 ? optionId(listId, active) : undefined}
         onInput={(event) => {
           props.onInput(event.currentTarget.value);
           setOpen(true);
@@ -71,25 +72,15 @@ export function Combobox(props: Props) {
           props.onKeyDown?.(event);
         }}
       />
-      <ul id={listId} role="listbox" aria-label={`${props.label} suggestions`} class="suggestions" hidden={options.length === 0}>
-        {options.map((option, index) => (
-          <li
-            key={option.key}
-            id={`${props.id}-option-${index}`}
-            role="option"
-            aria-selected={index === active}
-            class={index === active ? "active" : ""}
-            onMouseDown={(event) => {
-              event.preventDefault();
-              pick(option);
-            }}
-          >
+      <SuggestionList id={listId} label={`${props.label} suggestions`} options={options} active={active} keyOf={(o) => o.key} onPick={pick}>
+        {(option) => (
+          <>
             {option.icon}
             <span class="option-label">{option.label}</span>
             {option.detail && <span class="option-detail">{option.detail}</span>}
-          </li>
-        ))}
-      </ul>
+          </>
+        )}
+      </SuggestionList>
     </div>
   );
 }

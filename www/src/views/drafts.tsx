@@ -63,25 +63,14 @@ function destinationNarrow(session: Session, destination: Destination): NarrowTe
 }
 
 /**
- * Goes to the draft's conversation, then asks the compose box to continue the draft once the
- * new view is drawn (a request made before it listens would be lost).
+ * Asks the compose box to continue the draft, then goes to the draft's conversation: the
+ * Drafts view has no compose box, so the request waits for the one the conversation's view
+ * mounts.
  */
 function restore(session: Session, draft: Draft) {
   const destination = draftDestination(draft);
-  const href = destination ? narrowHref(session, destinationNarrow(session, destination)) : "#feed";
-  const open = () => openCompose({ destination, content: draft.content, draftId: draft.id });
-  if (location.hash === href) {
-    open();
-    return;
-  }
-  const opened = () => {
-    removeEventListener("hashchange", opened);
-    // The view renders after the hash change; its effects (the compose box's listener) run
-    // after the next frame.
-    requestAnimationFrame(() => requestAnimationFrame(() => setTimeout(open)));
-  };
-  addEventListener("hashchange", opened);
-  location.hash = href;
+  openCompose({ destination, content: draft.content, draftId: draft.id });
+  location.hash = destination ? narrowHref(session, destinationNarrow(session, destination)) : "#feed";
 }
 
 export function DraftsView() {

@@ -4,6 +4,7 @@ import { useEffect, useMemo, useRef, useState } from "preact/hooks";
 import type { SearchSuggestion } from "confab-web";
 import { narrowHref, routeNarrow, type Route } from "../route";
 import { useSession } from "../ui/context";
+import { SuggestionList, optionId } from "../ui/suggestion_list";
 
 export function SearchBar({ route }: { route: Route }) {
   const session = useSession();
@@ -66,7 +67,7 @@ export function SearchBar({ route }: { route: Route }) {
           aria-expanded={suggestions.length > 0}
           aria-controls="search-suggestions"
           aria-autocomplete="list"
-          aria-activedescendant={suggestions.length > 0 ? `search-suggestion-${active}` : undefined}
+          aria-activedescendant={suggestions.length > 0 ? optionId("search-suggestions", active) : undefined}
           onInput={(e) => {
             setText(e.currentTarget.value);
             setOpen(true);
@@ -77,26 +78,14 @@ export function SearchBar({ route }: { route: Route }) {
           onKeyDown={onKeyDown}
         />
       </form>
-      {suggestions.length > 0 && (
-        <ul id="search-suggestions" class="suggestions" role="listbox" aria-label="Search suggestions">
-          {suggestions.map((suggestion, index) => (
-            <li
-              key={suggestion.search}
-              id={`search-suggestion-${index}`}
-              role="option"
-              aria-selected={index === active}
-              class={index === active ? "active" : ""}
-              onMouseDown={(e) => {
-                e.preventDefault();
-                go(suggestion);
-              }}
-            >
-              <span class="suggestion-search">{suggestion.search}</span>
-              <span class="suggestion-description">{suggestion.description}</span>
-            </li>
-          ))}
-        </ul>
-      )}
+      <SuggestionList id="search-suggestions" label="Search suggestions" options={suggestions} active={active} keyOf={(s) => s.search} onPick={go}>
+        {(suggestion) => (
+          <>
+            <span class="suggestion-search">{suggestion.search}</span>
+            <span class="suggestion-description">{suggestion.description}</span>
+          </>
+        )}
+      </SuggestionList>
     </search>
   );
 }
