@@ -3,6 +3,7 @@
 //! clients in a virtual environment that the harness installs itself.
 
 pub mod python;
+pub mod seed;
 pub mod terminal;
 pub mod web;
 
@@ -328,4 +329,9 @@ impl Api {
 /// The workspace's root directory.
 pub fn workspace_root() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).parent().expect("tests/ is inside the workspace").to_owned()
+}
+
+/// The target directory: `CARGO_TARGET_DIR` when set, else the workspace's `target/`.
+pub fn target_dir() -> PathBuf {
+    std::env::var_os("CARGO_TARGET_DIR").map(PathBuf::from).unwrap_or_else(|| workspace_root().join("target"))
 }

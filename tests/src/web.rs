@@ -20,9 +20,7 @@ pub fn package() -> PathBuf {
             if let Some(dir) = std::env::var_os("CONFAB_WEB_PACKAGE") {
                 return root.join(dir);
             }
-            let target = std::env::var_os("CARGO_TARGET_DIR")
-                .map(PathBuf::from)
-                .unwrap_or_else(|| root.join("target"));
+            let target = crate::target_dir();
             let output = Command::new(root.join("scripts/build-web-package"))
                 .env("CARGO_TARGET_DIR", target.join("web-package"))
                 .output()
@@ -53,6 +51,12 @@ pub fn node_test(file: &str, env: &[(&str, String)]) {
 /// Runs one browser test file of `tests/js/` (Playwright driving Debian's Chromium against
 /// the web client the server serves), after installing `tests/js`'s packages once.
 pub fn browser_test(file: &str, env: &[(&str, String)]) {
+    install_js_packages();
+    run_node_test(file, env);
+}
+
+/// Installs `tests/js`'s packages (playwright-core, axe-core) with `npm ci`, once per process.
+pub fn install_js_packages() {
     static INSTALLED: OnceLock<()> = OnceLock::new();
     INSTALLED.get_or_init(|| {
         let dir = crate::workspace_root().join("tests/js");
@@ -63,7 +67,6 @@ pub fn browser_test(file: &str, env: &[(&str, String)]) {
             .expect("npm runs");
         assert!(status.success(), "npm ci in tests/js failed");
     });
-    run_node_test(file, env);
 }
 
 fn run_node_test(file: &str, env: &[(&str, String)]) {
