@@ -6,7 +6,7 @@ import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
 import { after } from "node:test";
 import { fileURLToPath } from "node:url";
-import { chromium } from "playwright-core";
+import { launchChromium } from "./chromium.mjs";
 
 const require = createRequire(import.meta.url);
 const here = dirname(fileURLToPath(import.meta.url));
@@ -18,16 +18,6 @@ export const screenshotDir = process.env.CONFAB_SCREENSHOTS ?? join(here, "../..
 /** Long enough that a slow CI machine never fails a correct client; nothing here is a speed test. */
 export const PATIENCE_MS = 20_000;
 
-const CHROMIUM_ARGS = [
-  "--headless",
-  "--no-sandbox",
-  "--disable-gpu",
-  "--disable-quic",
-  "--no-first-run",
-  "--disable-background-networking",
-  "--disable-component-update",
-  "--disable-sync",
-];
 
 let browser;
 // Registered here, at the file's top level: an `after` called inside a test would close the
@@ -36,7 +26,7 @@ after(() => browser?.close());
 
 /** The shared browser, closed when the file's tests end. */
 export async function launch() {
-  browser ??= await chromium.launch({ executablePath: process.env.CHROMIUM ?? "/usr/bin/chromium", args: CHROMIUM_ARGS });
+  browser ??= await launchChromium();
   return browser;
 }
 

@@ -14,7 +14,7 @@
 //   each asset fetched again with `Accept-Encoding: gzip`.
 import http from "node:http";
 import zlib from "node:zlib";
-import { chromium } from "playwright-core";
+import { launchChromium } from "./chromium.mjs";
 
 const site = process.env.CONFAB_SITE;
 const email = process.env.CONFAB_EMAIL;
@@ -26,16 +26,6 @@ const runs = Number(process.env.CONFAB_BENCH_RUNS ?? "5");
 /** Long enough for any client; a run that takes longer is reported as failed. */
 const PATIENCE_MS = 120_000;
 
-const CHROMIUM_ARGS = [
-  "--headless",
-  "--no-sandbox",
-  "--disable-gpu",
-  "--disable-quic",
-  "--no-first-run",
-  "--disable-background-networking",
-  "--disable-component-update",
-  "--disable-sync",
-];
 
 /** Runs in the page before its own scripts: notes when the login form and the first message
  * row appear, and the main thread's long tasks. Times are `performance.now()`, milliseconds
@@ -287,7 +277,7 @@ async function main() {
   console.log(`register: median ${ms(median(registers.map((r) => r.ms)))} ${all(registers.map((r) => r.ms))}; response ${kb(reg.bytes)} (${kb(reg.gzipped)} if gzipped; sent with content-encoding ${reg.encoding ?? "none"})`);
   console.log(`register's largest parts: ${reg.parts.map(([k, n]) => `${k} ${kb(n)}`).join(", ")}`);
 
-  const browser = await chromium.launch({ executablePath: process.env.CONFAB_CHROMIUM ?? "/usr/bin/chromium", args: CHROMIUM_ARGS });
+  const browser = await launchChromium();
   const results = [];
   for (let i = 0; i < runs; i++) {
     results.push(await coldThenWarm(browser));
