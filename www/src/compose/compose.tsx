@@ -20,7 +20,7 @@ function defaultRecipient(narrow: NarrowTerm[], ownId: number): Recipient {
   return { mode: "channel", streamId: undefined, topic: "" };
 }
 
-export function destinationOf(recipient: Recipient): Destination | undefined {
+function recipientDestination(recipient: Recipient): Destination | undefined {
   if (recipient.mode === "channel") {
     return recipient.streamId === undefined ? undefined : { type: "channel", stream_id: recipient.streamId, topic: recipient.topic.trim() };
   }
@@ -37,7 +37,7 @@ export function Compose({ narrow }: { narrow: NarrowTerm[] }) {
   const [pendingInsert, setPendingInsert] = useState<string>();
   const typing = useMemo(() => new TypingNotifier(session), [session]);
   const drafts = useMemo(() => new DraftKeeper(session), [session]);
-  const destination = destinationOf(recipient);
+  const destination = recipientDestination(recipient);
 
   // Replies, quotes, drafts and shortcuts open the box from elsewhere.
   useEffect(

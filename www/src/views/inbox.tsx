@@ -97,7 +97,6 @@ export function InboxView() {
       changes.channels.length > 0 ||
       changes.topics.length > 0 ||
       changes.conversations ||
-      changes.connection !== undefined ||
       changes.users.some((id) => participants.current.has(id)),
   );
   const [filter, setFilter] = useState("");

@@ -249,7 +249,6 @@ export function RecentView() {
       (changes.channels.length > 0 && !fetchedOnly(cache, changes)) ||
       changes.topics.length > 0 ||
       changes.conversations ||
-      changes.connection !== undefined ||
       changes.users.some((id) => cache.participants.has(id)),
   );
   const [filter, setFilter] = useState("");
