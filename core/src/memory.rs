@@ -252,6 +252,10 @@ impl Store for MemoryStore {
         Ok(self.users.values().filter(|u| u.realm_id == realm).cloned().collect())
     }
 
+    fn deactivated_users(&self, realm: RealmId) -> ApiResult<Vec<UserId>> {
+        Ok(self.users.values().filter(|u| u.realm_id == realm && !u.is_active).map(|u| u.id).collect())
+    }
+
     fn credentials(&self, user: UserId) -> ApiResult<Option<Credentials>> {
         Ok(self.credentials.get(&user).cloned())
     }
@@ -359,6 +363,21 @@ impl Store for MemoryStore {
     ) -> ApiResult<Vec<(u64, serde_json::Value)>> {
         let range = (user, kind, 0)..=(user, kind, u64::MAX);
         Ok(self.records.range(range).map(|((_, _, id), value)| (*id, value.clone())).collect())
+    }
+
+    fn topic_preference(
+        &self,
+        user: UserId,
+        stream: StreamId,
+        topic: &str,
+    ) -> ApiResult<Option<(u64, serde_json::Value)>> {
+        let kind = crate::model::RecordKind::UserTopic;
+        let key = crate::model::topic_preference_key(stream, topic);
+        Ok(self
+            .records
+            .range((user, kind, 0)..=(user, kind, u64::MAX))
+            .find(|(_, value)| crate::model::topic_preference_place(value).as_ref() == Some(&key))
+            .map(|((_, _, id), value)| (*id, value.clone())))
     }
 
     fn channel_folders(&self, realm: RealmId) -> ApiResult<Vec<crate::model::ChannelFolder>> {

@@ -63,6 +63,9 @@ pub trait Store {
     /// for users who hide their address, are resolved by `api::users::user_by_api_email`.
     fn user_by_delivery_email(&self, realm: RealmId, email: &str) -> ApiResult<Option<UserId>>;
     fn realm_users(&self, realm: RealmId) -> ApiResult<Vec<User>>;
+    /// The organization's deactivated users, bots included, by id. Few, and read on every
+    /// channel send, whose subscribers among them receive nothing.
+    fn deactivated_users(&self, realm: RealmId) -> ApiResult<Vec<UserId>>;
     fn credentials(&self, user: UserId) -> ApiResult<Option<Credentials>>;
 
     fn stream(&self, id: StreamId) -> ApiResult<Option<Stream>>;
@@ -116,6 +119,15 @@ pub trait Store {
         user: UserId,
         kind: crate::model::RecordKind,
     ) -> ApiResult<Vec<(u64, serde_json::Value)>>;
+    /// A user's topic preference (the `UserTopic` record naming the channel and the topic,
+    /// compared case-insensitively), with its record id. Read on every channel send: looking it
+    /// up must not cost as many reads as the user has preferences.
+    fn topic_preference(
+        &self,
+        user: UserId,
+        stream: StreamId,
+        topic: &str,
+    ) -> ApiResult<Option<(u64, serde_json::Value)>>;
     /// The organization's channel folders, archived ones included, in display order.
     fn channel_folders(&self, realm: RealmId) -> ApiResult<Vec<crate::model::ChannelFolder>>;
     /// The organization's custom profile fields, by id.

@@ -31,11 +31,6 @@ fn preferences(store: &impl Store, user: UserId) -> ApiResult<Vec<(u64, Value)>>
     records(store, user, RecordKind::UserTopic)
 }
 
-fn same_topic(preference: &Value, stream: StreamId, topic: &str) -> bool {
-    preference["stream_id"] == stream.0
-        && preference["topic_name"].as_str().is_some_and(|t| t.to_lowercase() == topic.to_lowercase())
-}
-
 /// A user's topic preferences read once, for deciding many messages (Zulip's
 /// `build_get_topic_visibility_policy`): by channel and lower-cased topic.
 #[derive(Clone, Debug, Default, PartialEq)]
@@ -85,82 +80,90 @@ pub fn muted_topics_json(store: &impl Store, user: UserId) -> ApiResult<Value> {
     Ok(Value::Array(muted))
 }
 
-/// A user's topic preferences as one command changes them: each change is written at once, and
-/// the list stays current, so that later changes in the same command build on earlier ones.
+/// A user's topic preferences as one command changes them: each is looked up when first asked
+/// for (a send asks for one topic of a user who may have thousands), each change is written at
+/// once and remembered, so that later changes in the same command build on earlier ones.
 pub(crate) struct Preferences {
     user: UserId,
-    all: Vec<(u64, Value)>,
+    /// The preferences this command read or set, by channel and lower-cased topic (`None`:
+    /// there is none), with their record ids.
+    seen: BTreeMap<(StreamId, String), Option<(u64, Value)>>,
 }
 
 impl Preferences {
-    pub(crate) fn load(store: &impl Store, user: UserId) -> ApiResult<Self> {
-        Ok(Preferences { user, all: preferences(store, user)? })
+    pub(crate) fn load(user: UserId) -> Self {
+        Preferences { user, seen: BTreeMap::new() }
+    }
+
+    /// The preference for a topic, from this command's changes or else the store.
+    fn find(&mut self, store: &impl Store, stream: StreamId, topic: &str) -> ApiResult<Option<(u64, Value)>> {
+        let key = crate::model::topic_preference_key(stream, topic);
+        if let Some(seen) = self.seen.get(&key) {
+            return Ok(seen.clone());
+        }
+        let found = store.topic_preference(self.user, stream, topic)?;
+        self.seen.insert(key, found.clone());
+        Ok(found)
     }
 
     /// The user's policy for a topic (`INHERIT` without one).
-    pub(crate) fn policy(&self, stream: StreamId, topic: &str) -> i64 {
-        self.all
-            .iter()
-            .find(|(_, p)| same_topic(p, stream, topic))
+    pub(crate) fn policy(&mut self, store: &impl Store, stream: StreamId, topic: &str) -> ApiResult<i64> {
+        Ok(self
+            .find(store, stream, topic)?
             .and_then(|(_, p)| p["visibility_policy"].as_i64())
-            .unwrap_or(INHERIT)
+            .unwrap_or(INHERIT))
     }
 
     /// Sets a policy (`INHERIT` removes it): the write goes to `changes`; returns the
     /// `user_topic` event, or `None` when there was nothing to remove.
+    #[allow(clippy::too_many_arguments)]
     pub(crate) fn set(
         &mut self,
+        store: &impl Store,
         ids: &mut IdAllocator,
         stream: StreamId,
         topic: &str,
         policy: i64,
         now: i64,
         changes: &mut Vec<Change>,
-    ) -> Option<Event> {
+    ) -> ApiResult<Option<Event>> {
         let user = self.user;
-        let existing = self.all.iter().position(|(_, p)| same_topic(p, stream, topic));
+        let existing = self.find(store, stream, topic)?;
         // The topic as first stored keeps its case, as Zulip's case-insensitive lookup does.
-        let topic_name = existing.map_or_else(
-            || topic.to_owned(),
-            |i| self.all[i].1["topic_name"].as_str().unwrap_or(topic).to_owned(),
-        );
+        let topic_name =
+            existing.as_ref().and_then(|(_, p)| p["topic_name"].as_str()).unwrap_or(topic).to_owned();
         let preference = json!({"stream_id": stream, "topic_name": topic_name, "last_updated": now, "visibility_policy": policy});
-        match (existing, policy) {
-            (Some(index), INHERIT) => {
-                let (id, _) = self.all.remove(index);
+        let stored = match (existing, policy) {
+            (Some((id, _)), INHERIT) => {
                 changes.push(Change::DeleteRecord { user, kind: RecordKind::UserTopic, id });
+                None
             }
-            (None, INHERIT) => return None,
-            (Some(index), _) => {
-                let id = self.all[index].0;
-                self.all[index].1 = preference.clone();
-                changes.push(Change::PutRecord {
-                    user,
-                    kind: RecordKind::UserTopic,
-                    id,
-                    value: preference.clone(),
-                });
+            (None, INHERIT) => return Ok(None),
+            (existing, _) => {
+                let id = existing.map_or_else(|| ids.take(), |(id, _)| id);
+                let value = preference.clone();
+                changes.push(Change::PutRecord { user, kind: RecordKind::UserTopic, id, value });
+                Some((id, preference.clone()))
             }
-            (None, _) => {
-                let id = ids.take();
-                self.all.push((id, preference.clone()));
-                changes.push(Change::PutRecord {
-                    user,
-                    kind: RecordKind::UserTopic,
-                    id,
-                    value: preference.clone(),
-                });
-            }
-        }
+        };
+        self.seen.insert(crate::model::topic_preference_key(stream, topic), stored);
         let mut event = preference;
         event["type"] = "user_topic".into();
-        Some(Event::Other { users: vec![user], body: event })
+        Ok(Some(Event::Other { users: vec![user], body: event }))
     }
 
-    /// The legacy `muted_topics` event, with the muted list as it is now.
+    /// The legacy `muted_topics` event, with the muted list as it is now: the stored list with
+    /// this command's changes.
     pub(crate) fn muted_topics_event(&self, store: &impl Store) -> ApiResult<Event> {
+        let mut current: BTreeMap<u64, Value> = preferences(store, self.user)?
+            .into_iter()
+            .filter(|(_, p)| {
+                crate::model::topic_preference_place(p).is_none_or(|key| !self.seen.contains_key(&key))
+            })
+            .collect();
+        current.extend(self.seen.values().flatten().cloned());
         let mut muted = Vec::new();
-        for (_, p) in self.all.iter().filter(|(_, p)| p["visibility_policy"] == MUTED) {
+        for p in current.values().filter(|p| p["visibility_policy"] == MUTED) {
             let stream = p["stream_id"].as_u64().map(|id| store.stream(StreamId(id))).transpose()?.flatten();
             if let Some(stream) = stream {
                 muted.push(json!([stream.name, p["topic_name"], p["last_updated"]]));
@@ -183,9 +186,10 @@ fn set_preference(
     policy: i64,
     now: i64,
 ) -> ApiResult<Outcome> {
-    let mut preferences = Preferences::load(store, actor.user.id)?;
+    let mut preferences = Preferences::load(actor.user.id);
     let mut outcome = Outcome::default();
-    let event = preferences.set(&mut new_ids(store)?, stream.id, topic, policy, now, &mut outcome.changes);
+    let event =
+        preferences.set(store, &mut new_ids(store)?, stream.id, topic, policy, now, &mut outcome.changes)?;
     outcome.events.push(preferences.muted_topics_event(store)?);
     // Removing a preference there is none of still tells the clients, as Zulip does.
     let event = event.unwrap_or_else(|| {

@@ -29,7 +29,7 @@ pub use presence::Presence;
 pub use profile::{ProfileField, ProfileFieldType, ProfileValue};
 pub use realm::{Realm, RealmSettings};
 pub use recipient::{Recipient, RecipientKind, direct_group_key};
-pub use records::RecordKind;
+pub use records::{RecordKind, topic_preference_key, topic_preference_place};
 pub use scheduled_message::{DeliveryState, ReminderOf, ScheduledMessage, ScheduledTarget};
 pub use stream::{ChannelPermissions, Stream, Subscription};
 pub use user::{BotService, BotType, Credentials, EmailVisibility, Role, User};

@@ -34,3 +34,16 @@ impl RecordKind {
         }
     }
 }
+
+/// What a topic preference is filed under: its channel and its topic lower-cased (topics match
+/// case-insensitively, as in Zulip).
+pub fn topic_preference_key(stream: crate::ids::StreamId, topic: &str) -> (crate::ids::StreamId, String) {
+    (stream, topic.to_lowercase())
+}
+
+/// The channel and lower-cased topic a `UserTopic` record names, or `None` for a malformed one.
+pub fn topic_preference_place(record: &serde_json::Value) -> Option<(crate::ids::StreamId, String)> {
+    let stream = record["stream_id"].as_u64()?;
+    let topic = record["topic_name"].as_str()?;
+    Some(topic_preference_key(crate::ids::StreamId(stream), topic))
+}

@@ -2,9 +2,23 @@
 
 use serde_json::{Map, Value, json};
 
-/// The settings Zulip's register returns in `user_settings`, with their defaults. Until
-/// settings can be changed (the personal-data issue), every user has these.
+/// The settings Zulip's register returns in `user_settings`, at Zulip's defaults (`timezone`
+/// is the user's own).
 pub fn default_user_settings(timezone: &str) -> Map<String, Value> {
+    let mut settings = DEFAULTS.clone();
+    settings.insert("timezone".into(), timezone.into());
+    settings
+}
+
+/// One setting as the user has it: what they changed it to, else Zulip's default. For rules
+/// that read a setting or two (every send reads the sender's automatic-follow policies), where
+/// building the whole map would cost more than the rule.
+pub fn user_setting(changed: &Map<String, Value>, name: &str) -> Option<Value> {
+    changed.get(name).or_else(|| DEFAULTS.get(name)).cloned()
+}
+
+/// The defaults but `timezone`, built once: they are the same for everyone.
+static DEFAULTS: std::sync::LazyLock<Map<String, Value>> = std::sync::LazyLock::new(|| {
     let value = json!({
         "twenty_four_hour_time": false,
         "dense_mode": true,
@@ -30,7 +44,7 @@ pub fn default_user_settings(timezone: &str) -> Map<String, Value> {
         "web_animate_image_previews": "on_hover",
         "web_stream_unreads_count_display_policy": 2,
         "hide_ai_features": false,
-        "timezone": timezone,
+        "timezone": "",
         "enable_stream_desktop_notifications": false,
         "enable_stream_email_notifications": false,
         "enable_stream_push_notifications": false,
@@ -77,7 +91,7 @@ pub fn default_user_settings(timezone: &str) -> Map<String, Value> {
         Value::Object(map) => map,
         _ => Map::new(),
     }
-}
+});
 
 /// A user's settings: the defaults with what they changed.
 pub fn user_settings(timezone: &str, changed: &Map<String, Value>) -> Map<String, Value> {

@@ -55,6 +55,12 @@ impl WriteTables<'_> {
                 let email = user.delivery_email.to_lowercase();
                 self.emails.insert((user.realm_id.0, email.as_str()), user.id.0).map_err(storage)?;
                 self.realm_users.insert((user.realm_id.0, user.id.0), ()).map_err(storage)?;
+                let key = (user.realm_id.0, user.id.0);
+                if user.is_active {
+                    self.deactivated.remove(key).map_err(storage)?;
+                } else {
+                    self.deactivated.insert(key, ()).map_err(storage)?;
+                }
                 self.users.insert(user.id.0, encode(user)?.as_slice()).map_err(storage)?;
                 self.bump(IdKind::User, user.id.0)
             }
@@ -169,12 +175,19 @@ impl WriteTables<'_> {
                     // Who muted a sender is read on every send: indexed by the muted user.
                     self.muters.insert((*id, user.0), ()).map_err(storage)?;
                 }
+                if *kind == RecordKind::UserTopic {
+                    self.unfile_topic_preference(*user, *id)?;
+                    self.file_topic_preference(*user, *id, value)?;
+                }
                 self.records.insert((user.0, kind.key(), *id), encode(value)?.as_slice()).map_err(storage)?;
                 self.bump(IdKind::Record, *id)
             }
             Change::DeleteRecord { user, kind, id } => {
                 if *kind == RecordKind::MutedUser {
                     self.muters.remove((*id, user.0)).map_err(storage)?;
+                }
+                if *kind == RecordKind::UserTopic {
+                    self.unfile_topic_preference(*user, *id)?;
                 }
                 self.records.remove((user.0, kind.key(), *id)).map_err(storage)?;
                 Ok(())
@@ -258,6 +271,30 @@ impl WriteTables<'_> {
         let old: ScheduledMessage = decode(old.value())?;
         self.user_scheduled.remove((old.sender_id.0, id)).map_err(storage)?;
         self.deliveries.remove((old.deliver_at, id)).map_err(storage)?;
+        Ok(())
+    }
+
+    /// Files a topic preference under its channel and topic, for `Store::topic_preference`.
+    pub(super) fn file_topic_preference(
+        &mut self,
+        user: UserId,
+        id: u64,
+        value: &serde_json::Value,
+    ) -> ApiResult<()> {
+        if let Some((stream, topic)) = confab_core::model::topic_preference_place(value) {
+            self.topic_preferences.insert((user.0, stream.0, topic.as_str()), id).map_err(storage)?;
+        }
+        Ok(())
+    }
+
+    /// Removes the index row of the topic preference stored under `id`, if there is one.
+    fn unfile_topic_preference(&mut self, user: UserId, id: u64) -> ApiResult<()> {
+        let kind = RecordKind::UserTopic.key();
+        let old: Option<serde_json::Value> =
+            self.records.get((user.0, kind, id)).map_err(storage)?.map(|v| decode(v.value())).transpose()?;
+        if let Some((stream, topic)) = old.as_ref().and_then(confab_core::model::topic_preference_place) {
+            self.topic_preferences.remove((user.0, stream.0, topic.as_str())).map_err(storage)?;
+        }
         Ok(())
     }
 

@@ -5,6 +5,7 @@
 
 mod apply;
 mod codec;
+mod migrations;
 pub mod tables;
 mod view;
 
@@ -18,7 +19,7 @@ pub use tables::{ReadTables, WriteTables};
 
 /// The table layout this build reads and writes. A new table needs no new version (opening
 /// creates it empty, and an older build never opens it); a version marks rows to migrate.
-pub const SCHEMA_VERSION: u64 = 2;
+pub const SCHEMA_VERSION: u64 = 3;
 
 /// The database file inside a data directory.
 pub const DB_FILE: &str = "confab.redb";
@@ -83,7 +84,11 @@ impl Store {
                 // Migrations from older layouts, one step per version.
                 Some(v) => {
                     if v < 2 {
-                        add_system_groups(&mut tables).map_err(|e| other(&e))?;
+                        migrations::add_system_groups(&mut tables).map_err(|e| other(&e))?;
+                    }
+                    if v < 3 {
+                        migrations::index_deactivated_users_and_topic_preferences(&mut tables)
+                            .map_err(|e| other(&e))?;
                     }
                     tables.meta.insert("schema_version", SCHEMA_VERSION).map_err(|e| other(&e))?;
                 }
@@ -110,24 +115,6 @@ impl ReadTables {
     pub fn counter(&self, kind: IdKind) -> ApiResult<u64> {
         Ok(self.meta.get(apply::counter_key(kind).as_str()).map_err(view::storage)?.map_or(1, |v| v.value()))
     }
-}
-
-/// Version 2: organizations get Zulip's system groups (`role:owners`, ...).
-fn add_system_groups(tables: &mut WriteTables<'_>) -> ApiResult<()> {
-    let realms: Vec<u64> = tables
-        .realms
-        .iter()
-        .map_err(view::storage)?
-        .map(|row| row.map(|(k, _)| k.value()))
-        .collect::<Result<_, _>>()
-        .map_err(view::storage)?;
-    for realm in realms {
-        for change in confab_core::groups::missing_system_groups(&*tables, confab_core::ids::RealmId(realm))?
-        {
-            tables.apply(&change)?;
-        }
-    }
-    Ok(())
 }
 
 /// Commits a write transaction, mapping failure to an internal error.

@@ -44,6 +44,8 @@ define_tables! {
     realm_users: REALMID_USERID = "realmid_userid", (u64, u64) => ();
     // Keyed by the lower-cased delivery (real) email.
     emails: REALMID_EMAIL_USERID = "realmid_email_userid", (u64, &'static str) => u64;
+    // Deactivated users (their records say `is_active: false`), read on every channel send.
+    deactivated: REALMID_DEACTIVATEDUSERID = "realmid_deactivateduserid", (u64, u64) => ();
     credentials: USERID_CREDENTIALS = "userid_credentials", u64 => &'static [u8];
     recipients: RECIPIENTID_RECIPIENT = "recipientid_recipient", u64 => &'static [u8];
     direct_groups: GROUPKEY_RECIPIENTID = "groupkey_recipientid", &'static str => u64;
@@ -78,6 +80,8 @@ define_tables! {
     user_attachments: USERID_ATTACHMENTID = "userid_attachmentid", (u64, u64) => ();
     muters: MUTEDID_USERID = "mutedid_userid", (u64, u64) => ();
     records: USERID_KIND_RECORDID_RECORD = "userid_kind_recordid_record", (u64, &'static str, u64) => &'static [u8];
+    // `UserTopic` records by channel and lower-cased topic, read on every channel send.
+    topic_preferences: USERID_STREAMID_TOPIC_RECORDID = "userid_streamid_topic_recordid", (u64, u64, &'static str) => u64;
     realm_emoji: REALMID_EMOJIID_EMOJI = "realmid_emojiid_emoji", (u64, u64) => &'static [u8];
     profile_fields: REALMID_FIELDID_PROFILEFIELD = "realmid_fieldid_profilefield", (u64, u64) => &'static [u8];
     profile_values: USERID_FIELDID_PROFILEVALUE = "userid_fieldid_profilevalue", (u64, u64) => &'static [u8];

@@ -86,6 +86,14 @@ macro_rules! impl_store {
                 Ok(users)
             }
 
+            fn deactivated_users(&self, realm: RealmId) -> ApiResult<Vec<UserId>> {
+                let mut users = Vec::new();
+                for row in self.deactivated.range((realm.0, 0)..=(realm.0, u64::MAX)).map_err(storage)? {
+                    users.push(UserId(row.map_err(storage)?.0.value().1));
+                }
+                Ok(users)
+            }
+
             fn credentials(&self, user: UserId) -> ApiResult<Option<Credentials>> {
                 record(self.credentials.get(user.0).map_err(storage)?)
             }
@@ -224,6 +232,24 @@ macro_rules! impl_store {
                     records.push((key.value().2, codec::decode(value.value())?));
                 }
                 Ok(records)
+            }
+
+            fn topic_preference(
+                &self,
+                user: UserId,
+                stream: StreamId,
+                topic: &str,
+            ) -> ApiResult<Option<(u64, serde_json::Value)>> {
+                let (_, topic) = confab_core::model::topic_preference_key(stream, topic);
+                let Some(id) =
+                    self.topic_preferences.get((user.0, stream.0, topic.as_str())).map_err(storage)?
+                else {
+                    return Ok(None);
+                };
+                let id = id.value();
+                let kind = confab_core::model::RecordKind::UserTopic.key();
+                let value = self.records.get((user.0, kind, id)).map_err(storage)?;
+                Ok(value.map(|v| codec::decode(v.value())).transpose()?.map(|value| (id, value)))
             }
 
             fn channel_folders(&self, realm: RealmId) -> ApiResult<Vec<confab_core::model::ChannelFolder>> {

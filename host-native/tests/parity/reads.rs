@@ -108,6 +108,7 @@ impl Comparison<'_> {
         }
         for &realm in realms {
             self.same(|| format!("realm_users({realm:?})"), |s| s.realm_users(realm));
+            self.same(|| format!("deactivated_users({realm:?})"), |s| s.deactivated_users(realm));
             for name in EMAIL_NAMES {
                 for email in spellings(&format!("{name}@{EMAIL_DOMAIN}")) {
                     self.same(
@@ -203,6 +204,14 @@ impl Comparison<'_> {
             self.same(|| format!("profile_values({user:?})"), |s| s.profile_values(user));
             for kind in RECORD_KINDS {
                 self.same(|| format!("records({user:?}, {kind:?})"), |s| s.records(user, kind));
+            }
+            for stream in ids_of(self.memory, IdKind::Stream).into_iter().map(StreamId) {
+                for topic in TOPICS.iter().flat_map(|topic| spellings(topic)) {
+                    self.same(
+                        || format!("topic_preference({user:?}, {stream:?}, {topic:?})"),
+                        |s| s.topic_preference(user, stream, &topic),
+                    );
+                }
             }
         }
         for id in ids_of(self.memory, IdKind::Attachment) {

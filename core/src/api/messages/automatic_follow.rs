@@ -15,11 +15,11 @@
 
 use std::ops::Bound;
 
-use crate::api::settings::settings_of;
 use crate::api::user_topics::{FOLLOWED, INHERIT, MUTED, Preferences, UNMUTED};
 use crate::command::{Actor, Event};
 use crate::error::ApiResult;
 use crate::ids::UserId;
+use crate::model::settings::user_setting;
 use crate::model::{Message, MessageFlags, Stream, User};
 use crate::store::{Change, Direction, IdAllocator, MessageIndex, Store};
 
@@ -46,18 +46,17 @@ struct Settings {
 
 impl Settings {
     fn of(store: &impl Store, user: &User) -> ApiResult<Settings> {
-        let settings = settings_of(store, user)?;
-        let number = |name: &str| settings.get(name).and_then(serde_json::Value::as_i64).unwrap_or_default();
-        let follow_where_mentioned = settings
-            .get("automatically_follow_topics_where_mentioned")
-            .and_then(serde_json::Value::as_bool)
-            .unwrap_or(true);
+        let changed = store.user_settings(user.id)?;
+        let setting = |name: &str| user_setting(&changed, name);
+        let number = |name: &str| setting(name).and_then(|v| v.as_i64()).unwrap_or_default();
         Ok(Settings {
             policies: Policies {
                 follow: number("automatically_follow_topics_policy"),
                 unmute: number("automatically_unmute_topics_in_muted_streams_policy"),
             },
-            follow_where_mentioned,
+            follow_where_mentioned: setting("automatically_follow_topics_where_mentioned")
+                .and_then(|v| v.as_bool())
+                .unwrap_or(true),
         })
     }
 }
@@ -130,7 +129,7 @@ impl Automatic {
         policy: i64,
         now: i64,
     ) -> ApiResult<()> {
-        let event = preferences.set(ids, place.0.id, place.1, policy, now, &mut self.changes);
+        let event = preferences.set(store, ids, place.0.id, place.1, policy, now, &mut self.changes)?;
         // The legacy list first, as Zulip sends them.
         self.events.push(preferences.muted_topics_event(store)?);
         self.events.extend(event);
@@ -153,8 +152,8 @@ pub(super) fn on_send(
     let mut sender_preferences = None;
     if !sender.is_bot() {
         let policies = Settings::of(store, sender)?.policies;
-        let mut preferences = Preferences::load(store, sender.id)?;
-        let current = preferences.policy(stream.id, topic);
+        let mut preferences = Preferences::load(sender.id);
+        let current = preferences.policy(store, stream.id, topic)?;
         // Zulip asks only subscribers whether they muted the channel.
         let channel_muted = store.subscription(sender.id, stream.id)?.is_some_and(|s| s.active && s.is_muted);
         let started =
@@ -174,10 +173,10 @@ pub(super) fn on_send(
         let mut loaded = None;
         let preferences = match sender_preferences.as_mut() {
             Some(own) if mentioned.id == sender.id => own,
-            _ => loaded.insert(Preferences::load(store, mentioned.id)?),
+            _ => loaded.insert(Preferences::load(mentioned.id)),
         };
         // An explicitly muted topic stays muted: the user chose that over mentions.
-        if [MUTED, FOLLOWED].contains(&preferences.policy(stream.id, topic)) {
+        if [MUTED, FOLLOWED].contains(&preferences.policy(store, stream.id, topic)?) {
             continue;
         }
         automatic.set(store, preferences, &mut ids, (stream, topic), FOLLOWED, now)?;
@@ -207,8 +206,8 @@ pub(super) fn on_reaction(
         return Ok(automatic);
     };
     let Some(stream) = store.stream(stream_id)? else { return Ok(automatic) };
-    let mut preferences = Preferences::load(store, user.id)?;
-    let current = preferences.policy(stream_id, message.topic());
+    let mut preferences = Preferences::load(user.id);
+    let current = preferences.policy(store, stream_id, message.topic())?;
     if let Some(policy) = after_participating(policies, subscription.is_muted, current) {
         let mut ids = new_ids(store)?;
         automatic.set(store, &mut preferences, &mut ids, (&stream, message.topic()), policy, now)?;

@@ -96,9 +96,9 @@ pub(super) fn carry_preferences(
     // Every user's preferences, deactivated users' too: Zulip moves its `UserTopic` rows
     // whoever holds them.
     for user in store.realm_users(actor.realm.id)? {
-        let mut preferences = Preferences::load(store, user.id)?;
-        let moved = preferences.policy(place.from.id, place.from_topic);
-        let target = preferences.policy(place.to.id, place.to_topic);
+        let mut preferences = Preferences::load(user.id);
+        let moved = preferences.policy(store, place.from.id, place.from_topic)?;
+        let target = preferences.policy(store, place.to.id, place.to_topic)?;
         if moved == INHERIT && target == INHERIT {
             continue;
         }
@@ -111,18 +111,27 @@ pub(super) fn carry_preferences(
         let mut events: Vec<Event> = Vec::new();
         if moved != INHERIT {
             events.extend(preferences.set(
+                store,
                 &mut ids,
                 place.from.id,
                 place.from_topic,
                 INHERIT,
                 now,
                 &mut outcome.changes,
-            ));
+            )?);
         }
         let arrived = if policy == target {
             None
         } else {
-            preferences.set(&mut ids, place.to.id, place.to_topic, policy, now, &mut outcome.changes)
+            preferences.set(
+                store,
+                &mut ids,
+                place.to.id,
+                place.to_topic,
+                policy,
+                now,
+                &mut outcome.changes,
+            )?
         };
         if events.is_empty() && arrived.is_none() {
             continue;

@@ -242,12 +242,9 @@ pub(super) fn address_stream_topic(
     topic: String,
 ) -> ApiResult<Addressed> {
     // Deactivated users keep their subscriptions but receive nothing.
-    let mut receivers = Vec::new();
-    for user in store.stream_subscribers(stream.id)? {
-        if store.user(user)?.is_some_and(|u| u.is_active) {
-            receivers.push(user);
-        }
-    }
+    let deactivated = store.deactivated_users(stream.realm_id)?;
+    let mut receivers = store.stream_subscribers(stream.id)?;
+    receivers.retain(|user| !deactivated.contains(user));
     Ok(Addressed {
         kind: MessageKind::Stream { stream_id: stream.id, topic },
         recipient: stream.recipient_id,

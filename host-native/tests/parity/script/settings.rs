@@ -12,7 +12,7 @@ use serde_json::json;
 
 use super::{RECORD_KINDS, World, attachment_path, ok, pick, pick_or_new};
 use crate::parity::ops::Op;
-use crate::parity::vocabulary::{ALERT_WORDS, DELIVERY_TIMES, SETTINGS, one};
+use crate::parity::vocabulary::{ALERT_WORDS, DELIVERY_TIMES, SETTINGS, TOPICS, one};
 
 impl<S: Store> World<'_, S> {
     pub(super) fn settings_and_records(&self, op: &Op, now: i64) -> Option<Vec<Change>> {
@@ -146,6 +146,23 @@ impl<S: Store> World<'_, S> {
                             .filter(|u| u.id != user.id)
                             .collect();
                         pick(&others, n)?.id.0
+                    }
+                    // At most one preference per channel and topic (the `Store` contract): a
+                    // topic that has one is changed under its id.
+                    RecordKind::UserTopic => {
+                        let streams = self.streams(user.realm_id);
+                        let stream = pick(&streams, value)?;
+                        let topic = one(&TOPICS, value / 4);
+                        let preference = json!({"stream_id": stream.id, "topic_name": topic, "last_updated": now, "visibility_policy": value % 4});
+                        let id = match ok(store.topic_preference(user.id, stream.id, topic)) {
+                            Some((id, _)) => id,
+                            None => {
+                                let existing = ok(store.records(user.id, kind));
+                                pick_or_new(&existing, n)
+                                    .map_or_else(|| self.next(IdKind::Record), |(id, _)| id)
+                            }
+                        };
+                        return Some(vec![Change::PutRecord { user: user.id, kind, id, value: preference }]);
                     }
                     _ => {
                         let existing = ok(store.records(user.id, kind));
