@@ -112,13 +112,22 @@ fn apply_change(
 ) -> ApiResult<Applied> {
     let mut applied = Applied::default();
     let historical_default = MessageFlags::READ.with(MessageFlags::HISTORICAL);
-    let policies = TopicPolicies::load(store, actor.user.id)?;
+    let marking_unread = change.op == FlagOp::Remove && change.flag == MessageFlags::READ;
+    // Only marking unread asks whether a topic is muted.
+    let policies =
+        if marking_unread { TopicPolicies::load(store, actor.user.id)? } else { TopicPolicies::default() };
     for &id in ids {
-        let message = store.message(id)?.ok_or_else(ApiError::invalid_message)?;
+        // A received message's row says all a change needs but marking it unread: the message
+        // itself, the costliest read, is read only when its row is not enough (marking 100,000
+        // messages read reads no message).
         let received = store.message_flags(actor.user.id, id)?;
+        let mut message = None;
         let current = match received {
             Some(flags) => flags,
-            None => visible_flags(store, &actor.user, &message)?.ok_or_else(ApiError::invalid_message)?,
+            None => {
+                let read = message.insert(store.message(id)?.ok_or_else(ApiError::invalid_message)?);
+                visible_flags(store, &actor.user, read)?.ok_or_else(ApiError::invalid_message)?
+            }
         };
         let target = match change.op {
             FlagOp::Add => current.with(change.flag),
@@ -127,7 +136,11 @@ fn apply_change(
         if target == current || (received.is_none() && target == historical_default) {
             continue;
         }
-        if change.op == FlagOp::Remove && change.flag == MessageFlags::READ {
+        if marking_unread {
+            let message = match message {
+                Some(message) => message,
+                None => store.message(id)?.ok_or_else(ApiError::invalid_message)?,
+            };
             let mut muted = false;
             if let MessageKind::Stream { stream_id, topic } = &message.kind {
                 let Some(sub) = store.subscription(actor.user.id, *stream_id)?.filter(|s| s.active) else {
@@ -215,15 +228,18 @@ pub fn update_message_flags_for_narrow(
     Ok(outcome)
 }
 
-/// The user's unread messages, oldest first, that satisfy `keep`.
+/// The user's unread messages, oldest first, that satisfy `keep` (all of them without one, and
+/// then no message is read).
 fn unread_ids(
     store: &impl Store,
     actor: &Actor,
-    keep: impl Fn(&Message) -> bool,
+    keep: Option<&dyn Fn(&Message) -> bool>,
 ) -> ApiResult<Vec<MessageId>> {
     let index = MessageIndex::UserFlag(actor.user.id, IndexedFlag::Unread);
+    let unread = store.message_ids(&index, Bound::Unbounded, Bound::Unbounded, Direction::Ascending)?;
+    let Some(keep) = keep else { return unread.collect() };
     let mut ids = Vec::new();
-    for id in store.message_ids(&index, Bound::Unbounded, Bound::Unbounded, Direction::Ascending)? {
+    for id in unread {
         let id = id?;
         if let Some(message) = store.message(id)?
             && keep(&message)
@@ -278,7 +294,7 @@ pub fn read_on_leaving(
 
 /// `POST /mark_all_as_read`.
 pub fn mark_all_as_read(store: &impl Store, actor: &Actor) -> ApiResult<Outcome> {
-    let ids = unread_ids(store, actor, |_| true)?;
+    let ids = unread_ids(store, actor, None)?;
     Ok(mark_read(store, actor, &ids)?.reply("complete", true))
 }
 
@@ -288,7 +304,7 @@ pub fn mark_stream_as_read(store: &impl Store, actor: &Actor, params: &Params) -
     let stream = stream_in_realm(store, actor, stream_id)?
         .filter(|s| s.is_public() || is_subscribed(store, actor.user.id, s.id).unwrap_or(false))
         .ok_or_else(|| ApiError::bad_request("Invalid channel ID"))?;
-    let ids = unread_ids(store, actor, |m| m.stream_id() == Some(stream.id))?;
+    let ids = unread_ids(store, actor, Some(&|m| m.stream_id() == Some(stream.id)))?;
     mark_read(store, actor, &ids)
 }
 
@@ -306,7 +322,10 @@ pub fn mark_topic_as_read(store: &impl Store, actor: &Actor, params: &Params) ->
     if !exists {
         return Err(ApiError::bad_request(format!("No such topic '{topic}'")));
     }
-    let ids =
-        unread_ids(store, actor, |m| m.stream_id() == Some(stream.id) && m.topic().to_lowercase() == wanted)?;
+    let ids = unread_ids(
+        store,
+        actor,
+        Some(&|m| m.stream_id() == Some(stream.id) && m.topic().to_lowercase() == wanted),
+    )?;
     mark_read(store, actor, &ids)
 }
