@@ -5,7 +5,7 @@ use std::collections::BTreeSet;
 
 use confab_core::events::{
     ClientCapabilities, DEFAULT_EVENT_QUEUE_TIMEOUT_SECS, HEARTBEAT_MIN_FREQ_SECS, MAX_EVENTS_PER_QUEUE,
-    MessageVariants, Notification, Poll, QueueOptions, QueueOwner, Registry,
+    MAX_QUEUES_PER_USER, MessageVariants, Notification, Poll, QueueOptions, QueueOwner, Registry,
 };
 use confab_core::ids::{RealmId, StreamId, UserId};
 use confab_core::model::{MessageFlags, SendOrigin};
@@ -862,4 +862,23 @@ fn corrupt_saved_registries_are_refused() {
     ] {
         assert!(serde_json::from_value::<Registry>(saved).is_err());
     }
+}
+
+#[test]
+fn a_user_registering_beyond_the_queue_limit_loses_the_queue_idle_longest() {
+    let mut reg = Registry::new();
+    register(&mut reg, "bob's", BOB, QueueOptions::default(), 0);
+    for i in 0..MAX_QUEUES_PER_USER {
+        register(&mut reg, &format!("q{i}"), ADA, QueueOptions::default(), i as i64);
+    }
+    // q0 was polled since, so q1 is the one idle longest.
+    reg.get_events("q0", ADA, None, true, 200).expect("polled");
+    register(&mut reg, "one more", ADA, QueueOptions::default(), 201);
+    assert_eq!(reg.len(), MAX_QUEUES_PER_USER + 1, "Ada's limit, and Bob's queue");
+    let err = reg.get_events("q1", ADA, None, true, 202).expect_err("discarded");
+    assert_eq!(err.msg, "Bad event queue id: q1");
+    for id in ["q0", "q2", "one more"] {
+        reg.get_events(id, ADA, None, true, 202).expect("kept");
+    }
+    reg.get_events("bob's", BOB, None, true, 202).expect("another user's queues are not counted");
 }

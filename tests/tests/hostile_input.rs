@@ -445,3 +445,77 @@ fn spectators_endpoints_take_hostile_values() {
     assert!(requests > 100, "{requests} requests were sent");
     api.get(&format!("/messages/{message_id}"), None, &[]).ok();
 }
+
+/// Content longer than a message may be: the preview refuses it with Zulip's parameter error,
+/// a send keeps its first 10,000 characters.
+#[test]
+fn over_long_content_is_refused_by_render_and_truncated_by_send() {
+    let server = TestServer::start(env!("CARGO_BIN_EXE_confab-under-test"));
+    let owner: Creds = server.owner();
+    let api = server.api();
+    let long = "*a* ".repeat(2_501);
+    let refused =
+        api.post("/messages/render", Some(&owner), &[("content", long.as_str())]).error(400, "BAD_REQUEST");
+    assert_eq!(refused["msg"], "content is too long (limit: 10000 characters)");
+    let fits = "*a* ".repeat(2_500);
+    api.post("/messages/render", Some(&owner), &[("content", fits.as_str())]).ok();
+
+    let said = [("type", "stream"), ("to", "general"), ("topic", "t"), ("content", long.as_str())];
+    let id = api.post("/messages", Some(&owner), &said).ok()["id"].to_string();
+    let raw = api.get(&format!("/messages/{id}"), Some(&owner), &[("apply_markdown", "false")]).ok();
+    let content = raw["message"]["content"].as_str().expect("content");
+    assert_eq!(content.chars().count(), 10_000);
+    assert!(content.ends_with("\n[message truncated]"));
+}
+
+/// Narrows are bounded in terms, operand length and size before they are parsed, on every
+/// endpoint that reads one.
+#[test]
+fn narrows_beyond_the_limits_are_refused() {
+    let server = TestServer::start(env!("CARGO_BIN_EXE_confab-under-test"));
+    let owner: Creds = server.owner();
+    let api = server.api();
+    let terms = |n: usize| format!("[{}]", vec![r#"["search","x"]"#; n].join(","));
+    let long_operand = format!(r#"[["search","{}"]]"#, "x".repeat(1_001));
+    let huge = format!(r#"[["search","{}"]]"#, "x".repeat(300_000));
+    let flags = |narrow: &str| {
+        api.post(
+            "/messages/flags/narrow",
+            Some(&owner),
+            &[
+                ("narrow", narrow),
+                ("anchor", "newest"),
+                ("num_before", "1"),
+                ("num_after", "0"),
+                ("op", "add"),
+                ("flag", "read"),
+            ],
+        )
+    };
+    let fetch = |narrow: &str| {
+        api.get(
+            "/messages",
+            Some(&owner),
+            &[("narrow", narrow), ("anchor", "newest"), ("num_before", "1"), ("num_after", "0")],
+        )
+    };
+    let register = |narrow: &str| api.post("/register", Some(&owner), &[("narrow", narrow)]);
+
+    let within = terms(100);
+    flags(&within).ok();
+    fetch(&within).ok();
+    let at_limit = format!(r#"[["search","{}"]]"#, "x".repeat(1_000));
+    fetch(&at_limit).ok();
+    for (narrow, msg) in [
+        (terms(101), "narrow has too many terms (limit: 100)"),
+        (long_operand, "narrow[0] operand is too long (limit: 1000 characters)"),
+        (huge, "narrow is too long (limit: 262144 bytes)"),
+    ] {
+        assert_eq!(flags(&narrow).error(400, "BAD_REQUEST")["msg"], msg);
+        assert_eq!(register(&narrow).error(400, "BAD_REQUEST")["msg"], msg);
+        // A query string that long is over the request head's own limit.
+        if narrow.len() < 8_000 {
+            assert_eq!(fetch(&narrow).error(400, "BAD_REQUEST")["msg"], msg);
+        }
+    }
+}

@@ -7,6 +7,7 @@ use crate::command::Actor;
 use crate::error::{ApiError, ApiResult, ErrorCode};
 use crate::ids::{MessageId, RealmId, RecipientId, StreamId, UserId};
 use crate::model::{IndexedFlag, Message, MessageFlags, MessageKind};
+use crate::params::{FromParam, Json, Params};
 use crate::search::{self, SearchTerm};
 use crate::store::{MessageIndex, Store};
 
@@ -23,6 +24,60 @@ pub struct RawTerm {
 
 fn bad_narrow(msg: impl Into<String>) -> ApiError {
     ApiError::new(ErrorCode::BadNarrow, msg)
+}
+
+/// The most terms a narrow may have. Zulip sets no limit; its clients send a handful (the
+/// search bar's terms plus the view's). A hundred is far beyond any search a person types,
+/// and bounds what one request or one event queue's narrow can make the server hold.
+pub const MAX_NARROW_TERMS: usize = 100;
+/// The longest operand a narrow term may have, in characters: ten times a topic or channel
+/// name (60) and longer than any search typed; a message (10,000) is the longest text a
+/// search could match whole, but no one searches with a pasted message.
+pub const MAX_NARROW_OPERAND_LENGTH: usize = 1_000;
+/// The longest `narrow` parameter read, in bytes: room for the most terms with the longest
+/// operands, JSON escapes included. A longer one is refused before it is parsed, so a narrow
+/// of megabytes costs no more than its bytes (parsed, a 10 MB narrow held 266-350 MB).
+pub const MAX_NARROW_PARAM_BYTES: usize = 256 * 1024;
+
+/// A request's `narrow` parameter as JSON, refused before parsing when it is longer than any
+/// narrow within the limits could be.
+pub fn narrow_param(params: &Params) -> ApiResult<Option<Value>> {
+    let Some(raw) = params.raw("narrow") else { return Ok(None) };
+    if raw.len() > MAX_NARROW_PARAM_BYTES {
+        return Err(ApiError::bad_request(format!(
+            "narrow is too long (limit: {MAX_NARROW_PARAM_BYTES} bytes)"
+        )));
+    }
+    let Json(value) = Json::<Value>::from_param("narrow", raw)?;
+    check_narrow_size(&value)?;
+    Ok(Some(value))
+}
+
+/// A narrow's terms and operands within [`MAX_NARROW_TERMS`] and [`MAX_NARROW_OPERAND_LENGTH`]
+/// (in either wire form; what is not a narrow is left to the parsers to refuse).
+pub fn check_narrow_size(narrow: &Value) -> ApiResult<()> {
+    let Value::Array(terms) = narrow else { return Ok(()) };
+    if terms.len() > MAX_NARROW_TERMS {
+        return Err(ApiError::bad_request(format!("narrow has too many terms (limit: {MAX_NARROW_TERMS})")));
+    }
+    for (index, term) in terms.iter().enumerate() {
+        let operand = match term {
+            Value::Array(pair) => pair.get(1),
+            Value::Object(fields) => fields.get("operand"),
+            _ => None,
+        };
+        let length = match operand {
+            Some(Value::String(text)) => text.chars().count(),
+            Some(Value::Array(items)) => items.len(),
+            _ => 0,
+        };
+        if length > MAX_NARROW_OPERAND_LENGTH {
+            return Err(ApiError::bad_request(format!(
+                "narrow[{index}] operand is too long (limit: {MAX_NARROW_OPERAND_LENGTH} characters)"
+            )));
+        }
+    }
+    Ok(())
 }
 
 /// Parses a narrow in either wire form: `[{"operator":..,"operand":..,"negated":..}]` or

@@ -89,8 +89,8 @@ pub fn parse_register_params(params: &Params, authenticated: bool) -> ApiResult<
         event_types: list("event_types")?,
         fetch_event_types: list("fetch_event_types")?,
         all_public_streams: params.or("all_public_streams", false)?,
-        narrow: match params.optional::<Json<Value>>("narrow")? {
-            Some(Json(value)) => parse_event_narrow(&value)?,
+        narrow: match super::narrow::narrow_param(params)? {
+            Some(value) => parse_event_narrow(&value)?,
             None => Vec::new(),
         },
         capabilities,

@@ -38,6 +38,8 @@
 //!   every minute; the end of a waiting poll counts as activity.
 //! - A queue is limited to [`MAX_EVENTS_PER_QUEUE`] events; a queue that would exceed it is
 //!   discarded, so its client gets `BAD_EVENT_QUEUE_ID` and registers again.
+//! - A user has at most [`MAX_QUEUES_PER_USER`] queues; registering one more discards the one
+//!   idle longest.
 //! - `update_message_flags` events are not coalesced ("virtual events").
 //! - Queues with a narrow receive only the messages their user received (spec 4.2); Zulip also
 //!   offers narrowed queues public-channel messages.
@@ -77,6 +79,14 @@ pub const EVENT_QUEUE_LONGPOLL_TIMEOUT_SECONDS: i64 = 90;
 /// The most events a queue holds. Zulip has no such cap (it relies on expiry); this one bounds
 /// memory when a client keeps its queue alive but stops acknowledging.
 pub const MAX_EVENTS_PER_QUEUE: usize = 10_000;
+
+/// The most event queues one user may have. Zulip sets no limit: its queues go only when idle
+/// for [`DEFAULT_EVENT_QUEUE_TIMEOUT_SECS`]. A person's browser tabs, phones and bots need a
+/// few dozen at most; a client registering in a loop could otherwise hold any number for ten
+/// minutes (a 1 MB narrow made one queue hold 2.4 MB). When a user registers one more, the
+/// queue idle longest is discarded, and its client, if it ever polls, gets
+/// `BAD_EVENT_QUEUE_ID` and registers again, as after expiry.
+pub const MAX_QUEUES_PER_USER: usize = 100;
 
 /// What the empty topic reads as for clients without `empty_topic_name` (Zulip's
 /// `Message.EMPTY_TOPIC_FALLBACK_NAME`).

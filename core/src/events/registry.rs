@@ -7,13 +7,13 @@ use std::sync::Arc;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
-use super::DEFAULT_EVENT_QUEUE_TIMEOUT_SECS;
 use super::narrow::message_matches;
 use super::notification::{MessageVariants, Notification};
 use super::options::{ClientCapabilities, QueueOptions, check_event_narrow};
 use super::pending::PendingEvents;
 use super::queue::{Echoed, Parked, Queue, Stored};
 use super::transform::{Shape, accepts, expand, name_empty_message_topic, wanted_type};
+use super::{DEFAULT_EVENT_QUEUE_TIMEOUT_SECS, MAX_QUEUES_PER_USER};
 use crate::error::{ApiError, ApiResult, ErrorCode};
 use crate::ids::{RealmId, UserId};
 use crate::model::{MessageFlags, SendOrigin};
@@ -130,6 +130,7 @@ impl Registry {
         if self.by_id.contains_key(&queue_id) {
             return Err(ApiError::internal("event queue id already in use"));
         }
+        self.make_room_for(owner.user);
         self.insert(Queue::new(queue_id.clone(), owner, options, now, self.queue_timeout));
         Ok(Registration { queue_id, last_event_id: -1 })
     }
@@ -463,6 +464,26 @@ impl Registry {
         self.timers.insert((queue.timer, slot));
         self.slots[slot as usize] = Some(queue);
         slot
+    }
+
+    /// Discards a user's queues beyond [`MAX_QUEUES_PER_USER`] - 1, those idle longest first
+    /// (waiting polls count as active), so a new one fits: a client that registers in a loop
+    /// and never polls replaces its own queues instead of growing the registry.
+    fn make_room_for(&mut self, user: UserId) {
+        loop {
+            let Some(slots) = self.by_user.get(&user) else { return };
+            if slots.len() < MAX_QUEUES_PER_USER {
+                return;
+            }
+            let idlest = slots.iter().copied().min_by_key(|&slot| {
+                let queue = self.slots.get(slot as usize).and_then(Option::as_ref);
+                queue.map_or((false, i64::MIN), |q| (q.parked.is_some(), q.last_active))
+            });
+            match idlest {
+                Some(slot) => self.remove(slot),
+                None => return,
+            }
+        }
     }
 
     fn remove(&mut self, slot: u32) {

@@ -46,6 +46,12 @@
 //!   and its error texts follow `Bad regular expression: …`.
 //! - Python-Markdown re-runs all patterns on the children of nested emphasis; we run each text
 //!   through the patterns once.
+//! - Inline patterns run in one pass each (`inline/mod.rs`), not by searching again from the
+//!   start after every match: the same result (a property test compares the two), in linear
+//!   time. One exception: a code span that starts inside a run of backticks (after `\`) makes
+//!   the pass start over, as the rest of the run may now close an earlier span. Still
+//!   superlinear, and bounded only by the 10,000-character message: unclosed `[` (each link
+//!   looks for its `]` to the end) and `**` across a line.
 //! - Bounds Zulip does not have (it relies on a 5-second timeout): block nesting deeper than 64
 //!   levels renders as paragraphs, fences nested deeper than 32 are text, and a bare URL ends
 //!   where an earlier pattern's result begins (Zulip would put a placeholder into the href).

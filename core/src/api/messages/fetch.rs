@@ -211,8 +211,8 @@ pub(super) fn fetch_range(
 
 /// Parses the `narrow` parameter (absent means all of the user's messages).
 pub(super) fn parse_narrow(store: &impl Store, actor: &Actor, params: &Params) -> ApiResult<Narrow> {
-    let raw = match params.optional::<Json<Value>>("narrow")? {
-        Some(Json(value)) => narrow::parse_terms(&value)?,
+    let raw = match narrow::narrow_param(params)? {
+        Some(value) => narrow::parse_terms(&value)?,
         None => Vec::new(),
     };
     narrow::resolve(store, actor, &raw)

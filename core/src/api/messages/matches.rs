@@ -4,7 +4,7 @@
 use serde_json::{Map, Value, json};
 
 use crate::command::{Actor, Outcome};
-use crate::error::ApiResult;
+use crate::error::{ApiError, ApiResult};
 use crate::ids::MessageId;
 use crate::params::{Json, Params};
 use crate::search::{self, SearchTerm};
@@ -13,6 +13,7 @@ use crate::store::Store;
 use super::access::visible_flags;
 use super::fetch::parse_narrow;
 use super::rendering::render_message;
+use super::send::MAX_MESSAGE_LENGTH;
 use crate::api::narrow::{self, Condition};
 
 /// Escapes text for HTML.
@@ -54,9 +55,15 @@ pub fn check_messages_match_narrow(store: &impl Store, actor: &Actor, params: &P
     Ok(Outcome::default().reply("messages", Value::Object(found)))
 }
 
-/// `POST /messages/render`: the HTML a message with this content would have.
+/// `POST /messages/render`: the HTML a message with this content would have. Content longer
+/// than a message may be is refused, as Zulip's parameter type refuses it (a send truncates).
 pub fn render(store: &impl Store, actor: &Actor, params: &Params) -> ApiResult<Outcome> {
     let content: String = params.required("content")?;
+    if content.chars().count() > MAX_MESSAGE_LENGTH {
+        return Err(ApiError::bad_request(format!(
+            "content is too long (limit: {MAX_MESSAGE_LENGTH} characters)"
+        )));
+    }
     let rendered = render_message(store, actor, &actor.user, &content)?;
     Ok(Outcome::default().reply("rendered", rendered.html))
 }

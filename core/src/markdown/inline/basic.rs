@@ -3,6 +3,7 @@
 //! entities pass through; every newline inside a paragraph is a `<br>`. Each function finds
 //! the match Python's regular expression would (leftmost; lookarounds written out by hand).
 
+use std::collections::HashMap;
 use std::sync::LazyLock;
 
 use regex::Regex;
@@ -15,49 +16,68 @@ static ENTITY_RE: LazyLock<Regex> =
 static NOT_STRONG_RE: LazyLock<Regex> =
     LazyLock::new(|| Regex::new(r"(?:^|\s)[*_](?:\s|$)").expect("static regex"));
 
-/// Code spans: a run of backticks, at least one character (newlines included), the same number
-/// of backticks. A run of backslashes before backticks (an even number) is halved, as Python-
-/// Markdown does.
-pub(super) fn backtick(data: &str) -> Option<Found> {
-    let bytes = data.as_bytes();
-    // Maximal backtick runs (start, length), for finding closers.
-    let mut runs: Vec<(usize, usize)> = Vec::new();
-    let mut i = 0;
-    while i < bytes.len() {
-        if bytes[i] == b'`' {
-            let len = bytes[i..].iter().take_while(|b| **b == b'`').count();
-            runs.push((i, len));
-            i += len;
-        } else {
-            i += 1;
+/// The backtick runs of a text, found once for all the code spans of a pass over it (finding
+/// them again for each span made a text of many spans quadratic).
+pub(super) struct CodeSpans {
+    /// The start of each maximal run of backticks, by the run's length, in text order.
+    runs_by_length: HashMap<usize, Vec<usize>>,
+}
+
+impl CodeSpans {
+    pub(super) fn new(data: &str) -> CodeSpans {
+        let bytes = data.as_bytes();
+        let mut runs_by_length: HashMap<usize, Vec<usize>> = HashMap::new();
+        let mut i = 0;
+        while let Some(offset) = bytes[i..].iter().position(|b| *b == b'`') {
+            let start = i + offset;
+            let len = bytes[start..].iter().take_while(|b| **b == b'`').count();
+            runs_by_length.entry(len).or_default().push(start);
+            i = start + len;
         }
+        CodeSpans { runs_by_length }
     }
-    if runs.is_empty() {
-        return None;
+
+    /// The first run of exactly `len` backticks that starts after byte `content`.
+    fn closer(&self, len: usize, content: usize) -> Option<usize> {
+        let starts = self.runs_by_length.get(&len)?;
+        starts.get(starts.partition_point(|start| *start <= content)).copied()
     }
-    for p in 0..bytes.len() {
-        let escaped = p > 0 && bytes[p - 1] == b'\\';
-        if bytes[p] == b'\\' && !escaped {
-            let slashes = bytes[p..].iter().take_while(|b| **b == b'\\').count();
-            if slashes % 2 == 0 && bytes.get(p + slashes) == Some(&b'`') {
-                let text = "\\".repeat(slashes / 2);
-                return Some(Found::new(p, p + slashes, Stashed::Text(text)));
-            }
+
+    /// Code spans: a run of backticks, at least one character (newlines included), the same
+    /// number of backticks. A run of backslashes before backticks (an even number) is halved,
+    /// as Python-Markdown does. The first at or after byte `from`.
+    pub(super) fn find(&self, data: &str, from: usize) -> Option<Found> {
+        if self.runs_by_length.is_empty() {
+            return None;
         }
-        if bytes[p] == b'`' && !escaped {
-            let available = bytes[p..].iter().take_while(|b| **b == b'`').count();
-            for len in (1..=available).rev() {
-                let content = p + len;
-                let after = runs.partition_point(|(start, _)| *start <= content);
-                let closer = runs[after..].iter().find(|(_, run)| *run == len);
-                if let Some((start, _)) = closer {
-                    let code = Elem { escape: Escape::Code, ..Elem::atomic("code", &data[content..*start]) };
-                    return Some(Found::new(p, start + len, Stashed::Element(code)));
+        let bytes = data.as_bytes();
+        let mut p = from;
+        while p < bytes.len() {
+            let Some(offset) = bytes[p..].iter().position(|b| matches!(b, b'`' | b'\\')) else { break };
+            p += offset;
+            let escaped = p > 0 && bytes[p - 1] == b'\\';
+            if bytes[p] == b'\\' && !escaped {
+                let slashes = bytes[p..].iter().take_while(|b| **b == b'\\').count();
+                if slashes % 2 == 0 && bytes.get(p + slashes) == Some(&b'`') {
+                    let text = "\\".repeat(slashes / 2);
+                    return Some(Found::new(p, p + slashes, Stashed::Text(text)));
                 }
             }
+            if bytes[p] == b'`' && !escaped {
+                let available = bytes[p..].iter().take_while(|b| **b == b'`').count();
+                for len in (1..=available).rev() {
+                    let content = p + len;
+                    if let Some(start) = self.closer(len, content) {
+                        let code =
+                            Elem { escape: Escape::Code, ..Elem::atomic("code", &data[content..start]) };
+                        return Some(Found::new(p, start + len, Stashed::Element(code)));
+                    }
+                }
+            }
+            p += 1;
         }
+        None
     }
-    None
 }
 
 /// The end of a run of characters that emphasis content may hold (not `*`, `^` or newline).
@@ -75,8 +95,8 @@ fn trimmed_content(data: &str, start: usize, end: usize) -> bool {
 
 impl Engine<'_> {
     /// `***text***`: strong around emphasis.
-    pub(super) fn strong_em(&mut self, data: &str, index: usize) -> Option<Found> {
-        let mut from = 0;
+    pub(super) fn strong_em(&mut self, data: &str, from: usize, index: usize) -> Option<Found> {
+        let mut from = from;
         while let Some(offset) = data[from..].find("***") {
             let p = from + offset;
             let content = p + 3;
@@ -95,9 +115,9 @@ impl Engine<'_> {
 
 /// `$$tex$$` on one line, not touching other dollars or word characters. We do not run KaTeX:
 /// the source is shown as Zulip shows math KaTeX cannot render.
-pub(super) fn tex(data: &str) -> Option<Found> {
+pub(super) fn tex(data: &str, from: usize) -> Option<Found> {
     let bytes = data.as_bytes();
-    let mut from = 0;
+    let mut from = from;
     while let Some(offset) = data[from..].find("$$") {
         let p = from + offset;
         from = p + 1;
@@ -151,12 +171,16 @@ pub(super) fn entity(data: &str, from: usize) -> Option<Found> {
 }
 
 /// `**text**` on one line (the text may hold single asterisks).
-pub(super) fn strong(data: &str) -> Option<Found> {
-    let mut from = 0;
+pub(super) fn strong(data: &str, from: usize) -> Option<Found> {
+    let mut from = from;
+    // The end of the line of the last candidate, found once per line.
+    let mut line_end = 0;
     while let Some(offset) = data[from..].find("**") {
         let p = from + offset;
         from = p + 1;
-        let line_end = data[p..].find('\n').map_or(data.len(), |i| p + i);
+        if p >= line_end {
+            line_end = data[p..].find('\n').map_or(data.len(), |i| p + i);
+        }
         let content = p + 2;
         // At least one character of content, then the closing pair.
         let Some(first) = data[content..line_end].chars().next() else { continue };
@@ -171,8 +195,8 @@ pub(super) fn strong(data: &str) -> Option<Found> {
 }
 
 /// `*text*` whose text has no `*`, `^` or newline and does not start or end with whitespace.
-pub(super) fn emphasis(data: &str) -> Option<Found> {
-    let mut from = 0;
+pub(super) fn emphasis(data: &str, from: usize) -> Option<Found> {
+    let mut from = from;
     while let Some(offset) = data[from..].find('*') {
         let p = from + offset;
         from = p + 1;
@@ -187,8 +211,8 @@ pub(super) fn emphasis(data: &str) -> Option<Found> {
 }
 
 /// `~~text~~` on one line, not part of a longer run of tildes.
-pub(super) fn del(data: &str) -> Option<Found> {
-    let mut from = 0;
+pub(super) fn del(data: &str, from: usize) -> Option<Found> {
+    let mut from = from;
     while let Some(offset) = data[from..].find("~~") {
         let p = from + offset;
         from = p + 1;
@@ -206,8 +230,8 @@ pub(super) fn del(data: &str) -> Option<Found> {
 }
 
 /// A lone `*` or `_` between spaces stays as typed (with the spaces around it).
-pub(super) fn not_strong(data: &str) -> Option<Found> {
-    let m = NOT_STRONG_RE.find(data)?;
+pub(super) fn not_strong(data: &str, from: usize) -> Option<Found> {
+    let m = NOT_STRONG_RE.find_at(data, from)?;
     Some(Found::new(m.start(), m.end(), Stashed::Text(m.as_str().to_owned())))
 }
 
@@ -221,37 +245,41 @@ pub(super) fn line_break(data: &str, from: usize) -> Option<Found> {
 mod tests {
     use super::*;
 
+    fn code_span(data: &str) -> Option<Found> {
+        CodeSpans::new(data).find(data, 0)
+    }
+
     fn span(found: Option<Found>) -> Option<(usize, usize)> {
         found.map(|f| (f.start, f.end))
     }
 
     #[test]
     fn code_spans_match_like_python_markdown() {
-        assert_eq!(span(backtick("a `b` c")), Some((2, 5)));
-        assert_eq!(span(backtick("``a`")), Some((0, 4)));
-        assert_eq!(span(backtick("\\`a`")), None);
-        assert_eq!(span(backtick("``` x ```")), Some((0, 9)));
-        assert_eq!(span(backtick("`a``")), None);
+        assert_eq!(span(code_span("a `b` c")), Some((2, 5)));
+        assert_eq!(span(code_span("``a`")), Some((0, 4)));
+        assert_eq!(span(code_span("\\`a`")), None);
+        assert_eq!(span(code_span("``` x ```")), Some((0, 9)));
+        assert_eq!(span(code_span("`a``")), None);
     }
 
     #[test]
     fn emphasis_needs_trimmed_content() {
-        assert_eq!(span(emphasis("const char *x = (char *)y")), None);
-        assert_eq!(span(emphasis("a *b c* d")), Some((2, 7)));
-        assert_eq!(span(emphasis("*a^b*")), None);
-        assert_eq!(span(strong("**a*b**")), Some((0, 7)));
-        assert_eq!(span(strong("**a\nb**")), None);
-        assert_eq!(span(del("~~~a~~")), None);
-        assert_eq!(span(del("~~a~~")), Some((0, 5)));
+        assert_eq!(span(emphasis("const char *x = (char *)y", 0)), None);
+        assert_eq!(span(emphasis("a *b c* d", 0)), Some((2, 7)));
+        assert_eq!(span(emphasis("*a^b*", 0)), None);
+        assert_eq!(span(strong("**a*b**", 0)), Some((0, 7)));
+        assert_eq!(span(strong("**a\nb**", 0)), None);
+        assert_eq!(span(del("~~~a~~", 0)), None);
+        assert_eq!(span(del("~~a~~", 0)), Some((0, 5)));
     }
 
     #[test]
     fn math_follows_zulips_boundaries() {
-        assert_eq!(span(tex("$$x$$")), Some((0, 5)));
-        assert_eq!(span(tex("a$$x$$")), None);
-        assert_eq!(span(tex("$$_$$")), None);
-        assert_eq!(span(tex("($$x \\approx 5\\$$$)")), Some((1, 18)));
-        assert_eq!(span(tex("$$$ and $$$$")), None);
-        assert_eq!(span(tex("$$x\ny$$")), None);
+        assert_eq!(span(tex("$$x$$", 0)), Some((0, 5)));
+        assert_eq!(span(tex("a$$x$$", 0)), None);
+        assert_eq!(span(tex("$$_$$", 0)), None);
+        assert_eq!(span(tex("($$x \\approx 5\\$$$)", 0)), Some((1, 18)));
+        assert_eq!(span(tex("$$$ and $$$$", 0)), None);
+        assert_eq!(span(tex("$$x\ny$$", 0)), None);
     }
 }

@@ -50,9 +50,10 @@ fn channel_syntax(data: &str, p: usize) -> Option<(usize, &str)> {
 /// Successive candidate `#` positions with a match, as `finditer` visits them.
 fn candidates<'d, T>(
     data: &'d str,
+    from: usize,
     matcher: impl Fn(&'d str, usize) -> Option<(usize, T)> + 'd,
 ) -> impl Iterator<Item = (usize, usize, T)> + 'd {
-    let mut from = 0;
+    let mut from = from;
     std::iter::from_fn(move || {
         while let Some(offset) = data.get(from..)?.find('#') {
             let p = from + offset;
@@ -93,12 +94,12 @@ impl Engine<'_> {
         Some(link)
     }
 
-    pub(super) fn message_link(&mut self, data: &str) -> Option<Found> {
-        let matches = candidates(data, |d, p| {
+    pub(super) fn message_link(&mut self, data: &str, from: usize) -> Option<Found> {
+        let matches = candidates(data, from, |d, p| {
             topic_syntax(d, p, true)
                 .map(|(end, channel, topic, id)| (end, (channel, topic, id.unwrap_or_default())))
         });
-        for (start, end, (channel, topic, id)) in matches.collect::<Vec<_>>() {
+        for (start, end, (channel, topic, id)) in matches {
             let Some(stream) = self.ctx.stream_by_name(channel) else { continue };
             let href = format!(
                 "/#narrow/channel/{}/topic/{}/near/{id}",
@@ -112,11 +113,11 @@ impl Engine<'_> {
         None
     }
 
-    pub(super) fn topic_link(&mut self, data: &str) -> Option<Found> {
-        let matches = candidates(data, |d, p| {
+    pub(super) fn topic_link(&mut self, data: &str, from: usize) -> Option<Found> {
+        let matches = candidates(data, from, |d, p| {
             topic_syntax(d, p, false).map(|(end, channel, topic, _)| (end, (channel, topic)))
         });
-        for (start, end, (channel, topic)) in matches.collect::<Vec<_>>() {
+        for (start, end, (channel, topic)) in matches {
             let Some(stream) = self.ctx.stream_by_name(channel) else { continue };
             let href = format!(
                 "/#narrow/channel/{}/topic/{}",
@@ -133,8 +134,8 @@ impl Engine<'_> {
         None
     }
 
-    pub(super) fn channel_link(&mut self, data: &str) -> Option<Found> {
-        for (start, end, channel) in candidates(data, channel_syntax).collect::<Vec<_>>() {
+    pub(super) fn channel_link(&mut self, data: &str, from: usize) -> Option<Found> {
+        for (start, end, channel) in candidates(data, from, channel_syntax) {
             let Some(stream) = self.ctx.stream_by_name(channel) else { continue };
             let link = Elem::atomic("a", format!("#{channel}"))
                 .attr("class", "stream")

@@ -142,8 +142,8 @@ fn angle_target(data: &str, start: usize) -> Option<(String, Option<String>, usi
 }
 
 impl Engine<'_> {
-    pub(super) fn link(&mut self, data: &str) -> Option<Found> {
-        let mut from = 0;
+    pub(super) fn link(&mut self, data: &str, from: usize) -> Option<Found> {
+        let mut from = from;
         while let Some(offset) = data.get(from..)?.find('[') {
             let open = from + offset;
             from = open + 1;

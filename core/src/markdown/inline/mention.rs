@@ -33,8 +33,12 @@ fn group_mention_at(data: &str, p: usize) -> Option<(usize, bool, usize, usize)>
 type Matcher = fn(&str, usize) -> Option<(usize, bool, usize, usize)>;
 
 /// Successive non-overlapping matches, as Python's `finditer` yields them.
-fn mentions(data: &str, matcher: Matcher) -> impl Iterator<Item = (usize, usize, bool, usize, usize)> + '_ {
-    let mut from = 0;
+fn mentions(
+    data: &str,
+    from: usize,
+    matcher: Matcher,
+) -> impl Iterator<Item = (usize, usize, bool, usize, usize)> + '_ {
+    let mut from = from;
     std::iter::from_fn(move || {
         while let Some(offset) = data.get(from..)?.find('@') {
             let p = from + offset;
@@ -55,7 +59,7 @@ pub(crate) fn silence_mentions(line: &str) -> String {
     let rewrite = |text: &str, matcher: Matcher, stars: &str| {
         let mut out = String::with_capacity(text.len() + 4);
         let mut last = 0;
-        for (start, end, _, name, close) in mentions(text, matcher) {
+        for (start, end, _, name, close) in mentions(text, 0, matcher) {
             out.push_str(&text[last..start]);
             out.push_str("@_");
             out.push_str(stars);
@@ -86,8 +90,8 @@ fn id_syntax(name: &str) -> Option<(Option<&str>, u64)> {
 }
 
 impl Engine<'_> {
-    pub(super) fn user_mention(&mut self, data: &str) -> Option<Found> {
-        for (start, end, mut silent, name_start, name_end) in mentions(data, user_mention_at) {
+    pub(super) fn user_mention(&mut self, data: &str, from: usize) -> Option<Found> {
+        for (start, end, mut silent, name_start, name_end) in mentions(data, from, user_mention_at) {
             let name = &data[name_start..name_end];
             let stream_wildcard = STREAM_WILDCARDS.contains(&name);
             let topic_wildcard = name == "topic";
@@ -145,8 +149,8 @@ impl Engine<'_> {
         None
     }
 
-    pub(super) fn group_mention(&mut self, data: &str) -> Option<Found> {
-        for (start, end, mut silent, name_start, name_end) in mentions(data, group_mention_at) {
+    pub(super) fn group_mention(&mut self, data: &str, from: usize) -> Option<Found> {
+        for (start, end, mut silent, name_start, name_end) in mentions(data, from, group_mention_at) {
             let Some(group) = self.ctx.group_by_name(&data[name_start..name_end]) else { continue };
             silent |= group.is_deactivated;
             if !silent {

@@ -16,6 +16,8 @@ mod channel;
 pub(crate) mod emoji;
 mod link;
 pub(crate) mod mention;
+#[cfg(test)]
+mod reference;
 mod time;
 
 use std::collections::BTreeSet;
@@ -120,14 +122,92 @@ enum Pattern {
 }
 
 impl Pattern {
-    /// Whether a match of this pattern can never include a placeholder or be made possible by
-    /// one, so that searching may resume after the last match.
-    fn is_local(self) -> bool {
-        matches!(
-            self,
-            Pattern::AutoLink | Pattern::Entity | Pattern::Emoji | Pattern::LineBreak | Pattern::UnicodeEmoji
-        )
+    /// How a placeholder can let this pattern match before it, for patterns whose content
+    /// may hold one (see `Engine::run_pattern`); `None` for the others.
+    fn nesting(self) -> Option<Nesting> {
+        let stars =
+            |opening_len| Nesting { barriers: b"*^\n", openers: b"*", opening_len, closing_len: opening_len };
+        match self {
+            Pattern::Emphasis => Some(stars(1)),
+            Pattern::StrongEm => Some(stars(3)),
+            Pattern::Del => Some(Nesting { barriers: b"~\n", openers: b"~", opening_len: 2, closing_len: 2 }),
+            Pattern::Tex => Some(Nesting { barriers: b"$\n", openers: b"$", opening_len: 2, closing_len: 2 }),
+            // `@_**name**`, `@_*group*`, `#**channel>topic**`: names hold no `*`.
+            Pattern::UserMention
+            | Pattern::GroupMention
+            | Pattern::ChannelLink
+            | Pattern::TopicLink
+            | Pattern::MessageLink => {
+                Some(Nesting { barriers: b"*", openers: b"*", opening_len: 4, closing_len: 2 })
+            }
+            _ => None,
+        }
     }
+}
+
+/// What bounds the matches of a nesting pattern: their content holds none of `barriers`, so a
+/// match that contains a placeholder opens at most `opening_len` bytes before the last barrier
+/// preceding it (which must be one of `openers`), and closes with up to `closing_len` bytes at
+/// the first barrier after it.
+struct Nesting {
+    barriers: &'static [u8],
+    openers: &'static [u8],
+    opening_len: usize,
+    closing_len: usize,
+}
+
+impl Nesting {
+    fn barrier(&self, b: u8) -> bool {
+        self.barriers.contains(&b)
+    }
+
+    fn opens(&self, b: u8) -> bool {
+        self.openers.contains(&b)
+    }
+
+    /// The end of the text a match holding the placeholder before `from` can read: its closing
+    /// and one character after it. Math reads `\$` as an escape, so it looks past those.
+    fn reach(&self, data: &str, from: usize) -> usize {
+        let bytes = data.as_bytes();
+        let mut i = from;
+        while i < bytes.len() {
+            if bytes[i] == b'\\' && self.openers == b"$" && bytes.get(i + 1) == Some(&b'$') {
+                i += 2;
+            } else if self.barrier(bytes[i]) {
+                return (i + self.closing_len + 4).min(bytes.len());
+            } else {
+                i += 1;
+            }
+        }
+        bytes.len()
+    }
+}
+
+/// What a pass over a text for one pattern left.
+enum Pass {
+    /// The text with every match replaced.
+    Done(String),
+    /// The text so far, to be searched again from its start.
+    Again(String),
+}
+
+/// Overwrites a match's source in a pass's copy of the text (see `Engine::run_pattern`).
+fn fill_consumed(data: &mut String, start: usize, end: usize) {
+    data.replace_range(start..end, &"\x01".repeat(end - start));
+}
+
+fn floor_char_boundary(s: &str, mut i: usize) -> usize {
+    while !s.is_char_boundary(i) {
+        i -= 1;
+    }
+    i
+}
+
+fn ceil_char_boundary(s: &str, mut i: usize) -> usize {
+    while !s.is_char_boundary(i) {
+        i += 1;
+    }
+    i
 }
 
 pub(crate) struct Engine<'a> {
@@ -214,58 +294,147 @@ impl<'a> Engine<'a> {
 
     /// Applies the patterns from `first` on, each as often as it matches.
     fn handle(&mut self, text: String, first: usize) -> String {
+        #[cfg(test)]
+        if reference::enabled() {
+            return self.handle_reference(text, first);
+        }
         let mut data = text;
-        let mut index = first;
-        // Like Python-Markdown, a pattern searches again from the start after each match (a
-        // match can enable an earlier one: `*a *b* c*`). Patterns whose matches cannot contain
-        // or be enabled by a placeholder resume after the last one instead; same result.
-        let mut resume = 0;
-        while index < self.patterns.len() {
+        for index in first..self.patterns.len() {
             if self.stash.len() >= PLACEHOLDER_LIMIT {
                 break;
             }
-            match self.apply(index, &data, resume) {
-                Some((next, after)) => {
-                    data = next;
-                    resume = if self.patterns[index].is_local() { after } else { 0 };
-                }
-                None => {
-                    index += 1;
-                    resume = 0;
-                }
-            }
+            data = self.run_pattern(index, data);
         }
         data
     }
 
-    /// Applies a pattern once: the text with the match replaced, and the offset after the
-    /// placeholder.
-    fn apply(&mut self, index: usize, data: &str, from: usize) -> Option<(String, usize)> {
-        let found = match self.patterns[index] {
-            Pattern::Backtick => basic::backtick(data),
-            Pattern::StrongEm => self.strong_em(data, index),
-            Pattern::UserMention => self.user_mention(data),
-            Pattern::Tex => basic::tex(data),
-            Pattern::MessageLink => self.message_link(data),
-            Pattern::TopicLink => self.topic_link(data),
-            Pattern::ChannelLink => self.channel_link(data),
-            Pattern::Timestamp => time::timestamp(data),
-            Pattern::GroupMention => self.group_mention(data),
-            Pattern::Link => self.link(data),
+    /// Applies one pattern as often as it matches, in one pass over the text.
+    ///
+    /// Python-Markdown replaces a match by its placeholder and searches again from the start of
+    /// the text, which is quadratic in the number of matches. The result is the same if the
+    /// search goes on after the placeholder, except where a placeholder lets a match start
+    /// before it (`*a *b* c*`): only nesting patterns can, and only from their last opening
+    /// before it (their content cannot hold the characters `Nesting::barrier` names), so after
+    /// each match those look back that far, over a text that ends where such a match must end.
+    /// Each placeholder's source is overwritten with `\x01` in the pass's copy, so a search
+    /// that resumes after it sees, in the character before, what it would see in the
+    /// placeholder: neither a space nor a word character nor punctuation.
+    fn run_pattern(&mut self, index: usize, mut data: String) -> String {
+        loop {
+            match self.pass(index, data) {
+                Pass::Done(text) => return text,
+                Pass::Again(text) => data = text,
+            }
+        }
+    }
+
+    /// One pass of `run_pattern`. A code span that starts inside a run of backticks (after a
+    /// `\\` escape) leaves the rest of the run before it as a shorter run that an earlier
+    /// opening may close on: the text is then searched again from its start.
+    fn pass(&mut self, index: usize, mut data: String) -> Pass {
+        let pattern = self.patterns[index];
+        let code_spans = (pattern == Pattern::Backtick).then(|| basic::CodeSpans::new(&data));
+        let nesting = pattern.nesting();
+        let mut out = String::with_capacity(data.len());
+        // Where the barrier characters are in `out`.
+        let mut barriers: Vec<usize> = Vec::new();
+        let mut pos = 0;
+        'matches: while self.stash.len() < PLACEHOLDER_LIMIT {
+            let Some(found) = self.find(index, &data, pos, code_spans.as_ref()) else { break };
+            let Found { start, end, node } = found;
+            let Some(placeholder) = self.placeholder(index, &data[start..end], node) else { break };
+            if let Some(nesting) = &nesting {
+                barriers.extend(
+                    data[pos..start]
+                        .bytes()
+                        .enumerate()
+                        .filter(|(_, b)| nesting.barrier(*b))
+                        .map(|(i, _)| out.len() + i),
+                );
+            }
+            out.push_str(&data[pos..start]);
+            out.push(placeholder);
+            if pattern == Pattern::Backtick && out[..out.len() - placeholder.len_utf8()].ends_with('`') {
+                out.push_str(&data[end..]);
+                return Pass::Again(out);
+            }
+            fill_consumed(&mut data, start, end);
+            pos = end;
+            let Some(nesting) = &nesting else { continue };
+            // Matches that the placeholder lets start before it, innermost first.
+            while let Some(&barrier) = barriers.last() {
+                if !nesting.opens(out.as_bytes()[barrier]) {
+                    break;
+                }
+                let open_min = floor_char_boundary(&out, barrier.saturating_sub(nesting.opening_len - 1));
+                let window_start = if open_min == 0 { 0 } else { floor_char_boundary(&out, open_min - 1) };
+                let reach = ceil_char_boundary(&data, nesting.reach(&data, pos));
+                let mut window = String::with_capacity(out.len() - window_start + reach - pos);
+                window.push_str(&out[window_start..]);
+                let resumed_at = window.len();
+                window.push_str(&data[pos..reach]);
+                let Some(found) = self.find(index, &window, open_min - window_start, None) else { break };
+                if found.start >= resumed_at || found.end < resumed_at {
+                    break;
+                }
+                let Found { start, end, node } = found;
+                let Some(placeholder) = self.placeholder(index, &window[start..end], node) else {
+                    break 'matches;
+                };
+                out.truncate(window_start + start);
+                while barriers.last().is_some_and(|b| *b >= out.len()) {
+                    barriers.pop();
+                }
+                out.push(placeholder);
+                let consumed = end - resumed_at;
+                fill_consumed(&mut data, pos, pos + consumed);
+                pos += consumed;
+            }
+        }
+        out.push_str(&data[pos..]);
+        Pass::Done(out)
+    }
+
+    /// The first match of a pattern starting at or after byte `from`.
+    fn find(
+        &mut self,
+        index: usize,
+        data: &str,
+        from: usize,
+        code_spans: Option<&basic::CodeSpans>,
+    ) -> Option<Found> {
+        match self.patterns[index] {
+            Pattern::Backtick => match code_spans {
+                Some(spans) => spans.find(data, from),
+                None => basic::CodeSpans::new(data).find(data, from),
+            },
+            Pattern::StrongEm => self.strong_em(data, from, index),
+            Pattern::UserMention => self.user_mention(data, from),
+            Pattern::Tex => basic::tex(data, from),
+            Pattern::MessageLink => self.message_link(data, from),
+            Pattern::TopicLink => self.topic_link(data, from),
+            Pattern::ChannelLink => self.channel_link(data, from),
+            Pattern::Timestamp => time::timestamp(data, from),
+            Pattern::GroupMention => self.group_mention(data, from),
+            Pattern::Link => self.link(data, from),
             Pattern::AutoLink => self.autolink(data, from),
-            Pattern::Linkifier(i) => self.linkifier(data, i),
+            Pattern::Linkifier(i) => self.linkifier(data, from, i),
             Pattern::Entity => basic::entity(data, from),
-            Pattern::Strong => basic::strong(data),
-            Pattern::Emphasis => basic::emphasis(data),
-            Pattern::Del => basic::del(data),
-            Pattern::NotStrong => basic::not_strong(data),
+            Pattern::Strong => basic::strong(data, from),
+            Pattern::Emphasis => basic::emphasis(data, from),
+            Pattern::Del => basic::del(data, from),
+            Pattern::NotStrong => basic::not_strong(data, from),
             Pattern::Emoji => self.emoji(data, from),
             Pattern::LineBreak => basic::line_break(data, from),
             Pattern::UnicodeEmoji => emoji::unicode_emoji(data, from),
-        }?;
-        let Found { start, end, mut node } = found;
-        // A match made only of placeholders would be replaced by a placeholder forever.
-        if data[start..end].chars().all(|c| is_placeholder(c) || HtmlStash::is_marker(c)) {
+        }
+    }
+
+    /// The placeholder for a match of `source`: its node stashed, its text run through the
+    /// later patterns first. `None` ends the pattern: a match made only of placeholders would
+    /// be replaced by a placeholder forever, and a full stash takes no more.
+    fn placeholder(&mut self, index: usize, source: &str, mut node: Stashed) -> Option<char> {
+        if source.chars().all(|c| is_placeholder(c) || HtmlStash::is_marker(c)) {
             return None;
         }
         if let Stashed::Element(elem) = &mut node
@@ -273,12 +442,7 @@ impl<'a> Engine<'a> {
         {
             elem.text = self.handle(std::mem::take(&mut elem.text), index + 1);
         }
-        let placeholder = self.stash_node(node)?;
-        let mut next = String::with_capacity(data.len());
-        next.push_str(&data[..start]);
-        next.push(placeholder);
-        next.push_str(&data[end..]);
-        Some((next, start + placeholder.len_utf8()))
+        self.stash_node(node)
     }
 
     /// Stores a node and returns its placeholder (none when the stash is full).
@@ -350,10 +514,18 @@ impl<'a> Engine<'a> {
         (lead, nodes)
     }
 
-    /// A linkifier: the first match whose URL is safe links the matched text.
-    fn linkifier(&mut self, data: &str, index: usize) -> Option<Found> {
+    /// A linkifier: the first match at or after byte `from` whose URL is safe links the
+    /// matched text.
+    fn linkifier(&mut self, data: &str, from: usize, index: usize) -> Option<Found> {
         let linkifier = self.linkifiers.get(index)?;
-        for captures in linkifier.regex.captures_iter(data) {
+        let mut at = from;
+        while let Some(captures) = linkifier.regex.captures_at(data, at) {
+            let whole = captures.get(0)?;
+            at = if whole.end() > whole.start() { whole.end() } else { whole.end() + 1 };
+            if at > data.len() {
+                break;
+            }
+            at = ceil_char_boundary(data, at);
             let Some((start, end)) = CompiledLinkifier::actual(&captures) else { continue };
             if start == end {
                 continue;
@@ -391,4 +563,59 @@ pub(crate) fn is_word(c: char) -> bool {
 /// whitespace, or follow one of `'"({[/<`.
 pub(crate) fn mention_may_start(data: &str, pos: usize) -> bool {
     char_before(data, pos).is_none_or(|c| is_space(c) || "'\"({[/<".contains(c))
+}
+
+#[cfg(test)]
+mod tests {
+    use proptest::prelude::*;
+
+    use super::reference::with_reference;
+    use crate::markdown::{
+        Linkifier, MentionGroup, MentionStream, MentionUser, OrganizationSnapshot, render,
+    };
+
+    fn organization() -> OrganizationSnapshot {
+        OrganizationSnapshot {
+            users: vec![MentionUser {
+                id: 10,
+                full_name: "a".into(),
+                email: "a@example.com".into(),
+                is_active: true,
+            }],
+            groups: vec![MentionGroup { id: 5, name: "b".into(), members: vec![10], is_deactivated: false }],
+            streams: vec![MentionStream { id: 1, name: "a".into() }],
+            linkifiers: vec![Linkifier {
+                id: 1,
+                pattern: "#(?P<id>[0-9a]+)".into(),
+                url_template: "https://t.example/{id}".into(),
+            }],
+            realm_url: "https://chat.example.com".into(),
+            ..OrganizationSnapshot::default()
+        }
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(4000))]
+
+        /// The one-pass engine renders exactly what searching again from the start after each
+        /// match renders, on texts dense in the characters patterns start and end with.
+        #[test]
+        fn one_pass_renders_as_python_markdown_searches(
+            text in proptest::collection::vec(
+                prop_oneof![
+                    Just("*"), Just("**"), Just("***"), Just("~~"), Just("~"), Just("$$"), Just("$"),
+                    Just("`"), Just("``"), Just("\\"), Just("["), Just("]"), Just("("), Just(")"),
+                    Just("@"), Just("@_"), Just("#"), Just(">"), Just("<time:"), Just("2024-01-01"),
+                    Just(":"), Just("smile"), Just("a"), Just("b"), Just(" "), Just("\n"), Just("&amp;"),
+                    Just("http://x.com"), Just("^"), Just("_"), Just("#1"), Just("é"),
+                ],
+                0..40,
+            ).prop_map(|parts| parts.concat())
+        ) {
+            let organization = organization();
+            let fast = render(&text, &organization);
+            let reference = with_reference(|| render(&text, &organization));
+            prop_assert_eq!(fast, reference);
+        }
+    }
 }

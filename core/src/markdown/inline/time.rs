@@ -8,8 +8,8 @@ use super::{Elem, Found, Stashed};
 use crate::time::{civil_from_days, days_from_civil};
 
 /// `<time:…>`, the text ending at the first `>`.
-pub(super) fn timestamp(data: &str) -> Option<Found> {
-    let start = data.find("<time:")?;
+pub(super) fn timestamp(data: &str, from: usize) -> Option<Found> {
+    let start = from + data[from..].find("<time:")?;
     let inner = start + 6;
     let close = inner + data[inner..].find('>')?;
     let text = &data[inner..close];
