@@ -56,6 +56,12 @@ pub async fn serve(
                         continue;
                     }
                 };
+                // An answer leaves in two writes (hyper's head, then the body it holds back
+                // until keep-alive is off): with Nagle's algorithm the second waited for the
+                // client's delayed ACK, 40 ms a request (674 requests/s on 32 connections).
+                if let Err(e) = stream.set_nodelay(true) {
+                    tracing::debug!("cannot set TCP_NODELAY: {e}");
+                }
                 tokio::spawn(connection::serve(stream, app.clone(), timeouts, connections.clone()));
             }
             () = &mut shutdown => break,

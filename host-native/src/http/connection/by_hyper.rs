@@ -11,6 +11,7 @@ use std::future::poll_fn;
 use std::io::Cursor;
 use std::pin::Pin;
 use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
 
 use axum::Router;
@@ -37,7 +38,7 @@ pub async fn serve_one(
     body_timeout: Duration,
     closing: impl Fn() -> bool + Send + Sync + 'static,
 ) -> bool {
-    let keep_open = Arc::new(std::sync::atomic::AtomicBool::new(true));
+    let keep_open = Arc::new(AtomicBool::new(true));
     let head = Arc::new(HeadSignal::default());
     let closing = Arc::new(closing);
     let service = {
@@ -54,7 +55,7 @@ pub async fn serve_one(
                 // A body the handler left unread is still on the wire, ahead of any next
                 // request: the connection cannot be reused.
                 if !body.was_read() || closing() {
-                    keep_open.store(body.was_read(), std::sync::atomic::Ordering::Release);
+                    keep_open.store(body.was_read(), Ordering::Release);
                     response.headers_mut().insert(header::CONNECTION, HeaderValue::from_static("close"));
                 }
                 Ok::<_, std::convert::Infallible>(response.map(|inner| SignallingBody::wrap(inner, head)))
@@ -88,7 +89,7 @@ pub async fn serve_one(
             let position = usize::try_from(unread.position()).unwrap_or(usize::MAX);
             let rest = unread.get_ref().get(position..).unwrap_or_default();
             *pending = [parts.read_buf.as_ref(), rest].concat();
-            !close_after && keep_open.load(std::sync::atomic::Ordering::Acquire)
+            !close_after && keep_open.load(Ordering::Acquire)
         }
         Err(e) => {
             tracing::debug!("connection ended: {e}");
