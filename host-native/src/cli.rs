@@ -33,6 +33,15 @@ enum Command {
         /// Seconds a client may take to send its request headers.
         #[arg(long, default_value_t = 30)]
         header_timeout_secs: u64,
+        /// Seconds a client may pause in the middle of a request body (nginx's
+        /// `client_body_timeout`); the request is then answered 408.
+        #[arg(long, default_value_t = 60, value_parser = clap::value_parser!(u64).range(1..))]
+        body_timeout_secs: u64,
+        /// Commands from requests that may wait for the writer at once, one user holding at most
+        /// a sixteenth; past that, requests are refused with 429 and Retry-After.
+        #[arg(long, default_value_t = crate::http::DEFAULT_WRITE_QUEUE,
+              value_parser = clap::builder::RangedU64ValueParser::<usize>::new().range(1..))]
+        write_queue: usize,
         /// Seconds an event queue may go unpolled before it is discarded (Zulip's 600).
         #[arg(long, default_value_t = confab_core::events::DEFAULT_EVENT_QUEUE_TIMEOUT_SECS as u64,
               value_parser = clap::value_parser!(u64).range(1..))]
@@ -107,6 +116,8 @@ pub fn main() -> ExitCode {
             bind,
             owner_email,
             header_timeout_secs,
+            body_timeout_secs,
+            write_queue,
             event_queue_timeout_secs,
             external_host,
             external_scheme,
@@ -116,6 +127,8 @@ pub fn main() -> ExitCode {
             bind,
             owner_email,
             header_timeout: std::time::Duration::from_secs(header_timeout_secs),
+            body_timeout: std::time::Duration::from_secs(body_timeout_secs),
+            write_queue,
             event_queue_timeout_secs: event_queue_timeout_secs as i64,
             external_host,
             external_scheme,

@@ -26,6 +26,10 @@ pub struct Config {
     pub owner_email: String,
     /// How long a client may take to send its request headers before it is disconnected.
     pub header_timeout: std::time::Duration,
+    /// How long a client may pause in the middle of a request body before it is answered 408.
+    pub body_timeout: std::time::Duration,
+    /// How many commands from requests may wait for the writer at once; more are refused (429).
+    pub write_queue: usize,
     /// Seconds an event queue may go unpolled before it is discarded.
     pub event_queue_timeout_secs: i64,
     /// The host clients reach the server at (`--external-host`); its subdomains are the other
@@ -46,7 +50,7 @@ pub struct Server {
     pub new_owner: Option<OwnerCredentials>,
     listener: TcpListener,
     state: AppState,
-    header_timeout: std::time::Duration,
+    timeouts: http::serve::Timeouts,
 }
 
 /// Why a server could not start.
@@ -84,8 +88,10 @@ impl Server {
             config.event_queue_timeout_secs,
         );
         let files = crate::uploads::FileStore::new(&config.data_dir);
-        let state = AppState::new(store, site.clone(), events, config.outgoing_policy.clone(), files);
-        Ok(Server { local_addr, site, new_owner, listener, state, header_timeout: config.header_timeout })
+        let state = AppState::new(store, site.clone(), events, config.outgoing_policy.clone(), files)
+            .with_write_queue(config.write_queue);
+        let timeouts = http::serve::Timeouts { header: config.header_timeout, body: config.body_timeout };
+        Ok(Server { local_addr, site, new_owner, listener, state, timeouts })
     }
 
     /// Serves until `shutdown` completes, then drains connections (waiting polls answer at
@@ -104,7 +110,7 @@ impl Server {
             shutdown.await;
             closing.close();
         };
-        http::serve::serve(self.listener, app, self.header_timeout, shutdown).await;
+        http::serve::serve(self.listener, app, self.timeouts, shutdown).await;
         timer.abort();
         deliveries.abort();
         events.save();

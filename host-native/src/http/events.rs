@@ -114,7 +114,8 @@ pub async fn register_queue(State(state): State<AppState>, request: ApiRequest) 
     respond::outcome(result)
 }
 
-/// `GET /events` (spec 4.1). Without `queue_id`, register's parameters make a new queue first.
+/// `GET /events` (spec 4.1). Without `queue_id`, `dont_block` requests make a new queue first
+/// from register's parameters, as Zulip does; others are refused.
 pub async fn get_events(State(state): State<AppState>, request: ApiRequest) -> Response {
     // Boxed, so that the request and the actor are gone from the future that then waits: an
     // async fn keeps room for everything it ever awaited with, and a parked poll should cost
@@ -166,10 +167,13 @@ fn fetch_of(state: &AppState, actor: &Actor, params: &Params) -> ApiResult<Fetch
     let dont_block: bool = params.or("dont_block", false)?;
     let queue_id = match params.optional::<String>("queue_id")? {
         Some(id) => id,
-        None => {
+        // Zulip makes a queue here only for a request that will not wait on it (its internal
+        // registration); a waiting request without a queue would hold a queue nobody knows of.
+        None if dont_block => {
             let options = parse_register_params(params, true)?;
             state.events.register(owner(actor), options.queue_options())?.queue_id
         }
+        None => return Err(ApiError::bad_request("Missing 'queue_id' argument")),
     };
     Ok(Fetch { queue_id, user: actor.user.id, last_event_id, dont_block })
 }

@@ -1,5 +1,6 @@
 //! The HTTP surface: `fn app(state) -> Router`, so tests and the binary serve the same thing.
 
+mod admission;
 mod auth;
 mod connection;
 mod events;
@@ -20,10 +21,13 @@ use confab_core::outgoing_policy::OutgoingPolicy;
 use crate::deliveries::Deliveries;
 use crate::events::EventHub;
 use crate::outgoing::{Deliverer, OutgoingWebhooks};
+use crate::secrets::PasswordChecks;
 use crate::store::Store;
 use crate::uploads::FileStore;
 use crate::writer::Writer;
 
+pub use admission::DEFAULT_WRITE_QUEUE;
+use admission::WriteAdmission;
 pub use request::{MAX_BODY_BYTES, MAX_UPLOAD_BODY_BYTES};
 
 /// What every handler shares.
@@ -35,6 +39,10 @@ pub struct AppState {
     pub site: Arc<Site>,
     /// Failed password logins per username (Zulip's `authenticate_by_username` rule).
     pub login_failures: Arc<Mutex<SlidingWindow>>,
+    /// Places in the writer's queue for commands from requests.
+    pub writes: Arc<WriteAdmission>,
+    /// Password checks, a few at a time in memory kept for them.
+    pub passwords: Arc<PasswordChecks>,
     /// The event queues.
     pub events: EventHub,
     /// Uploaded files' bytes.
@@ -78,8 +86,17 @@ impl AppState {
             site,
             deliveries: Deliveries::default(),
             login_failures: Arc::new(Mutex::new(SlidingWindow::failed_logins())),
+            passwords: PasswordChecks::one_per_core(),
+            writes: WriteAdmission::new(DEFAULT_WRITE_QUEUE),
             files: Arc::new(files),
         }
+    }
+}
+
+impl AppState {
+    /// Admits at most `capacity` commands from requests to the writer's queue at once.
+    pub fn with_write_queue(self, capacity: usize) -> AppState {
+        AppState { writes: WriteAdmission::new(capacity), ..self }
     }
 }
 

@@ -33,10 +33,10 @@ pub fn error(err: &ApiError) -> Response {
             .headers_mut()
             .insert(header::WWW_AUTHENTICATE, HeaderValue::from_static("Basic realm=\"zulip\""));
     }
-    if let Some(Value::Number(secs)) = err.extra.get("retry-after")
-        && let Ok(value) = HeaderValue::from_str(&secs.to_string())
-    {
-        response.headers_mut().insert(header::RETRY_AFTER, value);
+    // The body keeps Zulip's fractional seconds; the header takes whole ones (RFC 9110).
+    if let Some(secs) = err.extra.get("retry-after").and_then(Value::as_f64) {
+        let whole = secs.max(0.0).ceil() as u64;
+        response.headers_mut().insert(header::RETRY_AFTER, HeaderValue::from(whole));
     }
     response
 }

@@ -12,6 +12,24 @@ use super::connection;
 
 /// How long a client may take to send its request headers, unless configured otherwise.
 pub const DEFAULT_HEADER_READ_TIMEOUT: Duration = Duration::from_secs(30);
+/// How long a client may pause between two pieces of a request body, unless configured
+/// otherwise: nginx's `client_body_timeout`, which Zulip's own servers run behind.
+pub const DEFAULT_BODY_READ_TIMEOUT: Duration = Duration::from_secs(60);
+
+/// How long a connection waits for its client.
+#[derive(Clone, Copy, Debug)]
+pub struct Timeouts {
+    /// For a request's head, counted from the end of the previous request (idle time included).
+    pub header: Duration,
+    /// Between two reads of a request's body; the request is then answered 408 and closed.
+    pub body: Duration,
+}
+
+impl Default for Timeouts {
+    fn default() -> Self {
+        Timeouts { header: DEFAULT_HEADER_READ_TIMEOUT, body: DEFAULT_BODY_READ_TIMEOUT }
+    }
+}
 /// How long shutdown waits for requests in flight.
 pub const DRAIN_TIMEOUT: Duration = Duration::from_secs(10);
 
@@ -19,7 +37,7 @@ pub const DRAIN_TIMEOUT: Duration = Duration::from_secs(10);
 pub async fn serve(
     listener: TcpListener,
     app: Router,
-    header_timeout: Duration,
+    timeouts: Timeouts,
     shutdown: impl Future<Output = ()>,
 ) {
     // Every connection holds a receiver: `true` tells it to close once its current request
@@ -38,7 +56,13 @@ pub async fn serve(
                         continue;
                     }
                 };
-                tokio::spawn(connection::serve(stream, app.clone(), header_timeout, connections.clone()));
+                // An answer leaves in two writes (hyper's head, then the body it holds back
+                // until keep-alive is off): with Nagle's algorithm the second waited for the
+                // client's delayed ACK, 40 ms a request (674 requests/s on 32 connections).
+                if let Err(e) = stream.set_nodelay(true) {
+                    tracing::debug!("cannot set TCP_NODELAY: {e}");
+                }
+                tokio::spawn(connection::serve(stream, app.clone(), timeouts, connections.clone()));
             }
             () = &mut shutdown => break,
         }

@@ -10,6 +10,8 @@
 mod by_hyper;
 mod head;
 mod long_poll;
+mod request_body;
+mod response_body;
 #[cfg(test)]
 mod tests;
 
@@ -22,13 +24,15 @@ use tokio::sync::watch;
 
 use head::Head;
 
+use super::serve::Timeouts;
+
 /// Serves requests on `stream` until the client closes it, a request asks to close, a head
-/// takes longer than `header_timeout` to arrive (idle keep-alive time included, as in hyper),
-/// or `closing` turns true between requests.
+/// takes longer than the header timeout to arrive (idle keep-alive time included, as in hyper),
+/// a body stalls longer than the body timeout, or `closing` turns true between requests.
 pub async fn serve(
     mut stream: TcpStream,
     app: Router,
-    header_timeout: Duration,
+    timeouts: Timeouts,
     mut closing: watch::Receiver<bool>,
 ) {
     let mut pending = Vec::new();
@@ -37,7 +41,7 @@ pub async fn serve(
             return;
         }
         // Boxed, like the answers below: the task itself stays small while a poll waits.
-        let Some(head) = Box::pin(next_head(&stream, &mut pending, header_timeout, &mut closing)).await
+        let Some(head) = Box::pin(next_head(&stream, &mut pending, timeouts.header, &mut closing)).await
         else {
             return;
         };
@@ -64,8 +68,15 @@ pub async fn serve(
                 .await
             }
             Head::Other { close_after } => {
-                Box::pin(by_hyper::serve_one(&mut stream, &mut pending, app.clone(), close_after, is_closing))
-                    .await
+                let serving = by_hyper::serve_one(
+                    &mut stream,
+                    &mut pending,
+                    app.clone(),
+                    close_after,
+                    timeouts.body,
+                    is_closing,
+                );
+                Box::pin(serving).await
             }
             Head::TooLarge => {
                 let refusal = b"HTTP/1.1 431 Request Header Fields Too Large\r\ncontent-length: 0\r\nconnection: close\r\n\r\n";

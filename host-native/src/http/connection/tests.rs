@@ -14,7 +14,7 @@ use tokio::net::{TcpListener, TcpStream};
 use tokio::sync::{Semaphore, oneshot};
 
 use super::head::MAX_HEAD_BYTES;
-use crate::http::serve::serve;
+use crate::http::serve::{Timeouts, serve};
 
 /// Long enough never to fire in a test that does not mean it to.
 const PATIENT: Duration = Duration::from_secs(30);
@@ -67,16 +67,22 @@ struct Server {
 
 impl Server {
     async fn start(header_timeout: Duration) -> Self {
+        Self::start_with(Timeouts { header: header_timeout, body: PATIENT }).await
+    }
+
+    async fn start_with(timeouts: Timeouts) -> Self {
         let signals = Signals::new();
         let app = Router::new()
             .route("/api/v1/events", get(poll))
             .route("/echo", post(|body: Bytes| async move { body }))
             .route("/ignore", post(|| async { "ignored" }))
+            .route("/hello", get(|| async { "hello" }))
+            .route("/nothing", get(|| async { axum::http::StatusCode::NO_CONTENT }))
             .with_state(signals.clone());
         let listener = TcpListener::bind("127.0.0.1:0").await.expect("bind");
         let address = listener.local_addr().expect("address");
         let (shutdown, stop) = oneshot::channel::<()>();
-        let served = tokio::spawn(serve(listener, app, header_timeout, async {
+        let served = tokio::spawn(serve(listener, app, timeouts, async {
             let _ = stop.await;
         }));
         Self { address, signals, shutdown: Some(shutdown), served }
@@ -133,8 +139,9 @@ impl Client {
                     .headers
                     .iter()
                     .find(|h| h.name.eq_ignore_ascii_case("content-length"))
-                    .and_then(|h| std::str::from_utf8(h.value).ok()?.parse().ok())
-                    .expect("content-length");
+                    .map_or(0, |h| {
+                        std::str::from_utf8(h.value).ok().and_then(|v| v.parse().ok()).expect("a length")
+                    });
                 if self.unread.len() >= head_len + length {
                     let rest = self.unread.split_off(head_len + length);
                     let whole = std::mem::replace(&mut self.unread, rest);
@@ -277,4 +284,66 @@ async fn an_oversized_head_is_refused() {
     client.send(&huge).await;
     assert!(client.answer().await.head.starts_with("http/1.1 431 "));
     assert!(client.is_closed_by_server().await);
+}
+
+#[tokio::test]
+async fn answers_from_hyper_keep_the_connection_alive() {
+    let server = Server::start(PATIENT).await;
+    let mut client = server.client().await;
+    for body in ["one", "two"] {
+        client.send(&echo_request(body)).await;
+        let answer = client.answer().await;
+        assert_eq!(answer.body, body);
+        assert!(!answer.head.contains("connection: close"), "{}", answer.head);
+    }
+    client.send(&[echo_request("a"), echo_request("b"), echo_request("c")].concat()).await;
+    for body in ["a", "b", "c"] {
+        let answer = client.answer().await;
+        assert_eq!(answer.body, body);
+        assert!(!answer.head.contains("connection: close"), "{}", answer.head);
+    }
+}
+
+#[tokio::test]
+async fn answers_without_a_body_keep_the_connection_alive_too() {
+    let server = Server::start(PATIENT).await;
+    let mut client = server.client().await;
+    client.send("HEAD /hello HTTP/1.1\r\nHost: test\r\n\r\n").await;
+    // A HEAD answer announces a length it does not send: read the head alone.
+    while !client.unread.windows(4).any(|w| w == b"\r\n\r\n") {
+        assert!(client.fill().await);
+    }
+    let head = String::from_utf8_lossy(&client.unread).to_lowercase();
+    assert!(head.starts_with("http/1.1 200 ") && !head.contains("connection: close"), "{head}");
+    client.unread.clear();
+    client.send("GET /nothing HTTP/1.1\r\nHost: test\r\n\r\n").await;
+    let nothing = client.answer().await;
+    assert!(nothing.head.starts_with("http/1.1 204 ") && !nothing.head.contains("connection: close"));
+    client.send(&echo_request("still here")).await;
+    assert_eq!(client.answer().await.body, "still here");
+}
+
+#[tokio::test]
+async fn a_body_that_stalls_is_answered_408_and_the_connection_closed() {
+    let server = Server::start_with(Timeouts { header: PATIENT, body: Duration::from_millis(100) }).await;
+    let mut client = server.client().await;
+    client.send("POST /echo HTTP/1.1\r\nHost: test\r\nContent-Length: 10\r\n\r\nabc").await;
+    let answer = client.answer().await;
+    assert!(answer.head.starts_with("http/1.1 408 "), "{}", answer.head);
+    assert!(answer.head.contains("connection: close"), "{}", answer.head);
+    assert!(answer.body.contains("\"code\":\"BAD_REQUEST\""), "{}", answer.body);
+    assert!(client.is_closed_by_server().await);
+}
+
+#[tokio::test]
+async fn a_body_that_keeps_coming_is_not_cut_off() {
+    let server = Server::start_with(Timeouts { header: PATIENT, body: Duration::from_millis(1500) }).await;
+    let mut client = server.client().await;
+    client.send("POST /echo HTTP/1.1\r\nHost: test\r\nContent-Length: 6\r\n\r\n").await;
+    // Each piece comes well within the timeout, the whole body well after it.
+    for piece in ["a", "b", "c", "d", "e", "f"] {
+        tokio::time::sleep(Duration::from_millis(400)).await;
+        client.send(piece).await;
+    }
+    assert_eq!(client.answer().await.body, "abcdef");
 }

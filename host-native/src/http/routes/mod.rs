@@ -258,6 +258,11 @@ where
         Ok((Err(err), _)) => return respond::error(&err),
         Err(join) => return respond::error(&ApiError::internal(join)),
     };
+    // Held until the command is answered: a place in the writer's queue.
+    let _ticket = match state.writes.admit(actor.user.id) {
+        Ok(ticket) => ticket,
+        Err(err) => return respond::error(&err),
+    };
     let params = request.params;
     let now = now();
     let result = state

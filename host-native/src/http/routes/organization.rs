@@ -1,5 +1,7 @@
 //! Organization routes: server settings, API keys, linkifiers and settings.
 
+use confab_core::ErrorCode;
+
 use super::*;
 
 pub(super) async fn server_settings(State(state): State<AppState>, request: ApiRequest) -> Response {
@@ -18,20 +20,32 @@ pub(super) async fn server_settings(State(state): State<AppState>, request: ApiR
 pub(super) async fn fetch_api_key(State(state): State<AppState>, request: ApiRequest) -> Response {
     let store = state.store.clone();
     let limiter = state.login_failures.clone();
+    // Waiting for a turn here, not on a blocking thread, keeps a burst of logins from taking
+    // the threads reads need.
+    let mut turn = state.passwords.turn().await;
     let joined = tokio::task::spawn_blocking(move || {
         store.read(|tables| {
             let username: String = request.params.required("username")?;
             let password: String = request.params.required("password")?;
             let realm = host_organization(tables, &request)?.valid()?;
             let mut limiter = limiter.lock().map_err(|_| ApiError::internal("login limiter poisoned"))?;
-            let mut outcome = api::fetch_api_key::fetch_api_key(
+            let mut checked = false;
+            let result = api::fetch_api_key::fetch_api_key(
                 tables,
                 &realm,
                 &username,
-                |hash| secrets::verify_password(&password, hash),
+                |hash| {
+                    checked = true;
+                    turn.verify(&password, hash)
+                },
                 &mut limiter,
                 now(),
-            )?;
+            );
+            drop(limiter);
+            if !checked && result.as_ref().is_err_and(|e| e.code == ErrorCode::AuthenticationFailed) {
+                turn.verify_against_nothing(&password);
+            }
+            let mut outcome = result?;
             respond::note_ignored(&mut outcome, request.params.ignored());
             Ok(outcome)
         })
