@@ -120,6 +120,7 @@ pub fn main() -> ExitCode {
             external_host,
             external_scheme,
             outgoing_policy: OutgoingPolicy::new(allow_outgoing_to),
+            store: crate::store::Options::default(),
         }),
         Command::CreateUser { data_dir, subdomain, email, full_name, password, role, bot } => {
             offline::create_user(&data_dir, UserRequest { subdomain, email, full_name, password, role, bot })
@@ -151,7 +152,7 @@ fn serve(config: Config) -> Result<(), String> {
         .max_blocking_threads(BLOCKING_THREADS)
         .build()
         .map_err(|e| e.to_string())?;
-    runtime.block_on(async {
+    let stopped = runtime.block_on(async {
         let shutdown = shutdown_signal();
         let server = Server::bind(&config).await.map_err(|e| e.to_string())?;
         if let Some(owner) = &server.new_owner {
@@ -163,10 +164,19 @@ fn serve(config: Config) -> Result<(), String> {
         }
         say(&format!("Confab is listening on http://{}", server.local_addr));
         say(&format!("Organizations: {} and SUBDOMAIN.{}", server.site.root_url(), server.site.host()));
-        server.run(shutdown).await;
-        Ok(())
-    })
+        Ok::<_, String>(server.run(shutdown).await)
+    })?;
+    // Ends what the drain gave up on, so that nothing holds the store any more.
+    runtime.shutdown_timeout(RUNTIME_STOP_TIMEOUT);
+    match stopped.close() {
+        Ok(()) => tracing::info!("the database is closed"),
+        Err(e) => tracing::warn!("the database was not closed cleanly, so the next start repairs it: {e}"),
+    }
+    Ok(())
 }
+
+/// How long a stop waits for reads still running on the blocking pool.
+const RUNTIME_STOP_TIMEOUT: std::time::Duration = std::time::Duration::from_secs(5);
 
 /// Prints a line for whoever started the server. A closed or full standard output (a
 /// supervisor that stopped reading) must not stop a running server, so failures are ignored.

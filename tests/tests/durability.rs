@@ -1,7 +1,23 @@
 //! Acknowledged means durable: a message answered with 200 survives SIGKILL, and the server
-//! shuts down cleanly on SIGTERM.
+//! shuts down cleanly on SIGTERM, closing its database so that the next start has nothing to
+//! repair.
 
 use confab_tests::TestServer;
+
+/// What the server logs when redb repairs a file that was not closed (`Store::open_with`).
+const REPAIR_LOG: &str = "repairing the database";
+
+/// Sends `n` messages to #general > load as the owner; their ids.
+fn send_load(server: &TestServer, n: usize) -> Vec<u64> {
+    (0..n)
+        .map(|i| {
+            let content = format!("message {i}");
+            let params =
+                [("type", "stream"), ("to", "general"), ("topic", "load"), ("content", content.as_str())];
+            server.api().post("/messages", Some(&server.owner()), &params).ok()["id"].as_u64().expect("id")
+        })
+        .collect()
+}
 
 fn newest_ids(server: &TestServer) -> Vec<u64> {
     let body = server
@@ -78,6 +94,31 @@ fn acknowledged_messages_survive_sigkill() {
 fn sigterm_shuts_down_gracefully() {
     let mut server = TestServer::start(env!("CARGO_BIN_EXE_confab-under-test"));
     server.api().get("/users/me", Some(&server.owner()), &[]).ok();
-    let status = server.terminate();
+    let (status, log) = server.terminate_with_log();
     assert!(status.success(), "exit status {status}");
+    assert!(!log.contains("not closed cleanly"), "the database closes: {log}");
+}
+
+#[test]
+fn after_a_clean_stop_the_next_start_repairs_nothing() {
+    let mut server = TestServer::start(env!("CARGO_BIN_EXE_confab-under-test"));
+    let sent = send_load(&server, 20);
+    let (status, _) = server.terminate_with_log();
+    assert!(status.success(), "exit status {status}");
+
+    let mut server = server.start_again();
+    assert_eq!(newest_ids(&server), sent, "a clean stop keeps every message");
+    let (_, log) = server.terminate_with_log();
+    assert!(!log.contains(REPAIR_LOG), "the file was closed, so the start repaired nothing: {log}");
+}
+
+#[test]
+fn after_sigkill_the_next_start_repairs_the_database_and_says_so() {
+    let server = TestServer::start(env!("CARGO_BIN_EXE_confab-under-test"));
+    let sent = send_load(&server, 20);
+
+    let mut server = server.restart(); // SIGKILL: the file is left open
+    assert_eq!(newest_ids(&server), sent);
+    let (_, log) = server.terminate_with_log();
+    assert!(log.contains(REPAIR_LOG), "an unclosed file is repaired, and the log says so: {log}");
 }
