@@ -209,7 +209,7 @@ impl std::str::FromStr for Size {
 
 impl std::fmt::Display for Size {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        match UNITS.iter().find(|&&(_, bytes)| self.0 != 0 && self.0 % bytes == 0) {
+        match UNITS.iter().find(|&&(_, bytes)| self.0 != 0 && self.0.is_multiple_of(bytes)) {
             Some((name, bytes)) => write!(f, "{}{name}", self.0 / bytes),
             None => write!(f, "{}", self.0),
         }
