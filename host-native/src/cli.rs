@@ -57,6 +57,11 @@ enum Command {
         /// loopback and private ranges are refused otherwise. Repeatable.
         #[arg(long, value_name = "CIDR", value_parser = OutgoingPolicy::parse_range)]
         allow_outgoing_to: Vec<ipnet::IpNet>,
+        /// Memory for caching the database file's pages: bytes, or a number with KiB, MiB or
+        /// GiB. More keeps more of a large history in memory; the operating system's page
+        /// cache serves the rest.
+        #[arg(long, value_name = "SIZE", default_value_t = Size(crate::store::DEFAULT_CACHE_SIZE))]
+        cache_size: Size,
     },
     /// Create a user and print its API key. The server must not be running on the same data
     /// directory (create users through the API then).
@@ -122,6 +127,7 @@ pub fn main() -> ExitCode {
             external_host,
             external_scheme,
             allow_outgoing_to,
+            cache_size,
         } => serve(Config {
             data_dir,
             bind,
@@ -133,6 +139,7 @@ pub fn main() -> ExitCode {
             external_host,
             external_scheme,
             outgoing_policy: OutgoingPolicy::new(allow_outgoing_to),
+            store: crate::store::Options { cache_size: cache_size.0 },
         }),
         Command::CreateUser { data_dir, subdomain, email, full_name, password, role, bot } => {
             offline::create_user(&data_dir, UserRequest { subdomain, email, full_name, password, role, bot })
@@ -164,7 +171,7 @@ fn serve(config: Config) -> Result<(), String> {
         .max_blocking_threads(BLOCKING_THREADS)
         .build()
         .map_err(|e| e.to_string())?;
-    runtime.block_on(async {
+    let stopped = runtime.block_on(async {
         let shutdown = shutdown_signal();
         let server = Server::bind(&config).await.map_err(|e| e.to_string())?;
         if let Some(owner) = &server.new_owner {
@@ -176,9 +183,50 @@ fn serve(config: Config) -> Result<(), String> {
         }
         say(&format!("Confab is listening on http://{}", server.local_addr));
         say(&format!("Organizations: {} and SUBDOMAIN.{}", server.site.root_url(), server.site.host()));
-        server.run(shutdown).await;
-        Ok(())
-    })
+        Ok::<_, String>(server.run(shutdown).await)
+    })?;
+    // Ends what the drain gave up on, so that nothing holds the store any more.
+    runtime.shutdown_timeout(RUNTIME_STOP_TIMEOUT);
+    match stopped.close() {
+        Ok(()) => tracing::info!("the database is closed"),
+        Err(e) => tracing::warn!("the database was not closed cleanly, so the next start repairs it: {e}"),
+    }
+    Ok(())
+}
+
+/// How long a stop waits for reads still running on the blocking pool.
+const RUNTIME_STOP_TIMEOUT: std::time::Duration = std::time::Duration::from_secs(5);
+
+/// An amount of memory: bytes, or a whole number of KiB, MiB or GiB (`64MiB`, `1GiB`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Size(usize);
+
+const UNITS: [(&str, usize); 3] = [("GiB", 1 << 30), ("MiB", 1 << 20), ("KiB", 1 << 10)];
+
+impl std::str::FromStr for Size {
+    type Err = String;
+
+    fn from_str(text: &str) -> Result<Size, String> {
+        let text = text.trim();
+        let (digits, unit) = UNITS
+            .iter()
+            .find_map(|&(name, bytes)| text.strip_suffix(name).map(|digits| (digits, bytes)))
+            .unwrap_or((text, 1));
+        let count: usize = digits
+            .trim()
+            .parse()
+            .map_err(|_| format!("{text:?} is not a size such as 64MiB, 1GiB or 1048576"))?;
+        count.checked_mul(unit).map(Size).ok_or_else(|| format!("{text:?} is too large"))
+    }
+}
+
+impl std::fmt::Display for Size {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match UNITS.iter().find(|&&(_, bytes)| self.0 != 0 && self.0.is_multiple_of(bytes)) {
+            Some((name, bytes)) => write!(f, "{}{name}", self.0 / bytes),
+            None => write!(f, "{}", self.0),
+        }
+    }
 }
 
 /// Prints a line for whoever started the server. A closed or full standard output (a
@@ -187,4 +235,31 @@ fn say(line: &str) {
     use std::io::Write;
     let mut out = std::io::stdout().lock();
     let _ = writeln!(out, "{line}").and_then(|()| out.flush());
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Size;
+
+    #[test]
+    fn sizes_are_bytes_or_binary_units() {
+        let parse = |text: &str| text.parse::<Size>().map(|s| s.0);
+        assert_eq!(parse("1048576"), Ok(1 << 20));
+        assert_eq!(parse("64MiB"), Ok(64 << 20));
+        assert_eq!(parse("1GiB"), Ok(1 << 30));
+        assert_eq!(parse("512KiB"), Ok(512 << 10));
+        assert_eq!(parse("0"), Ok(0));
+        assert!(parse("64MB").is_err(), "only binary units, named as such");
+        assert!(parse("-1").is_err());
+        assert!(parse("MiB").is_err());
+        assert!(parse("99999999999999999999GiB").is_err());
+    }
+
+    #[test]
+    fn sizes_print_in_the_largest_exact_unit() {
+        assert_eq!(Size(64 << 20).to_string(), "64MiB");
+        assert_eq!(Size(3 << 30).to_string(), "3GiB");
+        assert_eq!(Size(1536).to_string(), "1536");
+        assert_eq!(Size(0).to_string(), "0");
+    }
 }

@@ -1,9 +1,16 @@
-//! Running a server: open the store, make the first organization if needed, bind, serve.
+//! Running a server: open the store, make the first organization if needed, bind, serve; and
+//! stopping it so that the database file is closed cleanly.
+//!
+//! A file redb did not close is repaired at the next open by reading all of it (seconds at a
+//! million messages), so a stop must end everything that holds the store before the process
+//! exits: the connections and tasks, then the writer thread (after it commits what it has),
+//! then the database itself ([`Stopped::close`], once the runtime is gone).
 
 use std::future::Future;
 use std::net::SocketAddr;
 use std::path::PathBuf;
 use std::sync::Arc;
+use std::time::Duration;
 
 use tokio::net::TcpListener;
 
@@ -12,10 +19,14 @@ use confab_core::subdomains::Site;
 use crate::bootstrap::{OwnerCredentials, ensure_first_realm, write_zuliprc};
 use crate::events::EventHub;
 use crate::http::{self, AppState};
-use crate::store::Store;
+use crate::store::{self, Store};
 
 /// Where a graceful shutdown saves the event queues, in the data directory.
 const EVENT_QUEUES_FILE: &str = "event_queues.json";
+
+/// How long a stop waits for the writer to commit the commands it has. A batch takes
+/// milliseconds; this bounds a stop on a disk that no longer answers.
+const WRITER_STOP_TIMEOUT: Duration = Duration::from_secs(10);
 
 /// How to run.
 #[derive(Clone, Debug)]
@@ -39,6 +50,8 @@ pub struct Config {
     pub external_scheme: String,
     /// Private ranges outgoing webhooks may reach besides the public internet.
     pub outgoing_policy: confab_core::outgoing_policy::OutgoingPolicy,
+    /// How the database is opened (its page cache's size).
+    pub store: store::Options,
 }
 
 /// A server bound to its address, ready to serve.
@@ -67,7 +80,7 @@ impl Server {
     /// Opens the data directory and binds. On a data directory without organizations this
     /// creates one on the root and writes `DIR/zuliprc` pointing at the root's URL.
     pub async fn bind(config: &Config) -> Result<Server, StartError> {
-        let store = Store::open(&config.data_dir)
+        let store = Store::open_with(&config.data_dir, config.store)
             .map_err(|e| StartError(format!("cannot open {}: {e}", config.data_dir.display())))?;
         let store = Arc::new(store);
         let listener = TcpListener::bind(config.bind)
@@ -95,8 +108,11 @@ impl Server {
     }
 
     /// Serves until `shutdown` completes, then drains connections (waiting polls answer at
-    /// once) and saves the event queues for the next start.
-    pub async fn run(self, shutdown: impl Future<Output = ()>) {
+    /// once), stops the tasks and the writer (which commits what it has) and saves the event
+    /// queues for the next start. What is left is the database, for [`Stopped::close`].
+    pub async fn run(self, shutdown: impl Future<Output = ()>) -> Stopped {
+        let store = self.state.store.clone();
+        let writer = self.state.writer.clone();
         let events = self.state.events.clone();
         let timer = tokio::spawn(events.clone().run_timer());
         let deliveries = tokio::spawn(self.state.deliveries.clone().run(
@@ -113,7 +129,31 @@ impl Server {
         http::serve::serve(self.listener, app, self.timeouts, shutdown).await;
         timer.abort();
         deliveries.abort();
+        // Awaited, so that the delivery task has dropped its store and writer.
+        let _ = tokio::join!(timer, deliveries);
+        let stopped = tokio::task::spawn_blocking(move || writer.stop(WRITER_STOP_TIMEOUT)).await;
+        if !matches!(stopped, Ok(true)) {
+            tracing::warn!("the writer did not finish within {WRITER_STOP_TIMEOUT:?}");
+        }
+        // After the writer: the events of its last commits are in the queues.
         events.save();
+        Stopped { store }
+    }
+}
+
+/// A server that has stopped serving; its database is still open.
+pub struct Stopped {
+    store: Arc<Store>,
+}
+
+impl Stopped {
+    /// Closes the database file, so that the next start needs no repair. Call it once the
+    /// runtime has shut down: a request still running there (one the drain gave up on) holds
+    /// the store, and the file then stays open until the process exits, as after a crash.
+    pub fn close(self) -> Result<(), String> {
+        let store = Arc::try_unwrap(self.store)
+            .map_err(|_| "the database is still in use (a request outlived the shutdown)".to_owned())?;
+        store.close()
     }
 }
 

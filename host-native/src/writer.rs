@@ -8,8 +8,9 @@
 //! the replies. A command that fails has asked for no writes, so it cannot spoil
 //! its batch; a failure to apply or commit fails the whole batch, which then wrote nothing.
 
-use std::sync::Arc;
 use std::sync::mpsc;
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
 
 use confab_core::{ApiError, ApiResult, Event, Outcome};
 use tokio::sync::oneshot;
@@ -24,6 +25,12 @@ struct Request {
     reply: oneshot::Sender<ApiResult<Outcome>>,
 }
 
+/// What the writer thread is asked: a command, or to finish what it has and end.
+enum Message {
+    Run(Request),
+    Stop,
+}
+
 /// Where the events of committed commands go, in commit order, before any reply is sent. What
 /// it returns runs after the replies.
 pub type EventSink = Box<dyn Fn(&Store, &[Event]) -> AfterReplies + Send>;
@@ -34,37 +41,65 @@ pub type AfterReplies = Box<dyn FnOnce() + Send>;
 /// The most commands one transaction takes; bounds the latency a batch adds.
 const MAX_BATCH: usize = 512;
 
-/// A handle to the writer thread. Cheap to clone; the thread ends when every handle is gone.
+/// A handle to the writer thread. Cheap to clone; the thread ends when [`Writer::stop`] is
+/// called or every handle is gone.
 #[derive(Clone)]
 pub struct Writer {
-    queue: mpsc::Sender<Request>,
+    queue: mpsc::Sender<Message>,
+    /// Disconnected once the thread has dropped its store and sink.
+    finished: Arc<Mutex<mpsc::Receiver<()>>>,
 }
 
 impl Writer {
     pub fn start(store: Arc<Store>, events: EventSink) -> Writer {
-        let (queue, requests) = mpsc::channel::<Request>();
+        let (queue, requests) = mpsc::channel::<Message>();
+        let (finishing, finished) = mpsc::channel::<()>();
         std::thread::Builder::new()
             .name("confab-writer".into())
-            .spawn(move || run(&store, &requests, &events))
+            .spawn(move || {
+                run(&store, &requests, &events);
+                // The store goes before the signal, so a stop that saw the signal knows the
+                // thread holds no part of the database.
+                drop((store, events));
+                drop(finishing);
+            })
             .map(|_| ())
             .unwrap_or_else(|e| tracing::error!("cannot start the writer thread: {e}"));
-        Writer { queue }
+        Writer { queue, finished: Arc::new(Mutex::new(finished)) }
     }
 
     /// Runs a command and waits until its changes are durable.
     pub async fn submit(&self, job: Job) -> ApiResult<Outcome> {
         let (reply, answer) = oneshot::channel();
-        self.queue.send(Request { job, reply }).map_err(|_| ApiError::internal("the writer has stopped"))?;
+        self.queue
+            .send(Message::Run(Request { job, reply }))
+            .map_err(|_| ApiError::internal("the writer has stopped"))?;
         answer.await.map_err(|_| ApiError::internal("the writer dropped a command"))?
+    }
+
+    /// Has the thread commit and answer the commands sent before this call, then end and drop
+    /// its store; later commands are refused. Blocks until then, or for at most `wait`; true
+    /// when the thread has ended.
+    pub fn stop(&self, wait: Duration) -> bool {
+        // Sending fails only when the thread has already ended.
+        let _ = self.queue.send(Message::Stop);
+        let finished = self.finished.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
+        matches!(finished.recv_timeout(wait), Err(mpsc::RecvTimeoutError::Disconnected))
     }
 }
 
-fn run(store: &Store, requests: &mpsc::Receiver<Request>, sink: &EventSink) {
-    while let Ok(first) = requests.recv() {
+fn run(store: &Store, requests: &mpsc::Receiver<Message>, sink: &EventSink) {
+    let mut stopping = false;
+    while !stopping {
+        let Ok(Message::Run(first)) = requests.recv() else { return };
         let mut batch = vec![first];
         while batch.len() < MAX_BATCH {
             match requests.try_recv() {
-                Ok(more) => batch.push(more),
+                Ok(Message::Run(more)) => batch.push(more),
+                Ok(Message::Stop) => {
+                    stopping = true;
+                    break;
+                }
                 Err(_) => break,
             }
         }

@@ -31,6 +31,8 @@ pub struct TestServer {
     /// The extra `serve` arguments, used again by a restart.
     extra: Vec<String>,
     child: Child,
+    /// Copies the server's standard error through to ours and returns all of it at its end.
+    stderr: Option<std::thread::JoinHandle<String>>,
     // Keeps the temporary directory alive for the server's lifetime.
     _dir: Option<tempfile::TempDir>,
 }
@@ -59,9 +61,21 @@ impl TestServer {
             .args(extra)
             .env("RUST_LOG", "warn")
             .stdout(Stdio::piped())
-            .stderr(Stdio::inherit())
+            .stderr(Stdio::piped())
             .spawn()
             .expect("the confab binary starts");
+        let stderr = child.stderr.take().expect("stderr is piped");
+        let stderr = std::thread::spawn(move || {
+            use std::io::Write;
+            let mut log = String::new();
+            for line in BufReader::new(stderr).lines().map_while(Result::ok) {
+                // Straight to our standard error, as an inherited one would be.
+                let _ = writeln!(std::io::stderr(), "{line}");
+                log.push_str(&line);
+                log.push('\n');
+            }
+            log
+        });
         let stdout = child.stdout.take().expect("stdout is piped");
         let mut lines = BufReader::new(stdout).lines();
         let (mut email, mut password, mut key, mut base_url) = (None, None, None, None);
@@ -94,6 +108,7 @@ impl TestServer {
             binary: binary.to_owned(),
             extra: extra.iter().map(|a| (*a).to_owned()).collect(),
             child,
+            stderr: Some(stderr),
             _dir: None,
         }
     }
@@ -118,6 +133,14 @@ impl TestServer {
     pub fn terminate(&mut self) -> std::process::ExitStatus {
         Command::new("kill").arg("-TERM").arg(self.child.id().to_string()).status().expect("kill runs");
         self.child.wait().expect("the server exits")
+    }
+
+    /// Sends SIGTERM, waits for the exit, and returns the exit status and everything the server
+    /// wrote to its standard error (its log, at `warn` and above).
+    pub fn terminate_with_log(&mut self) -> (std::process::ExitStatus, String) {
+        let status = self.terminate();
+        let log = self.stderr.take().map(|reader| reader.join().expect("the log reader")).unwrap_or_default();
+        (status, log)
     }
 
     /// Kills the server (SIGKILL) and starts the same binary again on the same data directory

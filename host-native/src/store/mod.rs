@@ -9,11 +9,14 @@ mod migrations;
 pub mod tables;
 mod view;
 
+use std::cell::Cell;
 use std::path::Path;
+use std::rc::Rc;
+use std::time::Instant;
 
 use confab_core::ids::IdKind;
 use confab_core::{ApiError, ApiResult};
-use redb::{Database, ReadableDatabase, ReadableTable};
+use redb::{Database, ReadableDatabase, ReadableTable, RepairSession};
 
 pub use tables::{ReadTables, WriteTables};
 
@@ -23,6 +26,22 @@ pub const SCHEMA_VERSION: u64 = 3;
 
 /// The database file inside a data directory.
 pub const DB_FILE: &str = "confab.redb";
+
+/// How much memory redb may use to cache the file's pages unless told otherwise (`--cache-size`).
+pub const DEFAULT_CACHE_SIZE: usize = 64 * 1024 * 1024;
+
+/// How to open the store.
+#[derive(Clone, Copy, Debug)]
+pub struct Options {
+    /// Bytes of page cache (redb's own default is 1 GiB, which a large file fills).
+    pub cache_size: usize,
+}
+
+impl Default for Options {
+    fn default() -> Options {
+        Options { cache_size: DEFAULT_CACHE_SIZE }
+    }
+}
 
 /// Why the store could not be opened.
 #[derive(Debug)]
@@ -56,22 +75,52 @@ pub struct Store {
 }
 
 impl Store {
-    /// Opens or creates `DIR/confab.redb`, creates missing tables and migrates the schema.
+    /// Opens or creates `DIR/confab.redb` with the default options.
     pub fn open(data_dir: &Path) -> Result<Store, OpenError> {
+        Store::open_with(data_dir, Options::default())
+    }
+
+    /// Opens or creates `DIR/confab.redb`, creates missing tables and migrates the schema. A
+    /// file that was not closed cleanly (a crash, a kill) is repaired first, which reads all of
+    /// it: the log says so, with progress, since a large file takes a while.
+    pub fn open_with(data_dir: &Path, options: Options) -> Result<Store, OpenError> {
         std::fs::create_dir_all(data_dir)
             .map_err(|e| OpenError::Other(format!("{}: {e}", data_dir.display())))?;
-        let db = Database::create(data_dir.join(DB_FILE)).map_err(|e| match e {
-            redb::DatabaseError::DatabaseAlreadyOpen => OpenError::InUse,
-            other => OpenError::Other(other.to_string()),
-        })?;
+        let path = data_dir.join(DB_FILE);
+        let repair_started: Rc<Cell<Option<Instant>>> = Rc::default();
+        let started = repair_started.clone();
+        let db = Database::builder()
+            .set_cache_size(options.cache_size)
+            .set_repair_callback(move |session: &mut RepairSession| {
+                let since = started.get().unwrap_or_else(Instant::now);
+                started.set(Some(since));
+                tracing::warn!(
+                    "repairing the database: it was not closed cleanly; {:.0}% done",
+                    session.progress() * 100.0
+                );
+            })
+            .create(&path)
+            .map_err(|e| match e {
+                redb::DatabaseError::DatabaseAlreadyOpen => OpenError::InUse,
+                other => OpenError::Other(other.to_string()),
+            })?;
+        if let Some(since) = repair_started.get() {
+            tracing::warn!("repaired the database in {} ms", since.elapsed().as_millis());
+        }
         let store = Store { db };
         store.migrate()?;
         Ok(store)
     }
 
+    /// Closes the file cleanly, so the next open needs no repair. Dropping the store also
+    /// closes it, but says nothing of a failure.
+    pub fn close(self) -> Result<(), String> {
+        self.db.close().map_err(|e| e.to_string())
+    }
+
     fn migrate(&self) -> Result<(), OpenError> {
         let other = |e: &dyn std::fmt::Display| OpenError::Other(e.to_string());
-        let txn = self.db.begin_write().map_err(|e| other(&e))?;
+        let txn = self.begin_write().map_err(|e| other(&e))?;
         {
             // Opening every table creates the missing ones.
             let mut tables = WriteTables::open(&txn).map_err(|e| other(&e))?;
@@ -105,8 +154,15 @@ impl Store {
     }
 
     /// Starts a write transaction; only the writer calls this.
+    ///
+    /// Every commit saves redb's allocator state (quick repair, with a two-phase commit), so
+    /// that the open after a crash loads it instead of rebuilding it from the whole file: 15 ms
+    /// rather than 1.9 s per 0.54 GB of history, at twice the fsyncs per commit (see
+    /// ARCHITECTURE.md, "A crash costs no repair").
     pub fn begin_write(&self) -> ApiResult<redb::WriteTransaction> {
-        self.db.begin_write().map_err(view::storage)
+        let mut txn = self.db.begin_write().map_err(view::storage)?;
+        txn.set_quick_repair(true);
+        Ok(txn)
     }
 }
 
