@@ -7,7 +7,7 @@ use confab_tests::{Creds, TestServer};
 
 #[test]
 fn a_seeded_directory_serves_the_organization_it_describes() {
-    let shape = Shape { channels: 30, users: 300, messages: 3_000, bench_channels: 12 };
+    let shape = Shape { channels: 30, users: 300, messages: 3_000, bench_channels: 12, ..Shape::LARGE };
     let dir = tempfile::tempdir().expect("a temporary directory");
     let data_dir = dir.path().join("data");
     let seeded = seed::seed(&data_dir, shape).expect("seeding succeeds");
