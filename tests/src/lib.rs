@@ -4,6 +4,7 @@
 
 pub mod load;
 pub mod python;
+pub mod scale;
 pub mod seed;
 pub mod terminal;
 pub mod web;

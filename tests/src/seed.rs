@@ -151,6 +151,11 @@ pub fn cached(shape: Shape) -> Seeded {
     cached_in(&crate::target_dir().join("seeded"), shape)
 }
 
+/// Whether [`cached_in`] would find `shape` seeded under `root`.
+pub fn is_cached(root: &Path, shape: Shape) -> bool {
+    read_summary(&root.join(shape.key())).is_some()
+}
+
 /// As [`cached`], with the cache under `root`.
 pub fn cached_in(root: &Path, shape: Shape) -> Seeded {
     let dir = root.join(shape.key());
