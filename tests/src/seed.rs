@@ -64,11 +64,6 @@ const DIRECT_SHARE: f64 = 0.1;
 /// Commands per transaction.
 const BATCH: usize = 1_000;
 
-/// Sends per transaction. Each receiver's rows go to its own part of the per-user indexes, so
-/// a transaction copies each touched page once however many rows land on it: at 10,000 sends
-/// a page takes about ten times the rows it takes at 1,000.
-const MESSAGE_BATCH: usize = 10_000;
-
 /// How large an organization to make.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Shape {
@@ -307,7 +302,7 @@ pub fn seed(data_dir: &Path, shape: Shape) -> ApiResult<Seeded> {
     let mut receiver_rows = 0usize;
     let mut bench_unread = 0usize;
     let mut reader_unread = 0usize;
-    for chunk in (0..shape.messages).collect::<Vec<_>>().chunks(MESSAGE_BATCH) {
+    for chunk in (0..shape.messages).collect::<Vec<_>>().chunks(BATCH) {
         let mut jobs: Vec<Job> = Vec::new();
         for &m in chunk {
             let addressed = plan.message(&mut rng, m);
@@ -350,11 +345,10 @@ pub fn seed(data_dir: &Path, shape: Shape) -> ApiResult<Seeded> {
                 }
             }
         }
-        println!(
-            "seeding: {} messages in {:.0} s",
-            chunk[chunk.len() - 1] + 1,
-            phase_start.elapsed().as_secs_f64()
-        );
+        if (chunk[0] / BATCH) % 10 == 9 {
+            let done = chunk[chunk.len() - 1] + 1;
+            println!("seeding: {done} messages in {:.0} s", phase_start.elapsed().as_secs_f64());
+        }
     }
     phase("messages", phase_start);
 
@@ -363,9 +357,6 @@ pub fn seed(data_dir: &Path, shape: Shape) -> ApiResult<Seeded> {
     seed_presence(&store, &user_ids, now)?;
     phase("topic preferences and presence", phase_start);
     drop(store);
-    let phase_start = Instant::now();
-    compact(data_dir)?;
-    phase("compaction", phase_start);
 
     let bench_channels = plan.members.iter().filter(|m| m.contains(&plan.bench)).count();
     let subscriptions: usize = plan.members.iter().map(Vec::len).sum();
@@ -467,20 +458,6 @@ fn seed_presence(store: &Store, user_ids: &[UserId], now: i64) -> ApiResult<()> 
             .collect();
         one(store, Box::new(move |_| Ok(Outcome { changes, ..Outcome::default() })))?;
     }
-    Ok(())
-}
-
-/// Gives back the pages that copy-on-write left free: seeding rewrites each page of the
-/// per-user indexes many times over.
-fn compact(data_dir: &Path) -> ApiResult<()> {
-    let path = data_dir.join(confab_server::store::DB_FILE);
-    let size = |path: &Path| std::fs::metadata(path).map_or(0, |m| m.len()) as f64 / 1e9;
-    let before = size(&path);
-    let storage = |e: &dyn std::fmt::Display| ApiError::internal(e.to_string());
-    let mut db = redb::Database::open(&path).map_err(|e| storage(&e))?;
-    while db.compact().map_err(|e| storage(&e))? {}
-    drop(db);
-    println!("seeding: compacted {before:.2} GB to {:.2} GB", size(&path));
     Ok(())
 }
 

@@ -94,6 +94,9 @@ impl Report {
 /// requests sent so far.
 pub type NextRequest = Arc<dyn Fn(usize, u64) -> RequestBytes + Send + Sync>;
 
+/// How long a request may go unanswered before it counts as a failure.
+const ANSWER_TIMEOUT: Duration = Duration::from_secs(60);
+
 /// A connection slot: reconnects when the server closes, and sends a failed request once more.
 struct Slot {
     address: String,
@@ -113,7 +116,16 @@ impl Slot {
                 }
             }
             let connection = self.connection.as_mut()?;
-            match connection.exchange(request).await {
+            let answer = match tokio::time::timeout(ANSWER_TIMEOUT, connection.exchange(request)).await {
+                Ok(answer) => answer,
+                Err(_) => {
+                    // A server that holds a request this long is hung, as far as a client knows.
+                    self.connection = None;
+                    note_failure(report, &format!("no answer within {} s", ANSWER_TIMEOUT.as_secs()));
+                    return None;
+                }
+            };
+            match answer {
                 Ok(answer) => {
                     if answer.closes {
                         self.connection = None;
