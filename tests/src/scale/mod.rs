@@ -196,6 +196,8 @@ struct Bench<'c> {
     /// Durable sends per second at `connections`, once measured: the saturation workload
     /// offers twice as many.
     send_rate: Option<f64>,
+    /// How long redb took to open the dataset's copy as the seeder closed it.
+    clean_open: Option<Duration>,
     /// Connections the server closed after an answer, and answers, by workload.
     closes: BTreeMap<String, u64>,
     answers: BTreeMap<String, u64>,
@@ -241,6 +243,7 @@ impl<'c> Bench<'c> {
             problems: Vec::new(),
             setup,
             send_rate: None,
+            clean_open: None,
             closes: BTreeMap::new(),
             answers: BTreeMap::new(),
         }
@@ -335,7 +338,7 @@ pub fn thousands(n: u64) -> String {
     let digits = n.to_string();
     let mut out = String::new();
     for (i, c) in digits.chars().enumerate() {
-        if i > 0 && (digits.len() - i) % 3 == 0 {
+        if i > 0 && (digits.len() - i).is_multiple_of(3) {
             out.push(',');
         }
         out.push(c);
