@@ -1,19 +1,14 @@
-//! How long one message takes to reach N waiting long-polls, and what a waiting queue costs.
-//!
-//! For each N (1,000 and 10,000, or the counts given as arguments), a fresh release server runs
-//! in its own process. N event queues are registered (one user, `event_types=["message"]`) and
-//! N `GET /events` requests are left waiting. Another user then sends one channel message; the
-//! figure is the time from sending it until the last of the N polls has its answer, which
-//! includes the send's commit (fsync). Memory is the server's resident set (VmRSS) after the
-//! polls wait, minus before the queues existed, divided by N: queues, parked requests and their
-//! connections together.
+//! How long one message takes to reach N waiting long-polls, and what a waiting queue costs
+//! (`confab_tests::scale::measure_fanout` describes the measurement; the scale suite runs it
+//! too).
 //!
 //! Run: `cargo bench -p confab-tests --bench event_fanout` (or `... -- 1000 5000`). Needs
 //! twice N file descriptors between the two processes (`ulimit -n`).
 
-use std::time::{Duration, Instant};
+use std::path::Path;
+use std::time::Duration;
 
-use confab_tests::{Creds, TestServer};
+use confab_tests::scale::measure_fanout;
 
 /// Goals from the real-time issue.
 const GOAL_FANOUT_10K: Duration = Duration::from_millis(250);
@@ -26,7 +21,7 @@ fn main() {
     };
     println!("event fan-out: one message to N waiting long-polls (release build, separate server process)");
     for n in counts {
-        let figures = measure(n);
+        let figures = measure_fanout(Path::new(env!("CARGO_BIN_EXE_confab-under-test")), n);
         println!(
             "N = {n:>6}: last poll answered {:>7.1} ms after the send (median {:.1} ms; send request {:.1} ms); \
              {:>5} bytes per waiting queue ({} for the queue alone; an idle HTTP connection costs {})",
@@ -52,168 +47,4 @@ fn main() {
 
 fn ms(d: Duration) -> f64 {
     d.as_secs_f64() * 1000.0
-}
-
-struct Figures {
-    last_delivery: Duration,
-    median_delivery: Duration,
-    send_request: Duration,
-    bytes_per_queue: u64,
-    /// Of which the queues alone, before any poll waits.
-    registered_bytes_per_queue: u64,
-    /// For comparison: an idle keep-alive HTTP connection that served one request.
-    idle_connection_bytes: u64,
-}
-
-/// The server's resident memory in bytes.
-fn rss_bytes(pid: u32) -> u64 {
-    let status = std::fs::read_to_string(format!("/proc/{pid}/status")).unwrap_or_default();
-    status
-        .lines()
-        .find_map(|l| l.strip_prefix("VmRSS:"))
-        .and_then(|v| v.trim().trim_end_matches("kB").trim().parse::<u64>().ok())
-        .map_or(0, |kb| kb * 1024)
-}
-
-fn measure(n: usize) -> Figures {
-    let figures = measure_fanout(n);
-    Figures { idle_connection_bytes: idle_connection_bytes(n), ..figures }
-}
-
-fn measure_fanout(n: usize) -> Figures {
-    let server = TestServer::start(env!("CARGO_BIN_EXE_confab-under-test"));
-    let owner = server.owner();
-    let api = server.api();
-    let ada = api.create_user(&owner, "ada@example.com", "Ada");
-    api.subscribe(&owner, &["general"], &["owner@confab.localhost", "ada@example.com"]);
-
-    // One client thread: the server gets the rest of the machine.
-    let runtime = tokio::runtime::Builder::new_current_thread().enable_all().build().expect("runtime");
-    let before = rss_bytes(server.pid());
-    let queues: Vec<String> = (0..n)
-        .map(|_| {
-            let body = api.post("/register", Some(&owner), &[("event_types", r#"["message"]"#)]).ok();
-            body["queue_id"].as_str().expect("queue_id").to_owned()
-        })
-        .collect();
-    let registered = rss_bytes(server.pid());
-
-    runtime.block_on(async {
-        let client = reqwest::Client::new();
-        let address = server.base_url.trim_start_matches("http://").to_owned();
-        let authorization = basic_authorization(&owner);
-        let mut polls = Vec::with_capacity(n);
-        for queue_id in queues {
-            let (address, authorization) = (address.clone(), authorization.clone());
-            polls.push(tokio::spawn(
-                async move { wait_for_message(&address, &authorization, &queue_id).await },
-            ));
-        }
-        // Let every poll connect and park (a poll that is not parked yet still gets the event at
-        // once, but would flatter the figure).
-        tokio::time::sleep(Duration::from_secs(2 + (n / 2_500) as u64)).await;
-        let waiting = rss_bytes(server.pid());
-
-        let sent_at = Instant::now();
-        send(&client, &server.base_url, &ada).await;
-        let send_request = sent_at.elapsed();
-        let mut deliveries = Vec::with_capacity(n);
-        let mut connections = Vec::with_capacity(n);
-        for poll in polls {
-            let (answered_at, connection) = poll.await.expect("poll task");
-            deliveries.push(answered_at.saturating_duration_since(sent_at));
-            connections.push(connection);
-        }
-        drop(connections);
-        deliveries.sort();
-        Figures {
-            last_delivery: *deliveries.last().expect("n > 0"),
-            median_delivery: deliveries[deliveries.len() / 2],
-            send_request,
-            bytes_per_queue: waiting.saturating_sub(before) / n as u64,
-            registered_bytes_per_queue: registered.saturating_sub(before) / n as u64,
-            idle_connection_bytes: 0,
-        }
-    })
-}
-
-/// What an idle keep-alive connection costs a fresh server, for comparison: `n` connections
-/// each serve one request and stay open.
-fn idle_connection_bytes(n: usize) -> u64 {
-    let server = TestServer::start(env!("CARGO_BIN_EXE_confab-under-test"));
-    let before = rss_bytes(server.pid());
-    let connections = open_idle_connections(&server.base_url, n);
-    let after = rss_bytes(server.pid());
-    drop(connections);
-    after.saturating_sub(before) / n as u64
-}
-
-/// Opens `n` keep-alive connections, each after one request, and keeps them open.
-fn open_idle_connections(base_url: &str, n: usize) -> Vec<std::net::TcpStream> {
-    use std::io::{Read, Write};
-    let address = base_url.trim_start_matches("http://").to_owned();
-    let request = format!("GET /api/v1/server_settings HTTP/1.1\r\nHost: {address}\r\n\r\n");
-    let mut connections = Vec::with_capacity(n);
-    for _ in 0..n {
-        let mut stream = std::net::TcpStream::connect(&address).expect("connect");
-        stream.write_all(request.as_bytes()).expect("request");
-        let mut buffer = vec![0u8; 16 * 1024];
-        let mut read = 0;
-        // The answer is small and ends with the JSON object's closing brace.
-        while read == 0 || buffer[read - 1] != b'}' {
-            read += stream.read(&mut buffer[read..]).expect("answer");
-        }
-        connections.push(stream);
-    }
-    connections
-}
-
-/// Waits on one queue until its answer holds a message event; returns when that was. A bare
-/// HTTP/1.1 request on its own connection, so that the client spends as little of the shared
-/// CPU as it can: the answer is read, not parsed.
-async fn wait_for_message(
-    address: &str,
-    authorization: &str,
-    queue_id: &str,
-) -> (Instant, tokio::net::TcpStream) {
-    use tokio::io::{AsyncReadExt, AsyncWriteExt};
-    let request = format!(
-        "GET /api/v1/events?queue_id={queue_id}&last_event_id=-1 HTTP/1.1\r\nHost: {address}\r\n\
-         Authorization: {authorization}\r\n\r\n"
-    );
-    let mut stream = tokio::net::TcpStream::connect(address).await.expect("connect");
-    stream.write_all(request.as_bytes()).await.expect("request");
-    let mut answer = Vec::with_capacity(4096);
-    let mut buffer = [0u8; 4096];
-    loop {
-        let read = stream.read(&mut buffer).await.expect("answer");
-        assert!(read > 0, "the server closed the connection: {}", String::from_utf8_lossy(&answer));
-        answer.extend_from_slice(&buffer[..read]);
-        if answer.ends_with(b"}") {
-            let text = String::from_utf8_lossy(&answer);
-            assert!(text.contains("\"type\":\"message\""), "not a message event: {text}");
-            // The connection stays open, as a client's would for its next poll: closing it
-            // here would put connection teardown into the figure.
-            return (Instant::now(), stream);
-        }
-    }
-}
-
-fn basic_authorization(who: &Creds) -> String {
-    use base64::Engine;
-    let pair = format!("{}:{}", who.email, who.api_key);
-    format!("Basic {}", base64::engine::general_purpose::STANDARD.encode(pair))
-}
-
-async fn send(client: &reqwest::Client, base_url: &str, who: &Creds) {
-    let params =
-        [("type", "stream"), ("to", "general"), ("topic", "fan-out"), ("content", "to everyone waiting")];
-    let answer = client
-        .post(format!("{base_url}/api/v1/messages"))
-        .basic_auth(&who.email, Some(&who.api_key))
-        .form(&params)
-        .send()
-        .await
-        .expect("the send is answered");
-    assert!(answer.status().is_success(), "the send failed: {}", answer.text().await.unwrap_or_default());
 }

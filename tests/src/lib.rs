@@ -2,7 +2,9 @@
 //! directory, an HTTP client that speaks the API as Zulip clients do, and the real Python
 //! clients in a virtual environment that the harness installs itself.
 
+pub mod load;
 pub mod python;
+pub mod scale;
 pub mod seed;
 pub mod terminal;
 pub mod web;

@@ -22,32 +22,41 @@
 //! directory.
 
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 use std::time::Instant;
 
 use confab_core::api::realm::{NewRealm, create_realm};
 use confab_core::api::users::{NewUser, new_user_changes};
-use confab_core::api::{channels, messages};
+use confab_core::api::{channels, messages, user_topics};
 use confab_core::ids::UserId;
-use confab_core::model::{MessageFlags, Role};
+use confab_core::model::{MessageFlags, Presence, Role};
 use confab_core::params::Params;
 use confab_core::store::{Change, Store as _};
 use confab_core::{Actor, ApiError, ApiResult, Outcome};
-use confab_server::store::{Store, WriteTables};
+use confab_server::store::Store;
 use confab_server::writer::{Job, run_batch};
 use serde_json::{Value, json};
 
 mod plan;
+mod read_cache;
+mod traffic;
+
+pub use traffic::{SeededUser, Traffic};
 
 use plan::{Addressed, Names, Plan, Rng};
+use read_cache::{Cached, ReadCache};
 
 /// Bumped whenever what [`seed`] writes changes, so that [`cached`] seeds again.
-pub const SEED_VERSION: u32 = 2;
+pub const SEED_VERSION: u32 = 3;
 
 /// The share of the history, newest first, that the benchmark user has not read.
 pub const UNREAD_SHARE: f64 = 0.08;
 
 /// The benchmark user's password (a local benchmark's only secret).
 pub const BENCH_PASSWORD: &str = "bench-password";
+
+/// Where [`seed`] lists every user's credentials.
+pub const CREDENTIALS_FILE: &str = "credentials.tsv";
 
 /// The share of messages that are direct messages.
 const DIRECT_SHARE: f64 = 0.1;
@@ -56,7 +65,7 @@ const DIRECT_SHARE: f64 = 0.1;
 const BATCH: usize = 1_000;
 
 /// How large an organization to make.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Shape {
     /// Channels, `general` included.
     pub channels: usize,
@@ -66,17 +75,53 @@ pub struct Shape {
     pub messages: usize,
     /// Channels the benchmark user is subscribed to, `general` included.
     pub bench_channels: usize,
+    /// How many channels besides `general` each other user joins: uniform in this range.
+    pub channels_per_user: (usize, usize),
+    /// `general`'s share of channel messages (everyone receives them).
+    pub general_share: f64,
 }
 
 impl Shape {
     /// Issue 15's organization: 1,000 channels, 10,000 users, 100,000 messages; the benchmark
     /// user is in 100 channels.
-    pub const LARGE: Shape = Shape { channels: 1_000, users: 10_000, messages: 100_000, bench_channels: 100 };
+    pub const LARGE: Shape = Shape {
+        channels: 1_000,
+        users: 10_000,
+        messages: 100_000,
+        bench_channels: 100,
+        channels_per_user: (20, 50),
+        general_share: 0.005,
+    };
+
+    /// Issue 16's organization: 1,000,000 messages among 10,000 users in 1,000 channels. Users
+    /// join fewer channels than in [`Shape::LARGE`] (2 to 5, so most channels have tens of
+    /// members and a few have hundreds) and `general` is quiet, so that a message has about
+    /// 20 receivers: at `LARGE`'s density (254) the database would pass 20 GB, and at 46 (3 to
+    /// 12 channels) it was 10.8 KB per message. The benchmark user is in 200 channels, so that
+    /// the reader (in the same ones) has over 100,000 unread messages.
+    pub const SCALE: Shape = Shape {
+        channels: 1_000,
+        users: 10_000,
+        messages: 1_000_000,
+        bench_channels: 200,
+        channels_per_user: (2, 5),
+        general_share: 0.0001,
+    };
 
     /// The cache directory's name for this shape.
     fn key(self) -> String {
-        let Shape { channels, users, messages, bench_channels } = self;
-        format!("v{SEED_VERSION}-c{channels}-u{users}-m{messages}-b{bench_channels}")
+        let Shape {
+            channels,
+            users,
+            messages,
+            bench_channels,
+            channels_per_user: (low, high),
+            general_share,
+        } = self;
+        format!(
+            "v{SEED_VERSION}-c{channels}-u{users}-m{messages}-b{bench_channels}-j{low}to{high}-g{}",
+            (general_share * 1e6).round()
+        )
     }
 }
 
@@ -98,7 +143,16 @@ pub struct Seeded {
 /// shape>`), seeded first if missing. The directory is the cache: run servers on a copy
 /// ([`copy_data_dir`]) so that it stays as seeded.
 pub fn cached(shape: Shape) -> Seeded {
-    let root = crate::target_dir().join("seeded");
+    cached_in(&crate::target_dir().join("seeded"), shape)
+}
+
+/// Whether [`cached_in`] would find `shape` seeded under `root`.
+pub fn is_cached(root: &Path, shape: Shape) -> bool {
+    read_summary(&root.join(shape.key())).is_some()
+}
+
+/// As [`cached`], with the cache under `root`.
+pub fn cached_in(root: &Path, shape: Shape) -> Seeded {
     let dir = root.join(shape.key());
     if let Some(seeded) = read_summary(&dir) {
         return seeded;
@@ -140,6 +194,7 @@ pub fn seed(data_dir: &Path, shape: Shape) -> ApiResult<Seeded> {
     let store = Store::open(data_dir).map_err(|e| ApiError::internal(e.to_string()))?;
     let now = confab_server::http::now();
     let plan = Plan::new(shape, now);
+    let cache = ReadCache::shared();
     let mut timings = serde_json::Map::new();
     let mut phase = |name: &str, since: Instant| {
         let seconds = since.elapsed().as_secs_f64();
@@ -173,15 +228,13 @@ pub fn seed(data_dir: &Path, shape: Shape) -> ApiResult<Seeded> {
     let bench_password_hash =
         confab_server::secrets::hash_password(BENCH_PASSWORD).map_err(ApiError::internal)?;
     let mut user_ids: Vec<UserId> = Vec::with_capacity(shape.users);
-    let mut bench_api_key = String::new();
+    let mut api_keys: Vec<String> = Vec::with_capacity(shape.users);
     for chunk in (0..shape.users).collect::<Vec<_>>().chunks(BATCH) {
         let mut jobs: Vec<Job> = Vec::new();
         for &i in chunk {
             let api_key = confab_server::secrets::new_api_key().map_err(ApiError::internal)?;
             let bench = i == plan.bench;
-            if bench {
-                bench_api_key = api_key.clone();
-            }
+            api_keys.push(api_key.clone());
             let new = NewUser {
                 email: plan.email(i),
                 full_name: plan.full_name(i),
@@ -204,8 +257,10 @@ pub fn seed(data_dir: &Path, shape: Shape) -> ApiResult<Seeded> {
         }
     }
     phase("users", phase_start);
+    write_credentials(data_dir, &plan, &user_ids, &api_keys)?;
 
     let bench_id = user_ids[plan.bench];
+    let reader_id = user_ids.get(plan::READER).copied();
 
     // Channels, each made by one of its members with all of them subscribed (`general`, the
     // organization's default channel, already has everyone).
@@ -227,10 +282,10 @@ pub fn seed(data_dir: &Path, shape: Shape) -> ApiResult<Seeded> {
             }
             let params = params(&pairs);
             let when = plan.channel_created(c);
-            jobs.push(command(creator, move |t, actor| {
+            jobs.push(command(&cache, creator, move |t, actor| {
                 // Its creation notice is long read by everyone.
                 let mut outcome = channels::create_channel(t, actor, &params, when)?;
-                read_on_arrival(&mut outcome, bench_id, false);
+                read_on_arrival(&mut outcome, &[]);
                 Ok(outcome)
             }));
         }
@@ -246,6 +301,7 @@ pub fn seed(data_dir: &Path, shape: Shape) -> ApiResult<Seeded> {
     let unread_from = shape.messages - (shape.messages as f64 * UNREAD_SHARE) as usize;
     let mut receiver_rows = 0usize;
     let mut bench_unread = 0usize;
+    let mut reader_unread = 0usize;
     for chunk in (0..shape.messages).collect::<Vec<_>>().chunks(BATCH) {
         let mut jobs: Vec<Job> = Vec::new();
         for &m in chunk {
@@ -270,9 +326,10 @@ pub fn seed(data_dir: &Path, shape: Shape) -> ApiResult<Seeded> {
             let params = params(&pairs);
             let when = plan.message_time(m);
             let unread = m >= unread_from;
-            jobs.push(command(user_ids[sender], move |t, actor| {
+            jobs.push(command(&cache, user_ids[sender], move |t, actor| {
                 let mut outcome = messages::send_message(t, actor, &params, when)?;
-                read_on_arrival(&mut outcome, bench_id, unread);
+                let unread_for = [unread.then_some(bench_id), reader_id];
+                read_on_arrival(&mut outcome, &unread_for.into_iter().flatten().collect::<Vec<_>>());
                 Ok(outcome)
             }));
         }
@@ -280,22 +337,25 @@ pub fn seed(data_dir: &Path, shape: Shape) -> ApiResult<Seeded> {
             for change in &outcome.changes {
                 if let Change::InsertMessage { receivers, .. } = change {
                     receiver_rows += receivers.len();
-                    bench_unread += receivers
-                        .iter()
-                        .filter(|(u, f)| *u == bench_id && !f.contains(MessageFlags::READ))
-                        .count();
+                    let unread = |who: UserId| {
+                        receivers.iter().filter(|(u, f)| *u == who && !f.contains(MessageFlags::READ)).count()
+                    };
+                    bench_unread += unread(bench_id);
+                    reader_unread += reader_id.map_or(0, unread);
                 }
             }
         }
         if (chunk[0] / BATCH) % 10 == 9 {
-            println!(
-                "seeding: {} messages in {:.0} s",
-                chunk[chunk.len() - 1] + 1,
-                phase_start.elapsed().as_secs_f64()
-            );
+            let done = chunk[chunk.len() - 1] + 1;
+            println!("seeding: {done} messages in {:.0} s", phase_start.elapsed().as_secs_f64());
         }
     }
     phase("messages", phase_start);
+
+    let phase_start = Instant::now();
+    let follow = follow_topics(&store, &cache, &plan, &user_ids, shape.messages.min(FOLLOWED_TOPICS))?;
+    seed_presence(&store, &user_ids, now)?;
+    phase("topic preferences and presence", phase_start);
     drop(store);
 
     let bench_channels = plan.members.iter().filter(|m| m.contains(&plan.bench)).count();
@@ -304,12 +364,18 @@ pub fn seed(data_dir: &Path, shape: Shape) -> ApiResult<Seeded> {
         "version": SEED_VERSION,
         "shape": {"channels": shape.channels, "users": shape.users, "messages": shape.messages},
         "email": plan.email(plan.bench),
-        "api_key": bench_api_key,
+        "api_key": api_keys[plan.bench],
         "owner_email": owner_email,
         "owner_password": owner_password,
         "owner_api_key": owner_api_key,
         "bench_channels": bench_channels,
         "bench_unread": bench_unread,
+        "reader_email": plan.email(plan::READER),
+        "reader_unread": reader_unread,
+        "send_cost_channel": follow.channel,
+        "follower_email": plan.email(plan::FOLLOWER),
+        "followed_topics": follow.topics,
+        "plain_sender_email": plan.email(plan::PLAIN_SENDER),
         "subscriptions": subscriptions,
         "private_channels": plan.private.iter().filter(|p| **p).count(),
         "largest_channel": plan.members.iter().map(Vec::len).max(),
@@ -323,12 +389,84 @@ pub fn seed(data_dir: &Path, shape: Shape) -> ApiResult<Seeded> {
     read_summary(data_dir).ok_or_else(|| ApiError::internal("seeded.json unreadable"))
 }
 
-/// Marks each receiver's copy read, but the benchmark user's when the message is to stay unread.
-fn read_on_arrival(outcome: &mut Outcome, bench: UserId, unread: bool) {
+/// How many topics the follower follows (fewer in organizations with fewer messages).
+pub const FOLLOWED_TOPICS: usize = 3_000;
+
+struct Followed {
+    channel: String,
+    topics: usize,
+}
+
+/// A channel of two (the follower and a plain sender) where sending costs the same but for
+/// the sender's topic preferences: the follower follows `count` of its topics, as Zulip's
+/// `POST /user_topics` records them.
+fn follow_topics(
+    store: &Store,
+    cache: &Arc<ReadCache>,
+    plan: &Plan,
+    user_ids: &[UserId],
+    count: usize,
+) -> ApiResult<Followed> {
+    let name = "send cost".to_owned();
+    let (Some(&follower), Some(&plain)) = (user_ids.get(plan::FOLLOWER), user_ids.get(plan::PLAIN_SENDER))
+    else {
+        return Ok(Followed { channel: name, topics: 0 });
+    };
+    let subscribers = json!([follower.0, plain.0]).to_string();
+    let creation = params(&[("name", name.clone()), ("subscribers", subscribers)]);
+    let when = plan.start + 6 * 86_400;
+    let created = one(
+        store,
+        command(cache, follower, move |t, actor| channels::create_channel(t, actor, &creation, when)),
+    )?;
+    let channel_id = reply_u64(&created, "id")?.to_string();
+    for chunk in (0..count).collect::<Vec<_>>().chunks(BATCH) {
+        let jobs: Vec<Job> = chunk
+            .iter()
+            .map(|&n| {
+                let params = params(&[
+                    ("stream_id", channel_id.clone()),
+                    ("topic", format!("followed topic {n}")),
+                    ("visibility_policy", user_topics::FOLLOWED.to_string()),
+                ]);
+                command(cache, follower, move |t, actor| {
+                    user_topics::update_user_topic(t, actor, &params, when)
+                })
+            })
+            .collect();
+        batch(store, jobs)?;
+    }
+    Ok(Followed { channel: name, topics: count })
+}
+
+/// Everyone has checked in during the last day, a tenth of them in the last two minutes (so
+/// that presence answers are as large as an active organization's). Stored as a client's
+/// ping leaves it, without the ping's event to everyone (no one is listening).
+fn seed_presence(store: &Store, user_ids: &[UserId], now: i64) -> ApiResult<()> {
+    let mut rng = Rng(0x5eed_0003);
+    for chunk in user_ids.chunks(BATCH) {
+        let changes: Vec<Change> = chunk
+            .iter()
+            .map(|&user_id| {
+                let ago = if rng.chance(0.1) { rng.below(120) } else { rng.below(86_400) } as i64;
+                Change::PutPresence(Presence {
+                    user_id,
+                    last_active_time: now - ago,
+                    last_connected_time: now - ago,
+                })
+            })
+            .collect();
+        one(store, Box::new(move |_| Ok(Outcome { changes, ..Outcome::default() })))?;
+    }
+    Ok(())
+}
+
+/// Marks each receiver's copy read, but those of the users for whom it is to stay unread.
+fn read_on_arrival(outcome: &mut Outcome, unread_for: &[UserId]) {
     for change in &mut outcome.changes {
         if let Change::InsertMessage { receivers, .. } = change {
             for (user, flags) in receivers.iter_mut() {
-                if !(unread && *user == bench) {
+                if !unread_for.contains(user) {
                     *flags = flags.with(MessageFlags::READ);
                 }
             }
@@ -337,17 +475,21 @@ fn read_on_arrival(outcome: &mut Outcome, bench: UserId, unread: bool) {
 }
 
 /// A command run as `user`, as the routes run one for an authenticated request (its events,
-/// which no server is running to deliver, are dropped at once).
+/// which no server is running to deliver, are dropped at once), reading through `cache`.
 fn command(
+    cache: &Arc<ReadCache>,
     user: UserId,
-    f: impl FnOnce(&WriteTables<'_>, &Actor) -> ApiResult<Outcome> + Send + 'static,
+    f: impl FnOnce(&Cached<'_, '_>, &Actor) -> ApiResult<Outcome> + Send + 'static,
 ) -> Job {
-    Box::new(move |t| {
+    let cache = cache.clone();
+    Box::new(move |tables| {
+        let t = Cached { tables, cache: &cache };
         let user = t.user(user)?.ok_or_else(|| ApiError::internal("seeded user missing"))?;
         let realm = t.realm(user.realm_id)?.ok_or_else(|| ApiError::internal("realm missing"))?;
         let actor = Actor { user, realm, client: "website".to_owned(), realm_url: String::new() };
-        let mut outcome = f(t, &actor)?;
+        let mut outcome = f(&t, &actor)?;
         outcome.events.clear();
+        cache.forget_if_changed(&outcome.changes);
         Ok(outcome)
     })
 }
@@ -363,6 +505,18 @@ fn one(store: &Store, job: Job) -> ApiResult<Outcome> {
 /// Runs jobs in one transaction; any failure is the seed's.
 fn batch(store: &Store, jobs: Vec<Job>) -> ApiResult<Vec<Outcome>> {
     run_batch(store, jobs).into_iter().collect()
+}
+
+/// Every seeded user's email, id and API key, one per line separated by tabs
+/// (`DIR/credentials.tsv`): load generators log in as many users without argon2.
+fn write_credentials(data_dir: &Path, plan: &Plan, ids: &[UserId], keys: &[String]) -> ApiResult<()> {
+    let lines: String = ids
+        .iter()
+        .zip(keys)
+        .enumerate()
+        .map(|(i, (id, key))| format!("{}\t{}\t{key}\n", plan.email(i), id.0))
+        .collect();
+    std::fs::write(data_dir.join(CREDENTIALS_FILE), lines).map_err(|e| ApiError::internal(e.to_string()))
 }
 
 fn reply_u64(outcome: &Outcome, key: &str) -> ApiResult<u64> {

@@ -38,6 +38,14 @@ pub(super) struct Plan {
 
 const DAY: i64 = 86_400;
 
+/// The reader's index: a user in the benchmark user's channels who reads nothing, so that
+/// marking a large unread history read can be measured.
+pub(super) const READER: usize = 1;
+
+/// A sender with thousands of followed topics, and one with none, in a channel of their own.
+pub(super) const FOLLOWER: usize = 2;
+pub(super) const PLAIN_SENDER: usize = 3;
+
 impl Plan {
     pub fn new(shape: Shape, now: i64) -> Plan {
         let mut rng = Rng(0x5eed_0001);
@@ -63,15 +71,30 @@ impl Plan {
         let popular = cumulative(&popularity);
         let mut members: Vec<Vec<usize>> = vec![Vec::new(); channels];
         members[0] = (0..users).collect();
+        let mut bench_joined: std::collections::BTreeSet<usize> = std::collections::BTreeSet::new();
         for user in 0..users {
-            let wanted =
-                if user == bench { shape.bench_channels.saturating_sub(1) } else { 20 + rng.below(31) };
+            if user == READER {
+                // The reader's channels are the benchmark user's.
+                for &channel in &bench_joined {
+                    members[channel].push(user);
+                }
+                continue;
+            }
+            let (low, high) = shape.channels_per_user;
+            let wanted = if user == bench {
+                shape.bench_channels.saturating_sub(1)
+            } else {
+                low + rng.below(high.saturating_sub(low) + 1)
+            };
             let mut joined = std::collections::BTreeSet::new();
             while joined.len() < wanted.min(channels - 1) {
                 joined.insert(pick(&popular, rng.unit()));
             }
-            for channel in joined {
+            for &channel in &joined {
                 members[channel].push(user);
+            }
+            if user == bench {
+                bench_joined = joined;
             }
         }
         for (c, list) in members.iter_mut().enumerate() {
@@ -86,7 +109,7 @@ impl Plan {
         let mut weights: Vec<f64> =
             members.iter().map(|m| rng.log_normal() / (m.len() as f64).sqrt()).collect();
         let others: f64 = weights[1..].iter().sum();
-        weights[0] = others * 0.005;
+        weights[0] = others * shape.general_share / (1.0 - shape.general_share);
         let total: f64 = weights.iter().sum();
         let channel_messages = shape.messages as f64 * (1.0 - super::DIRECT_SHARE);
         let topics = weights
@@ -202,6 +225,13 @@ impl Plan {
         let back = (rng.unit().powi(3) * 8.0) as usize;
         let topic = topics[newest.saturating_sub(back)].clone();
         Addressed::Channel { channel, sender, topic }
+    }
+
+    /// A topic of `channel` as a message sent now would choose it: one of its newest few.
+    pub fn next_topic(&self, rng: &mut Rng, channel: usize) -> String {
+        let topics = &self.topics[channel];
+        let back = (rng.unit().powi(3) * 8.0) as usize;
+        topics[(topics.len() - 1).saturating_sub(back)].clone()
     }
 
     /// The audience of a message, for mentions.
@@ -465,11 +495,11 @@ impl Rng {
         (self.next() >> 11) as f64 / (1u64 << 53) as f64
     }
 
-    fn below(&mut self, n: usize) -> usize {
+    pub(super) fn below(&mut self, n: usize) -> usize {
         (self.unit() * n as f64) as usize
     }
 
-    fn chance(&mut self, p: f64) -> bool {
+    pub(super) fn chance(&mut self, p: f64) -> bool {
         self.unit() < p
     }
 
