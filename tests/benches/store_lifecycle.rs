@@ -40,7 +40,7 @@ fn main() {
     let messages = numbers.first().copied().unwrap_or(100_000);
     let caches: Vec<usize> = if numbers.len() > 1 { numbers[1..].to_vec() } else { vec![16, 64, 256, 1024] };
 
-    let shape = Shape { channels: 500, users: 1_000, messages, bench_channels: 20 };
+    let shape = Shape { channels: 500, users: 1_000, messages, bench_channels: 20, ..Shape::LARGE };
     let started = Instant::now();
     let seeded = seed::cached(shape);
     let file = seeded.data_dir.join(confab_server::store::DB_FILE);

@@ -1,9 +1,8 @@
 //! The seeder's reads of what its commands never change, kept between commands.
 //!
 //! Core's commands read the organization's users again for every command: a channel's
-//! creation decodes all 10,000 of them three times (its notices, its peers, its groups), and
-//! a send decodes each receiver's record. That was two thirds of seeding a channel and a fifth
-//! of seeding a message. Seeding runs one command after another on one thread and sends no
+//! creation decodes all 10,000 of them three times (its notices, its peers, its groups). That
+//! was two thirds of seeding a channel. Seeding runs one command after another on one thread and sends no
 //! command that changes a user, a realm or a group once users exist; so those records are read
 //! once and cloned after, and any command whose changes touch them empties the cache.
 
@@ -138,6 +137,8 @@ impl Store for Cached<'_, '_> {
         muters(user: UserId) -> ApiResult<Vec<UserId>>;
         realm_emoji(realm: RealmId) -> ApiResult<Vec<confab_core::model::RealmEmoji>>;
         records(user: UserId, kind: confab_core::model::RecordKind) -> ApiResult<Vec<(u64, serde_json::Value)>>;
+        topic_preference(user: UserId, stream: StreamId, topic: &str) -> ApiResult<Option<(u64, serde_json::Value)>>;
+        deactivated_users(realm: RealmId) -> ApiResult<Vec<UserId>>;
         channel_folders(realm: RealmId) -> ApiResult<Vec<confab_core::model::ChannelFolder>>;
         profile_fields(realm: RealmId) -> ApiResult<Vec<ProfileField>>;
         profile_values(user: UserId) -> ApiResult<Vec<ProfileValue>>;
