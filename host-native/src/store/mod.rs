@@ -18,7 +18,7 @@ pub use tables::{ReadTables, WriteTables};
 
 /// The table layout this build reads and writes. A new table needs no new version (opening
 /// creates it empty, and an older build never opens it); a version marks rows to migrate.
-pub const SCHEMA_VERSION: u64 = 2;
+pub const SCHEMA_VERSION: u64 = 3;
 
 /// The database file inside a data directory.
 pub const DB_FILE: &str = "confab.redb";
@@ -85,6 +85,9 @@ impl Store {
                     if v < 2 {
                         add_system_groups(&mut tables).map_err(|e| other(&e))?;
                     }
+                    if v < 3 {
+                        sequence_presences(&mut tables).map_err(|e| other(&e))?;
+                    }
                     tables.meta.insert("schema_version", SCHEMA_VERSION).map_err(|e| other(&e))?;
                 }
             }
@@ -126,6 +129,36 @@ fn add_system_groups(tables: &mut WriteTables<'_>) -> ApiResult<()> {
         {
             tables.apply(&change)?;
         }
+    }
+    Ok(())
+}
+
+/// Version 3: presences carry their organization and their place in its presence sequence
+/// (`realmid_updateid_userid`). Existing ones are numbered from 1 in user id order.
+fn sequence_presences(tables: &mut WriteTables<'_>) -> ApiResult<()> {
+    use confab_core::ids::{RealmId, UserId};
+    use confab_core::model::Presence;
+    use confab_core::store::{Change, Store};
+
+    let mut old = Vec::new();
+    for row in tables.presences.iter().map_err(view::storage)? {
+        let (user, record) = row.map_err(view::storage)?;
+        let times: serde_json::Value = codec::decode(record.value())?;
+        old.push((UserId(user.value()), times));
+    }
+    let mut sequences = std::collections::BTreeMap::<RealmId, u64>::new();
+    for (user_id, times) in old {
+        tables.presences.remove(user_id.0).map_err(view::storage)?;
+        let Some(user) = tables.user(user_id)? else { continue };
+        let sequence = sequences.entry(user.realm_id).or_default();
+        *sequence += 1;
+        tables.apply(&Change::PutPresence(Presence {
+            user_id,
+            realm_id: user.realm_id,
+            last_active_time: times["last_active_time"].as_i64().unwrap_or_default(),
+            last_connected_time: times["last_connected_time"].as_i64().unwrap_or_default(),
+            last_update_id: *sequence,
+        }))?;
     }
     Ok(())
 }
