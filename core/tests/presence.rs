@@ -37,23 +37,23 @@ fn a_check_in_moves_a_time_only_once_it_is_55_seconds_old() {
     check_in(&mut w, "ada@example.com", &[("status", "active")]);
     let first = sequence(&w);
     let ada = w.user_id("ada@example.com");
-    let seen = w.store.presence(ada).unwrap().expect("a presence");
+    let seen = w.store.presence(ada).expect("read").expect("a presence");
     assert_eq!(seen.last_update_id, first);
     // A second window checking in within the minute writes nothing.
     w.now += 50;
     check_in(&mut w, "ada@example.com", &[("status", "active")]);
     assert_eq!(sequence(&w), first);
-    assert_eq!(w.store.presence(ada).unwrap(), Some(seen));
+    assert_eq!(w.store.presence(ada).expect("read"), Some(seen));
     // Past 55 seconds both times move, as one change.
     w.now += 10;
     check_in(&mut w, "ada@example.com", &[("status", "active")]);
-    let moved = w.store.presence(ada).unwrap().expect("a presence");
+    let moved = w.store.presence(ada).expect("read").expect("a presence");
     assert_eq!((moved.last_active_time, moved.last_connected_time), (w.now, w.now));
     assert_eq!(moved.last_update_id, first + 1);
     // Idle moves only the connection time.
     w.now += 100;
     check_in(&mut w, "ada@example.com", &[("status", "idle")]);
-    let idle = w.store.presence(ada).unwrap().expect("a presence");
+    let idle = w.store.presence(ada).expect("read").expect("a presence");
     assert_eq!((idle.last_active_time, idle.last_connected_time), (moved.last_active_time, w.now));
     assert_eq!(idle.last_update_id, first + 2);
 }

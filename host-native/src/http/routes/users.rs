@@ -119,7 +119,7 @@ pub(super) async fn update_presence(State(state): State<AppState>, request: ApiR
         request,
         api::presence::PresencePing::parse,
         |t, actor, ping, now| api::presence::update_presence(t, actor, ping, now),
-        |t, actor, ping, now| api::presence::update_presence_answer(t, actor, ping, now),
+        api::presence::update_presence_answer,
     )
     .await
 }
