@@ -256,6 +256,10 @@ impl Store for MemoryStore {
         Ok(self.users.values().filter(|u| u.realm_id == realm && !u.is_active).map(|u| u.id).collect())
     }
 
+    fn realm_user_ids(&self, realm: RealmId) -> ApiResult<Vec<UserId>> {
+        Ok(self.users.values().filter(|u| u.realm_id == realm).map(|u| u.id).collect())
+    }
+
     fn credentials(&self, user: UserId) -> ApiResult<Option<Credentials>> {
         Ok(self.credentials.get(&user).cloned())
     }
@@ -417,6 +421,27 @@ impl Store for MemoryStore {
 
     fn presence(&self, user: UserId) -> ApiResult<Option<Presence>> {
         Ok(self.presences.get(&user).copied())
+    }
+
+    fn presences_changed_after(&self, realm: RealmId, after: u64) -> ApiResult<Vec<Presence>> {
+        let mut changed: Vec<Presence> = self
+            .presences
+            .values()
+            .filter(|p| p.realm_id == realm && p.last_update_id > after)
+            .copied()
+            .collect();
+        changed.sort_by_key(|p| p.last_update_id);
+        Ok(changed)
+    }
+
+    fn presence_sequence(&self, realm: RealmId) -> ApiResult<u64> {
+        Ok(self
+            .presences
+            .values()
+            .filter(|p| p.realm_id == realm)
+            .map(|p| p.last_update_id)
+            .max()
+            .unwrap_or(0))
     }
 
     fn scheduled_message(&self, id: ScheduledMessageId) -> ApiResult<Option<ScheduledMessage>> {

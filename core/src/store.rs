@@ -66,6 +66,9 @@ pub trait Store {
     /// The organization's deactivated users, bots included, by id. Few, and read on every
     /// channel send, whose subscribers among them receive nothing.
     fn deactivated_users(&self, realm: RealmId) -> ApiResult<Vec<UserId>>;
+    /// The ids of an organization's users, active or not, in id order, without reading their
+    /// records.
+    fn realm_user_ids(&self, realm: RealmId) -> ApiResult<Vec<UserId>>;
     fn credentials(&self, user: UserId) -> ApiResult<Option<Credentials>>;
 
     fn stream(&self, id: StreamId) -> ApiResult<Option<Stream>>;
@@ -96,6 +99,12 @@ pub trait Store {
     /// The organization's linkifiers, in order.
     fn linkifiers(&self, realm: RealmId) -> ApiResult<Vec<Linkifier>>;
     fn presence(&self, user: UserId) -> ApiResult<Option<Presence>>;
+    /// The organization's presences whose latest change came after `after` in its presence
+    /// sequence (`Presence::last_update_id > after`), in sequence order. Reads only those.
+    fn presences_changed_after(&self, realm: RealmId, after: u64) -> ApiResult<Vec<Presence>>;
+    /// Where the organization's presence sequence stands: the `last_update_id` of its latest
+    /// presence change, 0 before any. Presences are never deleted, so it never goes back.
+    fn presence_sequence(&self, realm: RealmId) -> ApiResult<u64>;
     /// The settings a user changed from Zulip's defaults (see `model::settings`).
     fn user_settings(&self, user: UserId) -> ApiResult<serde_json::Map<String, serde_json::Value>>;
     /// An outgoing-webhook bot's service.
@@ -200,6 +209,8 @@ pub enum Change {
         realm: RealmId,
         id: u64,
     },
+    /// Stores a user's presence; the organization's sequence index follows its
+    /// `last_update_id`.
     PutPresence(Presence),
     PutUserGroup(Box<UserGroup>),
     PutChannelFolder(crate::model::ChannelFolder),

@@ -166,6 +166,16 @@ fn user_status() {
     );
 }
 
+/// A presence check-in's write, as the host runs it through the writer.
+fn check_in(
+    store: &confab_core::memory::MemoryStore,
+    actor: &confab_core::Actor,
+    params: &confab_core::params::Params,
+    now: i64,
+) -> confab_core::ApiResult<confab_core::Outcome> {
+    api::presence::update_presence(store, actor, &api::presence::PresencePing::parse(params)?, now)
+}
+
 #[test]
 fn presence_in_every_form() {
     let forms: [&[(&str, &str)]; 4] = [
@@ -191,20 +201,15 @@ fn presence_in_every_form() {
         let mut w = world();
         // Bob is online already, so the state has a presence in its form.
         let bob = w.actor("bob@example.com");
-        w.run(|s, now| api::presence::update_presence(s, &bob, &params(&[("status", "active")]), now))
-            .expect("online");
+        w.run(|s, now| check_in(s, &bob, &params(&[("status", "active")]), now)).expect("online");
         let ada = w.actor("ada@example.com");
         // Ada comes online, goes idle, comes back: each is an event (a check-in that changes
         // nothing others see is none, and others' state follows it only by polling).
         for status in ["active", "idle", "active"] {
             // Idle shows once the last activity is more than 70 seconds old.
             w.now += 100;
-            let events = check(
-                &mut w,
-                "bob@example.com",
-                register,
-                run(api::presence::update_presence, ada.clone(), &[("status", status)]),
-            );
+            let events =
+                check(&mut w, "bob@example.com", register, run(check_in, ada.clone(), &[("status", status)]));
             assert_eq!(events.len(), 1, "{register:?}: {status}");
         }
     }

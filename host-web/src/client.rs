@@ -10,8 +10,8 @@ use std::collections::BTreeMap;
 use std::rc::Rc;
 
 use confab_core::client::{
-    Anchor, Changes, Destination, Engine, EngineOptions, MessageEdit, NarrowTerm, OperationAnswer, Sending,
-    ServerError, SessionCredentials, Step, poll_deadline_ms,
+    Anchor, Changes, Destination, Engine, EngineOptions, MessageEdit, NarrowTerm, OperationAnswer, Reply,
+    Sending, ServerError, SessionCredentials, Step, poll_deadline_ms,
 };
 use serde::Deserialize;
 use wasm_bindgen::prelude::*;
@@ -254,6 +254,33 @@ impl Client {
                 inner.engine.borrow_mut().handle_topics(stream_id as u64, reply).map_err(server_error)?;
             emit(&inner);
             to_js(&topics)
+        })
+    }
+
+    /// Reports the user's presence (`active`, else idle; `newUserInput` if there was input since
+    /// the last report) and merges the presences changed since the last report. Hosts call it
+    /// every minute (Zulip's `PRESENCE_PING_INTERVAL_SECS`) and when the user comes back. A
+    /// refusal or failure rejects; the next report asks again from the same point.
+    #[wasm_bindgen(js_name = reportPresence, unchecked_return_type = "Promise<void>")]
+    pub fn report_presence(&self, active: bool, new_user_input: bool) -> js_sys::Promise {
+        let inner = Rc::clone(&self.inner);
+        future_to_promise(async move {
+            let (credentials, request) = {
+                let engine = inner.engine.borrow();
+                (engine.credentials().clone(), engine.presence_request(active, new_user_input))
+            };
+            let reply = http::send(&credentials, &request, Some(poll_deadline_ms()), None).await;
+            let failure = match &reply {
+                Reply::Success(_) => None,
+                Reply::Refused(error) => Some(server_error(error.clone())),
+                Reply::Unreachable(why) => Some(error(why)),
+            };
+            inner.engine.borrow_mut().handle_presence(reply, now_ms());
+            emit(&inner);
+            match failure {
+                None => Ok(JsValue::UNDEFINED),
+                Some(failure) => Err(failure),
+            }
         })
     }
 

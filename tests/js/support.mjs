@@ -122,8 +122,9 @@ export class Proxy {
   }
 }
 
-/** Register-state keys that name the queue or the moment, not the state. */
-const SESSION_KEYS = ["queue_id", "last_event_id", "server_timestamp"];
+/** Register-state keys that name the queue or the moment, not the state (events carry no
+ * presence sequence number, so `presence_last_update_id` stays where register put it). */
+const SESSION_KEYS = ["queue_id", "last_event_id", "server_timestamp", "presence_last_update_id"];
 
 /** A register state as comparable JSON: the session keys dropped, object keys sorted. */
 export function comparableState(state) {

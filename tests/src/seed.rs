@@ -443,19 +443,27 @@ fn follow_topics(
 /// that presence answers are as large as an active organization's). Stored as a client's
 /// ping leaves it, without the ping's event to everyone (no one is listening).
 fn seed_presence(store: &Store, user_ids: &[UserId], now: i64) -> ApiResult<()> {
+    let Some(&first) = user_ids.first() else { return Ok(()) };
+    let realm = store
+        .read(|t| t.user(first))?
+        .map(|u| u.realm_id)
+        .ok_or_else(|| ApiError::internal("seeded user missing"))?;
+    // Each presence takes the organization's next place in its presence sequence.
+    let mut sequence = store.read(|t| t.presence_sequence(realm))?;
     let mut rng = Rng(0x5eed_0003);
     for chunk in user_ids.chunks(BATCH) {
-        let changes: Vec<Change> = chunk
-            .iter()
-            .map(|&user_id| {
-                let ago = if rng.chance(0.1) { rng.below(120) } else { rng.below(86_400) } as i64;
-                Change::PutPresence(Presence {
-                    user_id,
-                    last_active_time: now - ago,
-                    last_connected_time: now - ago,
-                })
-            })
-            .collect();
+        let mut changes = Vec::with_capacity(chunk.len());
+        for &user_id in chunk {
+            let ago = if rng.chance(0.1) { rng.below(120) } else { rng.below(86_400) } as i64;
+            sequence += 1;
+            changes.push(Change::PutPresence(Presence {
+                user_id,
+                realm_id: realm,
+                last_active_time: now - ago,
+                last_connected_time: now - ago,
+                last_update_id: sequence,
+            }));
+        }
         one(store, Box::new(move |_| Ok(Outcome { changes, ..Outcome::default() })))?;
     }
     Ok(())

@@ -85,7 +85,8 @@ pub fn parse_register_params(params: &Params, authenticated: bool) -> ApiResult<
         client_gravatar,
         include_subscribers,
         slim_presence: params.or("slim_presence", false)?,
-        presence_history_limit_days: params.or("presence_history_limit_days", 14i64)?,
+        presence_history_limit_days: params
+            .or("presence_history_limit_days", super::presence::DEFAULT_HISTORY_LIMIT_DAYS)?,
         event_types: list("event_types")?,
         fetch_event_types: list("fetch_event_types")?,
         all_public_streams: params.or("all_public_streams", false)?,
@@ -223,18 +224,15 @@ pub fn initial_state(
         put("recent_private_conversations", recent_private_conversations(store, user)?);
     }
     if wanted.any(&["presence"]) {
-        put(
-            "presences",
-            super::presence::realm_presences(
-                store,
-                actor,
-                options.slim_presence,
-                now,
-                options.presence_history_limit_days,
-            )?,
-        );
+        let query = super::presence::PresenceQuery {
+            slim: options.slim_presence,
+            last_update_id: None,
+            history_limit_days: options.presence_history_limit_days,
+        };
+        let (presences, last_update_id) = super::presence::realm_presences(store, actor, &query, now)?;
+        put("presences", presences);
         put("server_timestamp", json!(now as f64));
-        put("presence_last_update_id", json!(-1));
+        put("presence_last_update_id", json!(last_update_id));
     }
     let settings = super::settings::settings_of(store, user)?;
     if wanted.any(&["user_settings"]) {

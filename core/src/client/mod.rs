@@ -31,6 +31,7 @@
 //!         if engine.handle_repair(id, send(request)) == Sending::Later { break }
 //!     }
 //! }
+//! every minute, and when the user comes back: engine.handle_presence(send(engine.presence_request(active, input)), now)
 //! ```
 
 mod cache;
@@ -51,6 +52,7 @@ mod narrow_terms;
 mod optimistic;
 mod outbox;
 mod pending_ops;
+mod presence;
 pub mod projection;
 mod projection_settings;
 mod queries;
@@ -171,6 +173,8 @@ pub struct Engine {
     /// Values of the state a deletion made stale, to ask the server (see [`repairs`]).
     repairs: RepairQueue,
     typing: Vec<(TypingNotice, i64)>,
+    /// The host's clock when it last told the time (seconds), against which presence ages.
+    clock: Option<i64>,
     /// Topics seen per channel: lower-cased name → (name as last seen, newest id).
     topics: std::collections::BTreeMap<u64, std::collections::BTreeMap<String, (String, u64)>>,
     backoff: Backoff,
@@ -206,6 +210,7 @@ impl Engine {
             operations: PendingOps::default(),
             repairs: RepairQueue::default(),
             typing: Vec::new(),
+            clock: None,
             topics: Default::default(),
             connection: ConnectionState::Connecting,
             waiting: None,
@@ -343,6 +348,7 @@ impl Engine {
         match reply {
             Reply::Success(fields) => {
                 self.connected();
+                self.note_time(now_ms);
                 let events = fields.get("events").and_then(Value::as_array).cloned().unwrap_or_default();
                 for event in &events {
                     if let (Some(id), Some(queue)) =
@@ -469,6 +475,7 @@ impl Engine {
 
     /// Drops typing notices whose time ran out.
     pub fn handle_timeout(&mut self, now_ms: i64) {
+        self.note_time(now_ms);
         let before = self.typing.len();
         self.typing.retain(|(_, expires)| *expires > now_ms);
         if self.typing.len() != before {

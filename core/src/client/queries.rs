@@ -252,9 +252,10 @@ impl Engine {
         self.state.get("presences").and_then(|p| p.get(user_id.to_string()))
     }
 
-    /// Zulip's presence buckets: active or idle within the offline threshold, else offline.
+    /// Zulip's presence buckets: active or idle within the offline threshold, else offline, as
+    /// of the host's clock (see `presence`).
     pub(super) fn presence_status(&self, user_id: u64) -> PresenceStatus {
-        let now = self.state.get("server_timestamp").and_then(Value::as_f64).unwrap_or_default() as i64;
+        let now = self.presence_now();
         let offline_after = self
             .state
             .get("server_presence_offline_threshold_seconds")

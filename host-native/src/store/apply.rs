@@ -155,6 +155,12 @@ impl WriteTables<'_> {
                 self.bump(IdKind::UserGroup, group.id.0)
             }
             Change::PutPresence(presence) => {
+                if let Some(old) = self.presences.get(presence.user_id.0).map_err(storage)? {
+                    let old: confab_core::model::Presence = decode(old.value())?;
+                    self.presence_changes.remove((old.realm_id.0, old.last_update_id)).map_err(storage)?;
+                }
+                let change = (presence.realm_id.0, presence.last_update_id);
+                self.presence_changes.insert(change, presence.user_id.0).map_err(storage)?;
                 self.presences.insert(presence.user_id.0, encode(presence)?.as_slice()).map_err(storage)?;
                 Ok(())
             }

@@ -53,6 +53,36 @@ pub(super) fn index_deactivated_users_and_topic_preferences(tables: &mut WriteTa
     Ok(())
 }
 
+/// Version 3: presences carry their organization and their place in its presence sequence
+/// (`realmid_updateid_userid`). Existing ones are numbered from 1 in user id order.
+pub(super) fn sequence_presences(tables: &mut WriteTables<'_>) -> ApiResult<()> {
+    use confab_core::ids::{RealmId, UserId};
+    use confab_core::model::Presence;
+    use confab_core::store::{Change, Store};
+
+    let mut old = Vec::new();
+    for row in tables.presences.iter().map_err(view::storage)? {
+        let (user, record) = row.map_err(view::storage)?;
+        let times: serde_json::Value = codec::decode(record.value())?;
+        old.push((UserId(user.value()), times));
+    }
+    let mut sequences = std::collections::BTreeMap::<RealmId, u64>::new();
+    for (user_id, times) in old {
+        tables.presences.remove(user_id.0).map_err(view::storage)?;
+        let Some(user) = tables.user(user_id)? else { continue };
+        let sequence = sequences.entry(user.realm_id).or_default();
+        *sequence += 1;
+        tables.apply(&Change::PutPresence(Presence {
+            user_id,
+            realm_id: user.realm_id,
+            last_active_time: times["last_active_time"].as_i64().unwrap_or_default(),
+            last_connected_time: times["last_connected_time"].as_i64().unwrap_or_default(),
+            last_update_id: *sequence,
+        }))?;
+    }
+    Ok(())
+}
+
 #[cfg(test)]
 mod tests {
     use confab_core::ids::StreamId;

@@ -138,6 +138,7 @@ impl Store {
                     if v < 3 {
                         migrations::index_deactivated_users_and_topic_preferences(&mut tables)
                             .map_err(|e| other(&e))?;
+                        migrations::sequence_presences(&mut tables).map_err(|e| other(&e))?;
                     }
                     tables.meta.insert("schema_version", SCHEMA_VERSION).map_err(|e| other(&e))?;
                 }
@@ -176,4 +177,64 @@ impl ReadTables {
 /// Commits a write transaction, mapping failure to an internal error.
 pub fn commit(txn: redb::WriteTransaction) -> ApiResult<()> {
     txn.commit().map_err(|e| ApiError::internal(format!("commit: {e}")))
+}
+
+#[cfg(test)]
+mod tests {
+    use confab_core::api::realm::{NewRealm, create_realm};
+    use confab_core::api::users::NewUser;
+    use confab_core::model::Role;
+    use confab_core::store::Store as _;
+
+    use super::*;
+
+    /// A version 2 file holds presences without organization or sequence number.
+    #[test]
+    fn version_2_presences_join_their_organizations_sequence() {
+        let dir = tempfile::tempdir().expect("a temporary directory");
+        let owner = {
+            let store = Store::open(dir.path()).expect("a new store");
+            let owner = NewUser {
+                email: "owner@example.com".into(),
+                full_name: "Owner".into(),
+                role: Role::Owner,
+                bot_type: None,
+                bot_owner_id: None,
+                api_key: "k".repeat(32),
+                password_hash: None,
+            };
+            let txn = store.begin_write().expect("a transaction");
+            let owner = {
+                let mut tables = WriteTables::open(&txn).expect("tables");
+                let new = NewRealm { subdomain: String::new(), name: "Old".into(), owner };
+                for change in create_realm(&tables, new, 1_000).expect("a realm").changes {
+                    tables.apply(&change).expect("applied");
+                }
+                let realm = tables.realm_by_subdomain("").expect("read").expect("the realm");
+                let owner = tables.realm_users(realm).expect("users").into_iter().find(|u| u.is_admin());
+                let owner = owner.expect("the owner").id;
+                let old = codec::encode(&serde_json::json!({
+                    "user_id": owner, "last_active_time": 900, "last_connected_time": 950,
+                }))
+                .expect("encoded");
+                tables.presences.insert(owner.0, old.as_slice()).expect("an old presence");
+                tables.meta.insert("schema_version", 2).expect("version 2");
+                owner
+            };
+            commit(txn).expect("committed");
+            owner
+        };
+        let store = Store::open(dir.path()).expect("migrated");
+        let (presence, sequence) = store
+            .read(|t| {
+                let presence = t.presence(owner)?.expect("kept");
+                Ok((presence, t.presence_sequence(presence.realm_id)?))
+            })
+            .expect("read");
+        assert_eq!((presence.last_active_time, presence.last_connected_time), (900, 950));
+        assert_eq!((presence.last_update_id, sequence), (1, 1));
+        let version =
+            store.read(|t| Ok(t.meta.get("schema_version").map_err(view::storage)?.map(|v| v.value())));
+        assert_eq!(version.expect("read"), Some(SCHEMA_VERSION));
+    }
 }

@@ -69,6 +69,9 @@ define_tables! {
     words: REALMID_WORD_MSGID = "realmid_word_msgid", (u64, &'static str, u64) => ();
     reactions: MSGID_SEQ_REACTION = "msgid_seq_reaction", (u64, u64) => &'static [u8];
     presences: USERID_PRESENCE = "userid_presence", u64 => &'static [u8];
+    // Each presence under its latest change in the organization's presence sequence: what a
+    // presence check-in with `last_update_id` reads.
+    presence_changes: REALMID_UPDATEID_USERID = "realmid_updateid_userid", (u64, u64) => u64;
     linkifiers: REALMID_LINKIFIERID_LINKIFIER = "realmid_linkifierid_linkifier", (u64, u64) => &'static [u8];
     bot_services: USERID_BOTSERVICE = "userid_botservice", u64 => &'static [u8];
     alert_words: USERID_ALERTWORDS = "userid_alertwords", u64 => &'static [u8];

@@ -94,6 +94,14 @@ macro_rules! impl_store {
                 Ok(users)
             }
 
+            fn realm_user_ids(&self, realm: RealmId) -> ApiResult<Vec<UserId>> {
+                let mut ids = Vec::new();
+                for row in self.realm_users.range((realm.0, 0)..=(realm.0, u64::MAX)).map_err(storage)? {
+                    ids.push(UserId(row.map_err(storage)?.0.value().1));
+                }
+                Ok(ids)
+            }
+
             fn credentials(&self, user: UserId) -> ApiResult<Option<Credentials>> {
                 record(self.credentials.get(user.0).map_err(storage)?)
             }
@@ -307,6 +315,27 @@ macro_rules! impl_store {
 
             fn presence(&self, user: UserId) -> ApiResult<Option<Presence>> {
                 record(self.presences.get(user.0).map_err(storage)?)
+            }
+
+            fn presences_changed_after(&self, realm: RealmId, after: u64) -> ApiResult<Vec<Presence>> {
+                let Some(first) = after.checked_add(1) else { return Ok(Vec::new()) };
+                let mut changed = Vec::new();
+                for row in
+                    self.presence_changes.range((realm.0, first)..=(realm.0, u64::MAX)).map_err(storage)?
+                {
+                    let (_, user) = row.map_err(storage)?;
+                    changed.extend(self.presence(UserId(user.value()))?);
+                }
+                Ok(changed)
+            }
+
+            fn presence_sequence(&self, realm: RealmId) -> ApiResult<u64> {
+                let latest = self
+                    .presence_changes
+                    .range((realm.0, 0)..=(realm.0, u64::MAX))
+                    .map_err(storage)?
+                    .next_back();
+                Ok(latest.transpose().map_err(storage)?.map_or(0, |(key, _)| key.value().1))
             }
 
             fn scheduled_message(&self, id: ScheduledMessageId) -> ApiResult<Option<ScheduledMessage>> {

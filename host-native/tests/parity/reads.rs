@@ -109,6 +109,7 @@ impl Comparison<'_> {
         for &realm in realms {
             self.same(|| format!("realm_users({realm:?})"), |s| s.realm_users(realm));
             self.same(|| format!("deactivated_users({realm:?})"), |s| s.deactivated_users(realm));
+            self.same(|| format!("realm_user_ids({realm:?})"), |s| s.realm_user_ids(realm));
             for name in EMAIL_NAMES {
                 for email in spellings(&format!("{name}@{EMAIL_DOMAIN}")) {
                     self.same(
@@ -190,6 +191,13 @@ impl Comparison<'_> {
             self.same(|| format!("realm_emoji({realm:?})"), |s| s.realm_emoji(realm));
             self.same(|| format!("channel_folders({realm:?})"), |s| s.channel_folders(realm));
             self.same(|| format!("profile_fields({realm:?})"), |s| s.profile_fields(realm));
+            self.same(|| format!("presence_sequence({realm:?})"), |s| s.presence_sequence(realm));
+            for after in [0, 1, 2, 5, u64::MAX] {
+                self.same(
+                    || format!("presences_changed_after({realm:?}, {after})"),
+                    |s| s.presences_changed_after(realm, after),
+                );
+            }
         }
     }
 

@@ -139,6 +139,9 @@ impl Store for Cached<'_, '_> {
         records(user: UserId, kind: confab_core::model::RecordKind) -> ApiResult<Vec<(u64, serde_json::Value)>>;
         topic_preference(user: UserId, stream: StreamId, topic: &str) -> ApiResult<Option<(u64, serde_json::Value)>>;
         deactivated_users(realm: RealmId) -> ApiResult<Vec<UserId>>;
+        realm_user_ids(realm: RealmId) -> ApiResult<Vec<UserId>>;
+        presences_changed_after(realm: RealmId, after: u64) -> ApiResult<Vec<Presence>>;
+        presence_sequence(realm: RealmId) -> ApiResult<u64>;
         channel_folders(realm: RealmId) -> ApiResult<Vec<confab_core::model::ChannelFolder>>;
         profile_fields(realm: RealmId) -> ApiResult<Vec<ProfileField>>;
         profile_values(user: UserId) -> ApiResult<Vec<ProfileValue>>;

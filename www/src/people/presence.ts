@@ -1,8 +1,11 @@
 // The user's own presence, reported as Zulip's web app reports it (activity.ts): every minute
 // while the page is open, `active` unless there was no input for five minutes (then `idle`), and
 // at once when the user comes back from idle. `new_user_input` says whether there was input
-// since the last report. Reports only ping (`ping_only`): others' presence reaches the engine
-// through events. Failures (offline) are ignored; the next minute tries again.
+// since the last report. Each report is the engine's (`reportPresence`): it also brings the
+// presences changed since the last one, which is how others' presence stays current where the
+// server sends no presence events (organizations of more than 100 people), and lets the engine
+// judge who went offline on this clock. Failures (offline) are ignored; the next minute tries
+// again.
 import { useEffect } from "preact/hooks";
 import { useSession } from "../ui/context";
 
@@ -25,13 +28,8 @@ export function usePresence(): void {
     const report = () => {
       if (sending) return;
       sending = true;
-      session
-        .request("POST", "/users/me/presence", {
-          status: active ? "active" : "idle",
-          ping_only: true,
-          new_user_input: newUserInput,
-          slim_presence: true,
-        })
+      session.client
+        .reportPresence(active, newUserInput)
         .then(
           () => {
             newUserInput = false;

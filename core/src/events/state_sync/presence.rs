@@ -6,8 +6,6 @@ use serde_json::{Map, Value, json};
 
 use crate::api::presence::{legacy_presence, slim_presence};
 use crate::events::server_event::PresenceEvent;
-use crate::ids::UserId;
-use crate::model::Presence;
 
 pub(super) fn apply_presence(state: &mut Map<String, Value>, event: &PresenceEvent) {
     let email_of = |state: &Map<String, Value>, id: &str| -> Option<Value> {
@@ -30,12 +28,7 @@ pub(super) fn apply_presence(state: &mut Map<String, Value>, event: &PresenceEve
             if !legacy_state {
                 updates.push((id.clone(), times.clone()));
             } else if let Some(Value::String(email)) = email_of(state, id) {
-                let presence = Presence {
-                    user_id: UserId(id.parse().unwrap_or_default()),
-                    last_active_time: active,
-                    last_connected_time: idle,
-                };
-                updates.push((email, legacy_presence(&presence)));
+                updates.push((email, legacy_presence(active, idle)));
             }
         }
     } else if let (Some(clients), Some(user_id)) = (&event.presence, event.user_id) {
@@ -63,9 +56,7 @@ pub(super) fn apply_presence(state: &mut Map<String, Value>, event: &PresenceEve
                 let timestamp = newest["timestamp"].as_i64().unwrap_or(checked_in);
                 let last_active_time =
                     if newest["status"] == "active" { timestamp } else { previous.unwrap_or(checked_in) };
-                let presence =
-                    Presence { user_id: UserId(user_id), last_active_time, last_connected_time: checked_in };
-                updates.push((id, slim_presence(&presence)));
+                updates.push((id, slim_presence(last_active_time, checked_in)));
             }
         }
     }

@@ -278,3 +278,59 @@ where
     // computed and dropped here, after the commit.
     respond::outcome(result)
 }
+
+/// Runs a command through the writer and then, once it is durable, a read on a snapshot that
+/// sees it; answers with both replies. For a write whose answer is a large read: the read runs
+/// in parallel on a blocking thread, not on the writer's. Parameters are parsed once, before
+/// either, into what both take.
+async fn command_then_query<P, Parse, W, R>(
+    state: AppState,
+    request: ApiRequest,
+    parse: Parse,
+    write: W,
+    read: R,
+) -> Response
+where
+    P: Send + Sync + 'static,
+    Parse: FnOnce(&Params) -> ApiResult<P> + Send + 'static,
+    W: FnOnce(&WriteTables<'_>, &Actor, &P, i64) -> ApiResult<Outcome> + Send + 'static,
+    R: FnOnce(&ReadTables, &Actor, &P, i64) -> ApiResult<Outcome> + Send + 'static,
+{
+    let store = state.store.clone();
+    let site = state.site.clone();
+    let prepared = tokio::task::spawn_blocking(move || {
+        let actor = store.read(|tables| authenticate(tables, &request)).map(|a| with_realm_url(&site, a))?;
+        let parsed = parse(&request.params)?;
+        Ok::<_, ApiError>((actor, parsed, request.params.ignored()))
+    })
+    .await;
+    let (actor, parsed, ignored) = match prepared {
+        Ok(Ok(prepared)) => prepared,
+        Ok(Err(err)) => return respond::error(&err),
+        Err(join) => return respond::error(&ApiError::internal(join)),
+    };
+    let parsed = std::sync::Arc::new(parsed);
+    let now = now();
+    let (for_write, written_actor) = (parsed.clone(), actor.clone());
+    let written = state
+        .writer
+        .submit(Box::new(move |tables| {
+            let actor = refresh(tables, &written_actor)?;
+            write(tables, &actor, &for_write, now)
+        }))
+        .await;
+    let mut outcome = match written {
+        Ok(outcome) => outcome,
+        Err(err) => return respond::error(&err),
+    };
+    let store = state.store.clone();
+    let answer =
+        tokio::task::spawn_blocking(move || store.read(|tables| read(tables, &actor, &parsed, now))).await;
+    match answer {
+        Ok(Ok(answer)) => outcome.reply.extend(answer.reply),
+        Ok(Err(err)) => return respond::error(&err),
+        Err(join) => return respond::error(&ApiError::internal(join)),
+    }
+    respond::note_ignored(&mut outcome, ignored);
+    respond::outcome(Ok(outcome))
+}

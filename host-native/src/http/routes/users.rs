@@ -110,9 +110,18 @@ pub(super) async fn update_settings(State(state): State<AppState>, request: ApiR
     command(state, request, |t, actor, params, _| api::settings::update_settings(t, actor, params)).await
 }
 
+/// A check-in is recorded through the writer (usually writing nothing: see
+/// `api::presence`), and answered from a snapshot taken after: the answer may hold the whole
+/// organization and must not be built on the writer's thread.
 pub(super) async fn update_presence(State(state): State<AppState>, request: ApiRequest) -> Response {
-    command(state, request, |t, actor, params, now| api::presence::update_presence(t, actor, params, now))
-        .await
+    command_then_query(
+        state,
+        request,
+        api::presence::PresencePing::parse,
+        |t, actor, ping, now| api::presence::update_presence(t, actor, ping, now),
+        api::presence::update_presence_answer,
+    )
+    .await
 }
 
 pub(super) async fn get_presence(State(state): State<AppState>, request: ApiRequest) -> Response {

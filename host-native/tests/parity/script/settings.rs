@@ -39,10 +39,14 @@ impl<S: Store> World<'_, S> {
             Op::PutPresence { user, at } => {
                 let user = self.user(user)?;
                 let at = now - i64::from(at);
+                // Each change takes the organization's next number, as a check-in does.
+                let sequence = ok(store.presence_sequence(user.realm_id));
                 vec![Change::PutPresence(Presence {
                     user_id: user.id,
+                    realm_id: user.realm_id,
                     last_active_time: at,
                     last_connected_time: now,
+                    last_update_id: sequence + 1,
                 })]
             }
             Op::PutUserGroup { realm, pick: n, members, deactivated } => {
