@@ -1,7 +1,9 @@
 //! How long one message takes to reach N waiting long-polls, and what a waiting queue costs.
 //!
-//! For each N a fresh server runs in its own process. N event queues are registered (one user,
-//! `event_types=["message"]`) and N `GET /events` requests are left waiting. Another user then
+//! For each N a fresh server runs in its own process. N event queues are registered
+//! (`event_types=["message"]`, as many users as the per-user limit of
+//! `confab_core::events::MAX_QUEUES_PER_USER` asks, all in `general`) and N `GET /events`
+//! requests are left waiting. Another user then
 //! sends one channel message; the figure is the time from sending it until the last of the N
 //! polls has its answer, which includes the send's commit (fsync). Memory is the server's
 //! resident set (VmRSS) after the polls wait, minus before the queues existed, divided by N:
@@ -13,6 +15,8 @@ use std::time::{Duration, Instant};
 
 use super::{Bench, Row, Verdict, ms, thousands};
 use crate::load::{basic_authorization, rss_bytes};
+use confab_core::events::MAX_QUEUES_PER_USER;
+
 use crate::{Creds, TestServer};
 
 /// Goals from the real-time issue.
@@ -81,15 +85,22 @@ fn fanout(binary: &Path, n: usize) -> FanoutFigures {
     let owner = server.owner();
     let api = server.api();
     let ada = api.create_user(&owner, "ada@example.com", "Ada");
-    api.subscribe(&owner, &["general"], &[owner.email.as_str(), "ada@example.com"]);
+    let listeners: Vec<Creds> = (0..n.div_ceil(MAX_QUEUES_PER_USER))
+        .map(|i| api.create_user(&owner, &format!("listener{i}@example.com"), &format!("Listener {i}")))
+        .collect();
+    let mut members: Vec<&str> = listeners.iter().map(|c| c.email.as_str()).collect();
+    members.push("ada@example.com");
+    api.subscribe(&owner, &["general"], &members);
 
     // One client thread: the server gets the rest of the machine.
     let runtime = tokio::runtime::Builder::new_current_thread().enable_all().build().expect("runtime");
     let before = rss_bytes(server.pid());
-    let queues: Vec<String> = (0..n)
-        .map(|_| {
-            let body = api.post("/register", Some(&owner), &[("event_types", r#"["message"]"#)]).ok();
-            body["queue_id"].as_str().expect("queue_id").to_owned()
+    let queues: Vec<(String, String)> = (0..n)
+        .map(|i| {
+            let listener = &listeners[i / MAX_QUEUES_PER_USER];
+            let body = api.post("/register", Some(listener), &[("event_types", r#"["message"]"#)]).ok();
+            let queue_id = body["queue_id"].as_str().expect("queue_id").to_owned();
+            (queue_id, basic_authorization(&listener.email, &listener.api_key))
         })
         .collect();
     let registered = rss_bytes(server.pid());
@@ -97,10 +108,9 @@ fn fanout(binary: &Path, n: usize) -> FanoutFigures {
     runtime.block_on(async {
         let client = reqwest::Client::new();
         let address = server.base_url.trim_start_matches("http://").to_owned();
-        let authorization = basic_authorization(&owner.email, &owner.api_key);
         let mut polls = Vec::with_capacity(n);
-        for queue_id in queues {
-            let (address, authorization) = (address.clone(), authorization.clone());
+        for (queue_id, authorization) in queues {
+            let address = address.clone();
             polls.push(tokio::spawn(
                 async move { wait_for_message(&address, &authorization, &queue_id).await },
             ));
