@@ -21,6 +21,7 @@ pub mod ids;
 pub mod images;
 pub mod links;
 pub mod markdown;
+pub mod memo;
 pub mod memory;
 pub mod model;
 pub mod outgoing_policy;

@@ -134,6 +134,8 @@ pub fn initial_state(
     options: &RegisterOptions,
     now: i64,
 ) -> ApiResult<Map<String, Value>> {
+    // The users, the groups and the channels are read by several parts of the state.
+    let store = &crate::memo::Memo::new(store);
     let wanted = Wanted(
         options
             .fetch_event_types

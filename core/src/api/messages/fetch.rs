@@ -220,6 +220,8 @@ pub(super) fn parse_narrow(store: &impl Store, actor: &Actor, params: &Params) -
 
 /// `GET /messages` (spec 4.5).
 pub fn get_messages(store: &impl Store, actor: &Actor, params: &Params) -> ApiResult<Outcome> {
+    // A page of messages names the same channels and senders again and again.
+    let store = &crate::memo::Memo::new(store);
     let options = message_options(params)?;
     let narrow = parse_narrow(store, actor, params)?;
     if let Some(Json(ids)) = params.optional::<Json<Vec<u64>>>("message_ids")? {
