@@ -91,7 +91,7 @@ pub(crate) struct Preferences {
 }
 
 impl Preferences {
-    pub(crate) fn load(user: UserId) -> Self {
+    pub(crate) fn new(user: UserId) -> Self {
         Preferences { user, seen: BTreeMap::new() }
     }
 
@@ -186,7 +186,7 @@ fn set_preference(
     policy: i64,
     now: i64,
 ) -> ApiResult<Outcome> {
-    let mut preferences = Preferences::load(actor.user.id);
+    let mut preferences = Preferences::new(actor.user.id);
     let mut outcome = Outcome::default();
     let event =
         preferences.set(store, &mut new_ids(store)?, stream.id, topic, policy, now, &mut outcome.changes)?;

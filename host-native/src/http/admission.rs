@@ -14,8 +14,10 @@ use confab_core::ids::UserId;
 use confab_core::{ApiError, ApiResult};
 use tokio::sync::{OwnedSemaphorePermit, Semaphore};
 
-/// Commands from requests waiting for the writer at once, unless configured otherwise. At the
-/// writer's measured rate (see ARCHITECTURE.md) a full queue drains well within a second.
+/// Commands from requests waiting for the writer at once, unless configured otherwise. A count,
+/// not a time: at 1M messages the writer commits about 120 sends a second, so a full queue
+/// takes far longer than a second to drain (README, "Performance at scale"); bounding the
+/// expected wait instead is the next step.
 pub const DEFAULT_WRITE_QUEUE: usize = 1024;
 
 /// The share of the queue one user may hold: `capacity / USER_SHARE`, at least one.

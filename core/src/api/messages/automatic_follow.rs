@@ -152,7 +152,7 @@ pub(super) fn on_send(
     let mut sender_preferences = None;
     if !sender.is_bot() {
         let policies = Settings::of(store, sender)?.policies;
-        let mut preferences = Preferences::load(sender.id);
+        let mut preferences = Preferences::new(sender.id);
         let current = preferences.policy(store, stream.id, topic)?;
         // Zulip asks only subscribers whether they muted the channel.
         let channel_muted = store.subscription(sender.id, stream.id)?.is_some_and(|s| s.active && s.is_muted);
@@ -173,7 +173,7 @@ pub(super) fn on_send(
         let mut loaded = None;
         let preferences = match sender_preferences.as_mut() {
             Some(own) if mentioned.id == sender.id => own,
-            _ => loaded.insert(Preferences::load(mentioned.id)),
+            _ => loaded.insert(Preferences::new(mentioned.id)),
         };
         // An explicitly muted topic stays muted: the user chose that over mentions.
         if [MUTED, FOLLOWED].contains(&preferences.policy(store, stream.id, topic)?) {
@@ -206,7 +206,7 @@ pub(super) fn on_reaction(
         return Ok(automatic);
     };
     let Some(stream) = store.stream(stream_id)? else { return Ok(automatic) };
-    let mut preferences = Preferences::load(user.id);
+    let mut preferences = Preferences::new(user.id);
     let current = preferences.policy(store, stream_id, message.topic())?;
     if let Some(policy) = after_participating(policies, subscription.is_muted, current) {
         let mut ids = new_ids(store)?;

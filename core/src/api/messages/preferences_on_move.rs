@@ -96,7 +96,7 @@ pub(super) fn carry_preferences(
     // Every user's preferences, deactivated users' too: Zulip moves its `UserTopic` rows
     // whoever holds them.
     for user in store.realm_users(actor.realm.id)? {
-        let mut preferences = Preferences::load(user.id);
+        let mut preferences = Preferences::new(user.id);
         let moved = preferences.policy(store, place.from.id, place.from_topic)?;
         let target = preferences.policy(store, place.to.id, place.to_topic)?;
         if moved == INHERIT && target == INHERIT {
