@@ -165,8 +165,10 @@ pub trait Store {
 }
 
 /// A write, as a command asks for it. The host applies a command's changes in order, in one
-/// transaction, keeping every index in step with the primary row.
-#[derive(Clone, Debug, PartialEq)]
+/// transaction, keeping every index in step with the primary row. Changes serialize so that a
+/// host can log them before applying them (the native host's write-ahead log replays them after
+/// a crash); applying the same changes to the same state gives the same state.
+#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 pub enum Change {
     PutRealm(Realm),
     PutUser(User),

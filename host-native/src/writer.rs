@@ -1,9 +1,10 @@
 //! The single writer, with group commit.
 //!
 //! Every command goes to one thread. It takes all commands waiting at that moment, runs them in
-//! order in one redb write transaction (each sees the changes of those before it), commits once,
-//! and only then answers each: a reply is never sent, and no event made visible, before the
-//! data it reports is durable; the batch's events go to the event sink after the commit and
+//! order in one redb write transaction (each sees the changes of those before it), commits once
+//! (the batch's changes synced to the write-ahead log, redb's commit unsynced; see
+//! `store::checkpoint`), and only then answers each: a reply is never sent, and no event made
+//! visible, before the data it reports is durable; the batch's events go to the event sink after the commit and
 //! before the replies, and what the sink leaves for later (waking waiting polls) runs after
 //! the replies. A command that fails has asked for no writes, so it cannot spoil
 //! its batch; a failure to apply or commit fails the whole batch, which then wrote nothing.
@@ -12,6 +13,7 @@ use std::sync::mpsc;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
+use confab_core::store::Change;
 use confab_core::{ApiError, ApiResult, Event, Outcome};
 use tokio::sync::oneshot;
 
@@ -91,7 +93,7 @@ impl Writer {
 fn run(store: &Store, requests: &mpsc::Receiver<Message>, sink: &EventSink) {
     let mut stopping = false;
     while !stopping {
-        let Ok(Message::Run(first)) = requests.recv() else { return };
+        let Some(first) = next_command(store, requests) else { return };
         let mut batch = vec![first];
         while batch.len() < MAX_BATCH {
             match requests.try_recv() {
@@ -104,7 +106,7 @@ fn run(store: &Store, requests: &mpsc::Receiver<Message>, sink: &EventSink) {
             }
         }
         let (replies, jobs): (Vec<_>, Vec<_>) = batch.into_iter().map(|r| (r.reply, r.job)).unzip();
-        let mut results = execute(store, jobs);
+        let mut results = execute(store, jobs, Commit::Logged);
         // Events are queued in commit order, before the replies: a client that sees its reply
         // can count on its own event being queued. The polls they wake are answered after the
         // replies, so a sender does not wait for its message to reach everyone.
@@ -122,21 +124,55 @@ fn run(store: &Store, requests: &mpsc::Receiver<Message>, sink: &EventSink) {
     }
 }
 
+/// Waits for the next command; `None` when told to stop or every handle is gone. While redb
+/// holds unsynced batches, waiting is cut short to checkpoint them once they are due, so an
+/// idle server soon has nothing to replay.
+fn next_command(store: &Store, requests: &mpsc::Receiver<Message>) -> Option<Request> {
+    loop {
+        let message = match store.checkpoint_in() {
+            None => requests.recv().ok(),
+            Some(due) => match requests.recv_timeout(due) {
+                Ok(message) => Some(message),
+                Err(mpsc::RecvTimeoutError::Timeout) => {
+                    if let Err(e) = store.checkpoint() {
+                        tracing::error!("checkpoint failed: {}", e.msg);
+                    }
+                    continue;
+                }
+                Err(mpsc::RecvTimeoutError::Disconnected) => None,
+            },
+        };
+        return match message? {
+            Message::Run(request) => Some(request),
+            Message::Stop => None,
+        };
+    }
+}
+
+/// How a batch is made durable.
+#[derive(Clone, Copy)]
+enum Commit {
+    /// Through the write-ahead log: the server's writer.
+    Logged,
+    /// By a durable redb commit: single commands and bulk loads with no server running.
+    Direct,
+}
+
 /// Runs one command in its own transaction, on the calling thread: for the command line, when
 /// no server (and so no writer thread) is running.
 pub fn run_now(store: &Store, job: Job) -> ApiResult<Outcome> {
-    execute(store, vec![job]).pop().unwrap_or_else(|| Err(ApiError::internal("no result")))
+    execute(store, vec![job], Commit::Direct).pop().unwrap_or_else(|| Err(ApiError::internal("no result")))
 }
 
 /// Runs commands in one transaction on the calling thread, each seeing the changes of those
 /// before it, as the writer runs a batch: for bulk work on a stopped server's data directory
 /// (the benchmarks' seeding). Returns each command's answer, in order.
 pub fn run_batch(store: &Store, jobs: Vec<Job>) -> Vec<ApiResult<Outcome>> {
-    execute(store, jobs)
+    execute(store, jobs, Commit::Direct)
 }
 
 /// Runs a batch in one transaction. Returns each job's answer, in order.
-fn execute(store: &Store, jobs: Vec<Job>) -> Vec<ApiResult<Outcome>> {
+fn execute(store: &Store, jobs: Vec<Job>, commit: Commit) -> Vec<ApiResult<Outcome>> {
     let n = jobs.len();
     let fail_all = |err: ApiError| (0..n).map(|_| Err(err.clone())).collect::<Vec<_>>();
     let txn = match store.begin_write() {
@@ -171,8 +207,16 @@ fn execute(store: &Store, jobs: Vec<Job>) -> Vec<ApiResult<Outcome>> {
         txn.abort().ok();
         return results;
     }
-    if let Err(e) = store::commit(txn) {
-        tracing::error!("commit failed: {e}");
+    let committed = match commit {
+        Commit::Logged => {
+            let changes: Vec<&Change> =
+                results.iter().filter_map(|r| r.as_ref().ok()).flat_map(|o| &o.changes).collect();
+            store.commit_logged(txn, &changes)
+        }
+        Commit::Direct => store::commit(txn),
+    };
+    if let Err(e) = committed {
+        tracing::error!("commit failed: {}", e.msg);
         return fail_all(e);
     }
     results

@@ -24,7 +24,8 @@ fn report(when: &str, found: &[String]) -> String {
 }
 
 /// Applies a batch of changes to redb in one write transaction, as the writer does for a batch
-/// of commands. Before committing, the writer's own view of its transaction must already agree
+/// of commands, each as the write-ahead log gives it back after a crash (through JSON), so the
+/// log's encoding cannot lose a field the store needs. Before committing, the writer's own view of its transaction must already agree
 /// with the memory store, when asked to (`check_writer`).
 fn write_batch(
     redb: &RedbStore,
@@ -36,7 +37,13 @@ fn write_batch(
     {
         let mut tables = WriteTables::open(&txn).map_err(|e| format!("open tables: {e}"))?;
         for change in batch {
-            tables.apply(change).map_err(|e| format!("redb refused {change:?}: {e:?}"))?;
+            let logged = serde_json::to_vec(change).map_err(|e| format!("encoding {change:?}: {e}"))?;
+            let replayed: Change =
+                serde_json::from_slice(&logged).map_err(|e| format!("decoding {change:?}: {e}"))?;
+            if replayed != *change {
+                return Err(format!("{change:?} comes back from JSON as {replayed:?}"));
+            }
+            tables.apply(&replayed).map_err(|e| format!("redb refused {change:?}: {e:?}"))?;
         }
         if check_writer {
             let found = differences(memory, &tables);

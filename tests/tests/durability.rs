@@ -6,6 +6,9 @@ use confab_tests::TestServer;
 
 /// What the server logs when redb repairs a file that was not closed (`Store::open_with`).
 const REPAIR_LOG: &str = "repairing the database";
+/// What it logs when it replays batches that reached the write-ahead log but not redb's file
+/// (`store::checkpoint`).
+const REPLAY_LOG: &str = "from the write-ahead log";
 
 /// Sends `n` messages to #general > load as the owner; their ids.
 fn send_load(server: &TestServer, n: usize) -> Vec<u64> {
@@ -110,6 +113,7 @@ fn after_a_clean_stop_the_next_start_repairs_nothing() {
     assert_eq!(newest_ids(&server), sent, "a clean stop keeps every message");
     let (_, log) = server.terminate_with_log();
     assert!(!log.contains(REPAIR_LOG), "the file was closed, so the start repaired nothing: {log}");
+    assert!(!log.contains(REPLAY_LOG), "the stop checkpointed, so the start replayed nothing: {log}");
 }
 
 #[test]

@@ -4,7 +4,7 @@
 //! kind of personal record needs no new table.
 
 /// Which kind of record.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize, serde::Deserialize)]
 pub enum RecordKind {
     Draft,
     SavedSnippet,

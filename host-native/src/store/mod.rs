@@ -4,7 +4,9 @@
 //! core's reads map onto tables (`view`) and how core's changes become rows (`apply`).
 
 mod apply;
+mod checkpoint;
 mod codec;
+pub mod log;
 mod migrations;
 pub mod tables;
 mod view;
@@ -12,12 +14,14 @@ mod view;
 use std::cell::Cell;
 use std::path::Path;
 use std::rc::Rc;
+use std::sync::Mutex;
 use std::time::Instant;
 
 use confab_core::ids::IdKind;
 use confab_core::{ApiError, ApiResult};
 use redb::{Database, ReadableDatabase, ReadableTable, RepairSession};
 
+pub use checkpoint::CHECKPOINT_INTERVAL;
 pub use tables::{ReadTables, WriteTables};
 
 /// The table layout this build reads and writes. A new table needs no new version (opening
@@ -69,9 +73,10 @@ impl std::fmt::Display for OpenError {
     }
 }
 
-/// The open database.
+/// The open database, with its write-ahead log.
 pub struct Store {
     db: Database,
+    log: Mutex<checkpoint::Logged>,
 }
 
 impl Store {
@@ -80,9 +85,10 @@ impl Store {
         Store::open_with(data_dir, Options::default())
     }
 
-    /// Opens or creates `DIR/confab.redb`, creates missing tables and migrates the schema. A
-    /// file that was not closed cleanly (a crash, a kill) is repaired first, which reads all of
-    /// it: the log says so, with progress, since a large file takes a while.
+    /// Opens or creates `DIR/confab.redb`, creates missing tables, migrates the schema and
+    /// replays the write-ahead log. A file that was not closed cleanly and has no allocator
+    /// state saved (a crash of a build without quick repair) is repaired first, which reads all
+    /// of it: the log says so, with progress, since a large file takes a while.
     pub fn open_with(data_dir: &Path, options: Options) -> Result<Store, OpenError> {
         std::fs::create_dir_all(data_dir)
             .map_err(|e| OpenError::Other(format!("{}: {e}", data_dir.display())))?;
@@ -107,44 +113,17 @@ impl Store {
         if let Some(since) = repair_started.get() {
             tracing::warn!("repaired the database in {} ms", since.elapsed().as_millis());
         }
-        let store = Store { db };
-        store.migrate()?;
-        Ok(store)
+        migrate(&db)?;
+        let log = Store::recover(&db, data_dir)?;
+        Ok(Store { db, log: Mutex::new(log) })
     }
 
-    /// Closes the file cleanly, so the next open needs no repair. Dropping the store also
-    /// closes it, but says nothing of a failure.
+    /// Checkpoints and closes the file cleanly, so the next open replays and repairs nothing.
+    /// Dropping the store also closes it (redb then makes its unsynced commits durable), but
+    /// says nothing of a failure.
     pub fn close(self) -> Result<(), String> {
+        self.checkpoint().map_err(|e| e.msg)?;
         self.db.close().map_err(|e| e.to_string())
-    }
-
-    fn migrate(&self) -> Result<(), OpenError> {
-        let other = |e: &dyn std::fmt::Display| OpenError::Other(e.to_string());
-        let txn = self.begin_write().map_err(|e| other(&e))?;
-        {
-            // Opening every table creates the missing ones.
-            let mut tables = WriteTables::open(&txn).map_err(|e| other(&e))?;
-            let version = tables.meta.get("schema_version").map_err(|e| other(&e))?.map(|v| v.value());
-            match version {
-                None => {
-                    tables.meta.insert("schema_version", SCHEMA_VERSION).map_err(|e| other(&e))?;
-                }
-                Some(v) if v > SCHEMA_VERSION => return Err(OpenError::TooNew(v)),
-                // Migrations from older layouts, one step per version.
-                Some(v) => {
-                    if v < 2 {
-                        migrations::add_system_groups(&mut tables).map_err(|e| other(&e))?;
-                    }
-                    if v < 3 {
-                        migrations::index_deactivated_users_and_topic_preferences(&mut tables)
-                            .map_err(|e| other(&e))?;
-                        migrations::sequence_presences(&mut tables).map_err(|e| other(&e))?;
-                    }
-                    tables.meta.insert("schema_version", SCHEMA_VERSION).map_err(|e| other(&e))?;
-                }
-            }
-        }
-        txn.commit().map_err(|e| other(&e))
     }
 
     /// Runs `f` on a consistent snapshot, in parallel with the writer.
@@ -161,10 +140,44 @@ impl Store {
     /// rather than 1.9 s per 0.54 GB of history, at twice the fsyncs per commit (see
     /// ARCHITECTURE.md, "A crash costs no repair").
     pub fn begin_write(&self) -> ApiResult<redb::WriteTransaction> {
-        let mut txn = self.db.begin_write().map_err(view::storage)?;
-        txn.set_quick_repair(true);
-        Ok(txn)
+        begin_write(&self.db)
     }
+}
+
+fn begin_write(db: &Database) -> ApiResult<redb::WriteTransaction> {
+    let mut txn = db.begin_write().map_err(view::storage)?;
+    txn.set_quick_repair(true);
+    Ok(txn)
+}
+
+/// Creates missing tables and brings an older layout up to this build's.
+fn migrate(db: &Database) -> Result<(), OpenError> {
+    let other = |e: &dyn std::fmt::Display| OpenError::Other(e.to_string());
+    let txn = begin_write(db).map_err(|e| other(&e))?;
+    {
+        // Opening every table creates the missing ones.
+        let mut tables = WriteTables::open(&txn).map_err(|e| other(&e))?;
+        let version = tables.meta.get("schema_version").map_err(|e| other(&e))?.map(|v| v.value());
+        match version {
+            None => {
+                tables.meta.insert("schema_version", SCHEMA_VERSION).map_err(|e| other(&e))?;
+            }
+            Some(v) if v > SCHEMA_VERSION => return Err(OpenError::TooNew(v)),
+            // Migrations from older layouts, one step per version.
+            Some(v) => {
+                if v < 2 {
+                    migrations::add_system_groups(&mut tables).map_err(|e| other(&e))?;
+                }
+                if v < 3 {
+                    migrations::index_deactivated_users_and_topic_preferences(&mut tables)
+                        .map_err(|e| other(&e))?;
+                    migrations::sequence_presences(&mut tables).map_err(|e| other(&e))?;
+                }
+                tables.meta.insert("schema_version", SCHEMA_VERSION).map_err(|e| other(&e))?;
+            }
+        }
+    }
+    txn.commit().map_err(|e| other(&e))
 }
 
 impl ReadTables {
