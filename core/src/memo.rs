@@ -107,6 +107,7 @@ impl<S: Store> Store for Memo<'_, S> {
         recipient(id: RecipientId) -> ApiResult<Option<Recipient>>;
         direct_group(key: &str) -> ApiResult<Option<RecipientId>>;
         message(id: MessageId) -> ApiResult<Option<Message>>;
+        message_kind(id: MessageId) -> ApiResult<Option<crate::model::MessageKind>>;
         message_flags(user: UserId, message: MessageId) -> ApiResult<Option<MessageFlags>>;
         message_users(message: MessageId) -> ApiResult<Vec<UserId>>;
         sent_message(origin: &SendOrigin) -> ApiResult<Option<MessageId>>;

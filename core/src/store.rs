@@ -10,8 +10,9 @@ use std::ops::Bound;
 use crate::error::ApiResult;
 use crate::ids::{IdKind, MessageId, RealmId, RecipientId, ScheduledMessageId, StreamId, UserId};
 use crate::model::{
-    Credentials, IndexedFlag, Linkifier, Message, MessageFlags, Presence, ProfileField, ProfileValue,
-    Reaction, Realm, Recipient, ScheduledMessage, SendOrigin, Stream, Subscription, User, UserGroup,
+    Credentials, IndexedFlag, Linkifier, Message, MessageFlags, MessageKind, Presence, ProfileField,
+    ProfileValue, Reaction, Realm, Recipient, ScheduledMessage, SendOrigin, Stream, Subscription, User,
+    UserGroup,
 };
 
 /// An ordered set of message ids the store can walk without scanning all messages.
@@ -87,6 +88,12 @@ pub trait Store {
     fn direct_group(&self, key: &str) -> ApiResult<Option<RecipientId>>;
 
     fn message(&self, id: MessageId) -> ApiResult<Option<Message>>;
+    /// Where a message was sent, without the rest of it: what the unread summary needs of each
+    /// unread message. A store may read it more cheaply than the whole message (its content and
+    /// rendering are most of the record).
+    fn message_kind(&self, id: MessageId) -> ApiResult<Option<MessageKind>> {
+        Ok(self.message(id)?.map(|message| message.kind))
+    }
     /// The user's flags for a message, or `None` if the user never received it.
     fn message_flags(&self, user: UserId, message: MessageId) -> ApiResult<Option<MessageFlags>>;
     /// Every user with flags for the message (who received it, or touched it as history).

@@ -18,7 +18,7 @@ use confab_core::subdomains::Site;
 
 use crate::bootstrap::{OwnerCredentials, ensure_first_realm, write_zuliprc};
 use crate::events::EventHub;
-use crate::http::{self, AppState};
+use crate::http::{self, AppState, LargeAnswers};
 use crate::store::{self, Store};
 
 /// Where a graceful shutdown saves the event queues, in the data directory.
@@ -101,8 +101,11 @@ impl Server {
             config.event_queue_timeout_secs,
         );
         let files = crate::uploads::FileStore::new(&config.data_dir);
-        let state = AppState::new(store, site.clone(), events, config.outgoing_policy.clone(), files)
-            .with_write_queue(config.write_queue);
+        let large_answers = LargeAnswers::one_per_core()
+            .map_err(|e| StartError(format!("cannot start the threads for large answers: {}", e.msg)))?;
+        let state =
+            AppState::new(store, site.clone(), events, config.outgoing_policy.clone(), files, large_answers)
+                .with_write_queue(config.write_queue);
         let timeouts = http::serve::Timeouts { header: config.header_timeout, body: config.body_timeout };
         Ok(Server { local_addr, site, new_owner, listener, state, timeouts })
     }

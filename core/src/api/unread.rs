@@ -36,14 +36,14 @@ pub fn unread_msgs(store: &impl Store, user: &User, empty_topic_name: bool) -> A
             break;
         }
         let id = id?;
-        let Some(message) = store.message(id)? else { continue };
+        let Some(kind) = store.message_kind(id)? else { continue };
         let flags = store.message_flags(user.id, id)?.unwrap_or_default();
         seen += 1;
         let mentioned =
             flags.contains(MessageFlags::MENTIONED) || flags.contains(MessageFlags::GROUP_MENTIONED);
         let wildcard = flags
             .intersects(MessageFlags::STREAM_WILDCARD_MENTIONED.with(MessageFlags::TOPIC_WILDCARD_MENTIONED));
-        match &message.kind {
+        match &kind {
             MessageKind::Direct { participants } => {
                 let others: Vec<UserId> = participants.iter().copied().filter(|u| *u != user.id).collect();
                 if participants.len() <= 2 {

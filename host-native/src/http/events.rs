@@ -12,7 +12,6 @@ use confab_core::api::spectators;
 use confab_core::events::QueueOwner;
 use confab_core::params::Params;
 use confab_core::{Actor, ApiError, ApiResult, Outcome};
-use serde_json::{Map, Value};
 
 use super::auth::{authenticate, host_organization};
 use super::request::ApiRequest;
@@ -44,34 +43,36 @@ fn owner(actor: &Actor) -> QueueOwner {
 }
 
 /// Makes a queue for `actor`, then reads register's state on a snapshot taken after it exists,
-/// so that nothing committed in between is missed (it may arrive twice, as in Zulip).
-async fn register_and_fetch_state(
+/// so that nothing committed in between is missed (it may arrive twice, as in Zulip). Returns
+/// the whole answer's bytes, built and serialized on the large answers' threads, so that its
+/// JSON tree is gone before the bytes are sent.
+async fn register_and_answer(
     state: &AppState,
     actor: Actor,
     options: RegisterOptions,
-) -> ApiResult<Map<String, Value>> {
+    ignored: Vec<String>,
+) -> ApiResult<Vec<u8>> {
     let user = actor.user.id;
     let registration = state.events.register(owner(&actor), options.queue_options())?;
     let store = state.store.clone();
     let site = state.site.clone();
-    let joined = tokio::task::spawn_blocking(move || {
-        store.read(|tables| initial_state(tables, &actor, &site, &options, now()))
-    })
-    .await
-    .map_err(ApiError::internal)
-    .and_then(|state| state);
-    match joined {
-        Ok(mut body) => {
-            body.insert("queue_id".into(), registration.queue_id.into());
-            body.insert("last_event_id".into(), registration.last_event_id.into());
-            Ok(body)
-        }
-        Err(e) => {
-            // No state, no queue: the client will register again.
-            let _ = state.events.delete(&registration.queue_id, user);
-            Err(e)
-        }
+    let queue_id = registration.queue_id.clone();
+    let joined = state
+        .large_answers
+        .build(move || {
+            let reply = store.read(|tables| initial_state(tables, &actor, &site, &options, now()))?;
+            let mut outcome = Outcome { reply, ..Outcome::default() };
+            outcome.reply.insert("queue_id".into(), registration.queue_id.into());
+            outcome.reply.insert("last_event_id".into(), registration.last_event_id.into());
+            respond::note_ignored(&mut outcome, ignored);
+            respond::success_bytes(outcome.reply)
+        })
+        .await;
+    if joined.is_err() {
+        // No state, no queue: the client will register again.
+        let _ = state.events.delete(&queue_id, user);
     }
+    joined
 }
 
 /// `POST /register` without credentials (spec §5.5): the host must name an organization
@@ -106,12 +107,10 @@ pub async fn register_queue(State(state): State<AppState>, request: ApiRequest) 
         Ok(options) => options,
         Err(e) => return respond::error(&e),
     };
-    let result = register_and_fetch_state(&state, actor, options).await.map(|body| {
-        let mut outcome = Outcome { reply: body, ..Outcome::default() };
-        respond::note_ignored(&mut outcome, request.params.ignored());
-        outcome
-    });
-    respond::outcome(result)
+    match register_and_answer(&state, actor, options, request.params.ignored()).await {
+        Ok(bytes) => respond::ok_json(bytes),
+        Err(e) => respond::error(&e),
+    }
 }
 
 /// `GET /events` (spec 4.1). Without `queue_id`, `dont_block` requests make a new queue first

@@ -4,6 +4,7 @@ mod admission;
 mod auth;
 mod connection;
 mod events;
+mod large_answers;
 mod request;
 mod respond;
 mod routes;
@@ -28,6 +29,7 @@ use crate::writer::Writer;
 
 pub use admission::DEFAULT_WRITE_QUEUE;
 use admission::WriteAdmission;
+pub use large_answers::LargeAnswers;
 pub use request::{MAX_BODY_BYTES, MAX_UPLOAD_BODY_BYTES};
 
 /// What every handler shares.
@@ -43,6 +45,8 @@ pub struct AppState {
     pub writes: Arc<WriteAdmission>,
     /// Password checks, a few at a time in memory kept for them.
     pub passwords: Arc<PasswordChecks>,
+    /// The threads register's answers are built on (`large_answers.rs`).
+    pub large_answers: LargeAnswers,
     /// The event queues.
     pub events: EventHub,
     /// Uploaded files' bytes.
@@ -59,6 +63,7 @@ impl AppState {
         events: EventHub,
         policy: OutgoingPolicy,
         files: FileStore,
+        large_answers: LargeAnswers,
     ) -> AppState {
         let sink = events.clone();
         let (webhooks, deliveries) = OutgoingWebhooks::channel();
@@ -87,6 +92,7 @@ impl AppState {
             deliveries: Deliveries::default(),
             login_failures: Arc::new(Mutex::new(SlidingWindow::failed_logins())),
             passwords: PasswordChecks::one_per_core(),
+            large_answers,
             writes: WriteAdmission::new(DEFAULT_WRITE_QUEUE),
             files: Arc::new(files),
         }

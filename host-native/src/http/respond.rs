@@ -7,11 +7,24 @@ use serde_json::{Map, Value};
 
 /// The JSON body of a success: `result`, `msg`, then the reply fields.
 pub fn success(reply: Map<String, Value>) -> Response {
+    match success_bytes(reply) {
+        Ok(bytes) => ok_json(bytes),
+        Err(e) => error(&e),
+    }
+}
+
+/// A success's body as bytes, for a reply serialized away from the async threads.
+pub fn success_bytes(reply: Map<String, Value>) -> ApiResult<Vec<u8>> {
     let mut body = Map::new();
     body.insert("result".into(), "success".into());
     body.insert("msg".into(), "".into());
     body.extend(reply);
-    json_response(StatusCode::OK, &Value::Object(body))
+    serde_json::to_vec(&body).map_err(ApiError::internal)
+}
+
+/// A 200 with a JSON body already serialized.
+pub fn ok_json(bytes: Vec<u8>) -> Response {
+    json_bytes(StatusCode::OK, bytes)
 }
 
 /// Lists the parameters an endpoint never read, as `ignored_parameters_unsupported` (present

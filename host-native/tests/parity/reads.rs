@@ -165,6 +165,7 @@ impl Comparison<'_> {
     fn messages(&mut self, users: &[UserId], messages: &[MessageId]) {
         for &message in messages {
             self.same(|| format!("message({message:?})"), |s| s.message(message));
+            self.same(|| format!("message_kind({message:?})"), |s| s.message_kind(message));
             self.same(|| format!("message_users({message:?})"), |s| s.message_users(message));
             self.same(|| format!("reactions({message:?})"), |s| s.reactions(message));
             for &user in users {

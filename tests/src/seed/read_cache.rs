@@ -122,6 +122,7 @@ impl Store for Cached<'_, '_> {
         recipient(id: RecipientId) -> ApiResult<Option<Recipient>>;
         direct_group(key: &str) -> ApiResult<Option<RecipientId>>;
         message(id: MessageId) -> ApiResult<Option<Message>>;
+        message_kind(id: MessageId) -> ApiResult<Option<confab_core::model::MessageKind>>;
         message_flags(user: UserId, message: MessageId) -> ApiResult<Option<MessageFlags>>;
         message_users(message: MessageId) -> ApiResult<Vec<UserId>>;
         sent_message(origin: &SendOrigin) -> ApiResult<Option<MessageId>>;
