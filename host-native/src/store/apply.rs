@@ -263,8 +263,10 @@ impl WriteTables<'_> {
                     if let Some(stored) = stored {
                         self.file_in_conversation(*user, &stored)?;
                     }
+                    // An existing row is there already. Rewriting it cost most of marking
+                    // 127,501 messages read: its keys are by message, scattered over the table.
+                    self.message_users.insert((message.0, user.0), ()).map_err(storage)?;
                 }
-                self.message_users.insert((message.0, user.0), ()).map_err(storage)?;
                 self.flags.insert((user.0, message.0), flags.0).map_err(storage)?;
                 Ok(())
             }
