@@ -55,7 +55,8 @@ impl Store {
     pub(super) fn recover(db: &redb::Database, data_dir: &std::path::Path) -> Result<Logged, OpenError> {
         let other = |e: &dyn std::fmt::Display| OpenError::Other(format!("the write-ahead log: {e}"));
         let (mut log, records) = Log::open(data_dir).map_err(|e| other(&e))?;
-        let txn = db.begin_write().map_err(|e| other(&e))?;
+        // With quick repair, like every write: a crash right after the replay needs no repair.
+        let txn = super::begin_write(db).map_err(|e| other(&e.msg))?;
         let mut sequence;
         let mut replayed = 0;
         {
@@ -135,8 +136,7 @@ impl Store {
         if logged.unsynced_since.is_none() || logged.broken {
             return Ok(());
         }
-        let mut txn = self.db.begin_write().map_err(storage)?;
-        txn.set_quick_repair(true);
+        let mut txn = self.begin_write()?;
         txn.set_durability(Durability::Immediate).map_err(storage)?;
         record_sequence(&txn, logged.sequence)?;
         let started = Instant::now();

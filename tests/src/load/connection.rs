@@ -14,8 +14,8 @@ pub struct Answer {
     /// The server said it closes the connection after this answer (`Connection: close`), or
     /// spoke HTTP/1.0.
     pub closes: bool,
-    /// The answer carried `Retry-After`.
-    pub retry_after: bool,
+    /// The wait the answer's `Retry-After` asked for (in seconds, as Zulip's server sends it).
+    pub retry_after: Option<std::time::Duration>,
     pub body: Vec<u8>,
 }
 
@@ -53,7 +53,7 @@ impl Connection {
         Ok(Answer { status, closes: closes || matches!(framing, Framing::UntilClose), retry_after, body })
     }
 
-    async fn read_head(&mut self) -> io::Result<(u16, bool, bool, Framing, usize)> {
+    async fn read_head(&mut self) -> io::Result<(u16, bool, Option<std::time::Duration>, Framing, usize)> {
         loop {
             let mut headers = [httparse::EMPTY_HEADER; 64];
             let mut response = httparse::Response::new(&mut headers);
@@ -61,13 +61,14 @@ impl Connection {
                 Ok(httparse::Status::Complete(head_len)) => {
                     let status = response.code.unwrap_or(0);
                     let mut closes = response.version == Some(0);
-                    let (mut retry_after, mut framing) = (false, Framing::UntilClose);
+                    let (mut retry_after, mut framing) = (None, Framing::UntilClose);
                     for header in response.headers.iter() {
                         let value = String::from_utf8_lossy(header.value).to_ascii_lowercase();
                         if header.name.eq_ignore_ascii_case("connection") {
                             closes |= value.contains("close");
                         } else if header.name.eq_ignore_ascii_case("retry-after") {
-                            retry_after = true;
+                            let seconds: f64 = value.trim().parse().unwrap_or(1.0);
+                            retry_after = Some(std::time::Duration::from_secs_f64(seconds.clamp(0.0, 60.0)));
                         } else if header.name.eq_ignore_ascii_case("content-length") {
                             let n = value.trim().parse().map_err(|_| invalid("bad Content-Length"))?;
                             framing = Framing::Length(n);

@@ -1,7 +1,8 @@
 //! Closed and open loops over keep-alive connections.
 //!
 //! Closed loop: each connection sends its next request as soon as the previous one is
-//! answered; the figure is throughput. Open loop: requests are due at a fixed rate whatever
+//! answered, or once the wait a refusal's `Retry-After` asks for is over, as Zulip's clients
+//! wait it out; the figure is throughput. Open loop: requests are due at a fixed rate whatever
 //! the server does, and each latency runs from when the request was due, not from when a
 //! connection was free to send it, so a server that falls behind is charged for the queue it
 //! causes (no coordinated omission).
@@ -75,7 +76,7 @@ impl Report {
             self.accepted.push(latency);
         } else {
             self.refused.push(latency);
-            self.with_retry_after += u64::from(answer.retry_after);
+            self.with_retry_after += u64::from(answer.retry_after.is_some());
             if self.first_problem.is_none() {
                 let body = String::from_utf8_lossy(&answer.body[..answer.body.len().min(300)]).into_owned();
                 self.first_problem = Some(format!("{}: {body}", answer.status));
@@ -184,6 +185,10 @@ pub async fn closed_loop_counted(
                     let at = Instant::now();
                     if let Some(answer) = slot.exchange(&request, &mut report).await {
                         report.record(&answer, at.elapsed());
+                        if let Some(wait) = answer.retry_after {
+                            let left = deadline.saturating_duration_since(Instant::now());
+                            tokio::time::sleep(wait.min(left)).await;
+                        }
                     }
                 }
                 report

@@ -39,6 +39,14 @@ fn send_requests(
     (Arc::new(all), average)
 }
 
+/// How many sends the server refused with `Retry-After`, for a figure; empty when none.
+fn refusals(report: &crate::load::Report) -> String {
+    match report.with_retry_after {
+        0 => String::new(),
+        n => format!("; {} refused with Retry-After", thousands(n)),
+    }
+}
+
 /// Each connection's prepared requests in turn.
 fn cycle(requests: Arc<Vec<Vec<RequestBytes>>>) -> NextRequest {
     Arc::new(move |k, n| {
@@ -52,7 +60,7 @@ pub(super) fn durable_sends(b: &mut Bench<'_>) {
     let address = b.address();
     let (requests, content_bytes) = send_requests(b, connections, &address);
     let report = b.closed(&address, connections, u64::MAX, cycle(requests.clone()));
-    b.expect_success("sends", &report);
+    b.expect_success_or_backpressure("sends", &report);
     let rate = report.accepted_per_second();
     b.send_rate = Some(rate);
 
@@ -71,10 +79,11 @@ pub(super) fn durable_sends(b: &mut Bench<'_>) {
         )
         .figure(
             format!(
-                "{} msgs/s (p50 {}, p99 {})",
+                "{} msgs/s (p50 {}, p99 {}){}",
                 thousands(rate as u64),
                 shown(report.quantile(0.5)),
-                shown(report.quantile(0.99))
+                shown(report.quantile(0.99)),
+                refusals(&report)
             ),
             Verdict::of(rate >= 10_000.0 && share >= 0.25),
         )
@@ -101,7 +110,7 @@ pub(super) fn latency(b: &mut Bench<'_>) {
     let address = b.address();
     let (requests, _) = send_requests(b, connections, &address);
     let report = b.open(&address, rate, connections, cycle(requests.clone()));
-    b.expect_success("latency", &report);
+    b.expect_success_or_backpressure("latency", &report);
     b.bare.reply_with(report.sample.as_ref().map_or(64, Vec::len));
     let bare = b.open(&b.bare.address.to_string(), rate, connections, cycle(requests));
     let p99 = report.quantile(0.99).unwrap_or_default();
@@ -109,7 +118,12 @@ pub(super) fn latency(b: &mut Bench<'_>) {
     b.rows.push(
         Row::new(format!("Send p99 at {} msgs/s offered (open loop)", thousands(rate as u64)), "≤ 15 ms")
             .figure(
-                format!("p99 {} (p50 {})", shown(Some(p99)), shown(report.quantile(0.5))),
+                format!(
+                    "p99 {} (p50 {}){}",
+                    shown(Some(p99)),
+                    shown(report.quantile(0.5)),
+                    refusals(&report)
+                ),
                 Verdict::of(ms(p99) <= 15.0 && !report.accepted.is_empty()),
             )
             .cost_ceiling(format!("bare HTTP p99 {}", shown(Some(bare_p99))), ms(p99), ms(bare_p99)),
