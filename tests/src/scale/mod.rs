@@ -8,6 +8,7 @@
 //! HTTP ceiling share the machine's cores, so ratios to the ceilings are the figures to read.
 //! Nothing here asserts a time; a run only fails when requests do.
 
+mod abandoned;
 mod fanout;
 mod process;
 mod reads;
@@ -45,6 +46,9 @@ pub struct Config {
     pub logins: (usize, usize, usize),
     /// Waiting polls per fan-out measurement.
     pub fanout: Vec<usize>,
+    /// Abandoned queues, and the messages each collects (at the per-queue bound, the next one
+    /// discards them).
+    pub abandoned: (usize, usize),
     /// Sequential requests per per-call figure (send cost, message fetches).
     pub calls: usize,
     /// Where the table goes (`scale.md`) and where servers' data directories are made.
@@ -52,7 +56,7 @@ pub struct Config {
 }
 
 /// The workloads, by the names `only` takes.
-pub const WORKLOADS: [&str; 14] = [
+pub const WORKLOADS: [&str; 15] = [
     "start",
     "keepalive",
     "sends",
@@ -67,6 +71,7 @@ pub const WORKLOADS: [&str; 14] = [
     "crash_start",
     "logins",
     "fanout",
+    "abandoned",
 ];
 
 impl Config {
@@ -82,6 +87,7 @@ impl Config {
             registers: (20, 8, 20),
             logins: (6, 20, 200),
             fanout: vec![10_000],
+            abandoned: (abandoned::DEFAULT_QUEUES, confab_core::events::MAX_EVENTS_PER_QUEUE),
             calls: 200,
             out_dir: crate::target_dir().join("bench"),
         }
@@ -106,6 +112,7 @@ impl Config {
             registers: (2, 2, 2),
             logins: (2, 3, 6),
             fanout: vec![20],
+            abandoned: (3, 20),
             calls: 5,
             out_dir: out_dir.to_owned(),
         }
@@ -265,6 +272,7 @@ impl<'c> Bench<'c> {
             "crash_start" => process::crash_start(self),
             "logins" => process::logins(self),
             "fanout" => fanout::rows(self),
+            "abandoned" => abandoned::abandoned_queues(self),
             _ => {}
         }
     }
