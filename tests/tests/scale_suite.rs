@@ -4,7 +4,7 @@
 
 use std::path::Path;
 
-use confab_tests::scale::{self, Config, Verdict};
+use confab_tests::scale::{self, Config, Row, Verdict};
 
 #[test]
 fn every_workload_runs_and_its_requests_succeed() {
@@ -31,14 +31,15 @@ fn every_workload_runs_and_its_requests_succeed() {
         "followed topics",
         "GET /messages",
         "Event fan-out",
+        "Abandoned queues",
     ] {
         assert!(workloads.iter().any(|w| w.contains(expected)), "no row for {expected:?} in {workloads:#?}");
     }
-    assert!(
-        outcome.rows.iter().all(|r| !r.figure.is_empty() && r.verdict != Verdict::Unknown),
-        "{:#?}",
-        outcome.rows
-    );
+    // The abandoned queues' row is judged only when they reach their bound, which this small
+    // run does not (10,000 messages); its figure is still measured.
+    let judged = |r: &&Row| !r.workload.starts_with("Abandoned queues");
+    assert!(outcome.rows.iter().all(|r| !r.figure.is_empty()), "{:#?}", outcome.rows);
+    assert!(outcome.rows.iter().filter(judged).all(|r| r.verdict != Verdict::Unknown), "{:#?}", outcome.rows);
     let written =
         std::fs::read_to_string(dir.path().join("scale.md")).expect("the Markdown table is written");
     assert_eq!(written, outcome.markdown);
