@@ -10,6 +10,10 @@
 //! before the others feel it. A command over any bound is refused at once with Zulip's
 //! rate-limit answer (429 `RATE_LIMIT_HIT`, `Retry-After`), which Zulip's clients already wait
 //! out and retry.
+//!
+//! A bound on the waits commands were seen to have (as CoDel bounds a router's queue) was
+//! tried and dropped: a wait is known only once its command is answered, by which time the
+//! queue behind it has grown, and accepted sends' p99 went from 0.54–0.64 s to 1.6–2.7 s.
 
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};

@@ -16,7 +16,7 @@ use std::time::Duration;
 pub use ceiling::{BareHttp, RedbLoop, redb_bulk_update, redb_group_commit};
 pub use connection::{Answer, Connection};
 pub use request::{RequestBytes, basic_authorization, build};
-pub use run::{NextRequest, Report, closed_loop, closed_loop_counted, open_loop};
+pub use run::{NextRequest, Report, closed_loop, closed_loop_counted, closed_loop_waiting_out, open_loop};
 
 /// The `q` quantile (0..=1) of `samples`, nearest rank; `None` when there are none.
 pub fn quantile(samples: &[Duration], q: f64) -> Option<Duration> {

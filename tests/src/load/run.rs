@@ -1,8 +1,8 @@
 //! Closed and open loops over keep-alive connections.
 //!
 //! Closed loop: each connection sends its next request as soon as the previous one is
-//! answered, or once the wait a refusal's `Retry-After` asks for is over, as Zulip's clients
-//! wait it out; the figure is throughput. Open loop: requests are due at a fixed rate whatever
+//! answered (or, for clients that behave like Zulip's, once the wait a refusal's `Retry-After`
+//! asks for is over); the figure is throughput. Open loop: requests are due at a fixed rate whatever
 //! the server does, and each latency runs from when the request was due, not from when a
 //! connection was free to send it, so a server that falls behind is charged for the queue it
 //! causes (no coordinated omission).
@@ -169,6 +169,36 @@ pub async fn closed_loop_counted(
     per_connection: u64,
     next: NextRequest,
 ) -> Report {
+    closed_loop_with(address, connections, duration, per_connection, next, RetryAfter::Ignore).await
+}
+
+/// As [`closed_loop`], with clients that wait out a refusal's `Retry-After` before sending
+/// again, as Zulip's do.
+pub async fn closed_loop_waiting_out(
+    address: &str,
+    connections: usize,
+    duration: Duration,
+    next: NextRequest,
+) -> Report {
+    closed_loop_with(address, connections, duration, u64::MAX, next, RetryAfter::WaitOut).await
+}
+
+/// What a closed-loop client does with a refusal's `Retry-After`.
+#[derive(Clone, Copy, PartialEq)]
+enum RetryAfter {
+    /// Sends again at once: a hostile or careless client.
+    Ignore,
+    WaitOut,
+}
+
+async fn closed_loop_with(
+    address: &str,
+    connections: usize,
+    duration: Duration,
+    per_connection: u64,
+    next: NextRequest,
+    retry_after: RetryAfter,
+) -> Report {
     let started = Instant::now();
     let deadline = started + duration;
     let tasks: Vec<_> = (0..connections)
@@ -185,7 +215,8 @@ pub async fn closed_loop_counted(
                     let at = Instant::now();
                     if let Some(answer) = slot.exchange(&request, &mut report).await {
                         report.record(&answer, at.elapsed());
-                        if let Some(wait) = answer.retry_after {
+                        if let Some(wait) = answer.retry_after.filter(|_| retry_after == RetryAfter::WaitOut)
+                        {
                             let left = deadline.saturating_duration_since(Instant::now());
                             tokio::time::sleep(wait.min(left)).await;
                         }

@@ -312,6 +312,12 @@ impl<'c> Bench<'c> {
         self.runtime.block_on(load::closed_loop_counted(address, connections, phase, per_connection, next))
     }
 
+    /// A closed loop of clients that wait out `Retry-After`, as Zulip's do.
+    fn closed_waiting_out(&self, address: &str, connections: usize, next: NextRequest) -> Report {
+        let phase = self.config.phase;
+        self.runtime.block_on(load::closed_loop_waiting_out(address, connections, phase, next))
+    }
+
     fn open(&self, address: &str, rate: f64, connections: usize, next: NextRequest) -> Report {
         self.runtime.block_on(load::open_loop(address, rate, self.config.phase, connections, next))
     }
