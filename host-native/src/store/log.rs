@@ -19,8 +19,9 @@ use std::path::Path;
 
 use confab_core::store::Change;
 
-/// The log file inside a data directory.
-pub const LOG_FILE: &str = "confab.log";
+/// The log file inside a data directory. Not `.log`: an operator must never take it for a text
+/// log and delete it, since after a crash it holds acknowledged writes.
+pub const LOG_FILE: &str = "confab.wal";
 
 const HEADER: usize = 8 + 4 + 4;
 
@@ -40,7 +41,7 @@ pub struct Log {
 }
 
 impl Log {
-    /// Opens or creates `DIR/confab.log` and reads its records. A torn last record is cut off
+    /// Opens or creates `DIR/confab.wal` and reads its records. A torn last record is cut off
     /// (logged: bytes that were never acknowledged).
     pub fn open(data_dir: &Path) -> io::Result<(Log, Vec<Record>)> {
         let path = data_dir.join(LOG_FILE);
