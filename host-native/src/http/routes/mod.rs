@@ -213,6 +213,33 @@ where
     respond::outcome(joined.unwrap_or_else(|e| Err(ApiError::internal(e))))
 }
 
+/// As [`query`], for a read whose answer is megabytes in a large organization (the whole user
+/// directory): it is built and serialized on the large answers' threads (see
+/// `http/large_answers.rs`), so its JSON tree cannot grow the allocator's per-thread arenas.
+async fn large_query<F>(state: AppState, request: ApiRequest, f: F) -> Response
+where
+    F: FnOnce(&ReadTables, &Actor, &Params) -> ApiResult<Outcome> + Send + 'static,
+{
+    let store = state.store.clone();
+    let site = state.site.clone();
+    let answer = state
+        .large_answers
+        .build(move || {
+            let outcome = store.read(|tables| {
+                let actor = authenticate(tables, &request).map(|a| with_realm_url(&site, a))?;
+                let mut outcome = f(tables, &actor, &request.params)?;
+                respond::note_ignored(&mut outcome, request.params.ignored());
+                Ok(outcome)
+            })?;
+            respond::success_bytes(outcome.reply)
+        })
+        .await;
+    match answer {
+        Ok(bytes) => respond::ok_json(bytes),
+        Err(e) => respond::error(&e),
+    }
+}
+
 /// Runs a spectator's read (a request without credentials, on an endpoint open to spectators)
 /// on a snapshot: `f` gets the organization the host names and its URL, and core decides what
 /// a spectator of it may read.

@@ -7,7 +7,7 @@ pub(super) async fn get_own_user(State(state): State<AppState>, request: ApiRequ
 }
 
 pub(super) async fn get_users(State(state): State<AppState>, request: ApiRequest) -> Response {
-    query(state, request, api::users::get_users).await
+    large_query(state, request, api::users::get_users).await
 }
 
 pub(super) async fn get_user(
