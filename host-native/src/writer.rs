@@ -128,14 +128,17 @@ fn run(store: &Store, requests: &mpsc::Receiver<Message>, sink: &EventSink) {
 /// holds unsynced batches, waiting is cut short to checkpoint them once they are due, so an
 /// idle server soon has nothing to replay.
 fn next_command(store: &Store, requests: &mpsc::Receiver<Message>) -> Option<Request> {
+    let mut retry = None;
     loop {
-        let message = match store.checkpoint_in() {
+        let message = match retry.take().or_else(|| store.checkpoint_in()) {
             None => requests.recv().ok(),
             Some(due) => match requests.recv_timeout(due) {
                 Ok(message) => Some(message),
                 Err(mpsc::RecvTimeoutError::Timeout) => {
                     if let Err(e) = store.checkpoint() {
                         tracing::error!("checkpoint failed: {}", e.msg);
+                        // Not again at once: a failing disk would have the writer spin.
+                        retry = Some(store::CHECKPOINT_INTERVAL);
                     }
                     continue;
                 }
