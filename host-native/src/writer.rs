@@ -4,9 +4,9 @@
 //! order in one redb write transaction (each sees the changes of those before it), commits once
 //! (the batch's changes synced to the write-ahead log, redb's commit unsynced; see
 //! `store::checkpoint`), and only then answers each: a reply is never sent, and no event made
-//! visible, before the data it reports is durable; the batch's events go to the event sink after the commit and
-//! before the replies, and what the sink leaves for later (waking waiting polls) runs after
-//! the replies. A command that fails has asked for no writes, so it cannot spoil
+//! visible, before the data it reports is durable; the batch's events go to the event sink
+//! after the commit and before the replies, and what the sink leaves for later (waking waiting
+//! polls) runs after the replies. A command that fails has asked for no writes, so it cannot spoil
 //! its batch; a failure to apply or commit fails the whole batch, which then wrote nothing.
 
 use std::sync::mpsc;

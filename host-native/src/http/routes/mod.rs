@@ -10,13 +10,14 @@ use confab_core::api::{self, users::NewUser};
 use confab_core::ids::MessageId;
 use confab_core::model::{Realm, Role};
 use confab_core::params::Params;
+use confab_core::subdomains::Site;
 use confab_core::{Actor, ApiError, ApiResult, Outcome};
 
 use super::auth::{authenticate, host_organization, refresh};
 use super::request::ApiRequest;
 use super::{AppState, now, respond};
 use crate::secrets;
-use crate::store::{ReadTables, WriteTables};
+use crate::store::{ReadTables, Store, WriteTables};
 
 mod channels;
 mod groups;
@@ -199,17 +200,8 @@ async fn query<F>(state: AppState, request: ApiRequest, f: F) -> Response
 where
     F: FnOnce(&ReadTables, &Actor, &Params) -> ApiResult<Outcome> + Send + 'static,
 {
-    let store = state.store.clone();
-    let site = state.site.clone();
-    let joined = tokio::task::spawn_blocking(move || {
-        store.read(|tables| {
-            let actor = authenticate(tables, &request).map(|a| with_realm_url(&site, a))?;
-            let mut outcome = f(tables, &actor, &request.params)?;
-            respond::note_ignored(&mut outcome, request.params.ignored());
-            Ok(outcome)
-        })
-    })
-    .await;
+    let (store, site) = (state.store.clone(), state.site.clone());
+    let joined = tokio::task::spawn_blocking(move || read_as_actor(&store, &site, &request, f)).await;
     respond::outcome(joined.unwrap_or_else(|e| Err(ApiError::internal(e))))
 }
 
@@ -220,24 +212,29 @@ async fn large_query<F>(state: AppState, request: ApiRequest, f: F) -> Response
 where
     F: FnOnce(&ReadTables, &Actor, &Params) -> ApiResult<Outcome> + Send + 'static,
 {
-    let store = state.store.clone();
-    let site = state.site.clone();
+    let (store, site) = (state.store.clone(), state.site.clone());
     let answer = state
         .large_answers
-        .build(move || {
-            let outcome = store.read(|tables| {
-                let actor = authenticate(tables, &request).map(|a| with_realm_url(&site, a))?;
-                let mut outcome = f(tables, &actor, &request.params)?;
-                respond::note_ignored(&mut outcome, request.params.ignored());
-                Ok(outcome)
-            })?;
-            respond::success_bytes(outcome.reply)
-        })
+        .build(move || respond::success_bytes(read_as_actor(&store, &site, &request, f)?.reply))
         .await;
     match answer {
         Ok(bytes) => respond::ok_json(bytes),
         Err(e) => respond::error(&e),
     }
+}
+
+/// Authenticates the request on a snapshot and runs `f` on the same snapshot as its actor,
+/// noting the parameters it never read.
+fn read_as_actor<F>(store: &Store, site: &Site, request: &ApiRequest, f: F) -> ApiResult<Outcome>
+where
+    F: FnOnce(&ReadTables, &Actor, &Params) -> ApiResult<Outcome>,
+{
+    store.read(|tables| {
+        let actor = authenticate(tables, request).map(|a| with_realm_url(site, a))?;
+        let mut outcome = f(tables, &actor, &request.params)?;
+        respond::note_ignored(&mut outcome, request.params.ignored());
+        Ok(outcome)
+    })
 }
 
 /// Runs a spectator's read (a request without credentials, on an endpoint open to spectators)
