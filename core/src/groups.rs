@@ -249,8 +249,10 @@ pub fn setting_change<'v>(
     current: &GroupSetting,
     change: &'v Value,
 ) -> ApiResult<&'v Value> {
+    // A bare group id (an older form) is refused with Zulip's text: its
+    // `GroupSettingChangeRequest` takes only `{"new": ..., "old": ...}`.
     let Value::Object(fields) = change else {
-        return Err(ApiError::bad_request(format!("{name} is not a dict")));
+        return Err(ApiError::bad_request(format!("{name} does not have the expected format")));
     };
     let new = fields
         .get("new")

@@ -222,6 +222,22 @@ impl FromParam for String {
     }
 }
 
+/// A string Zulip declares `Json[str]` (such as a bot's `payload_url`): its JSON encoding, as
+/// Zulip's own examples send it, or the plain text, which other clients send and a JSON string
+/// can never be mistaken for (plain text does not begin with a quote).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct JsonString(pub String);
+
+impl FromParam for JsonString {
+    fn from_param(_: &str, raw: &str) -> ApiResult<Self> {
+        let trimmed = raw.trim();
+        match serde_json::from_str::<String>(trimmed) {
+            Ok(decoded) if trimmed.starts_with('"') => Ok(JsonString(decoded)),
+            _ => Ok(JsonString(raw.to_owned())),
+        }
+    }
+}
+
 impl FromParam for bool {
     fn from_param(name: &str, raw: &str) -> ApiResult<Self> {
         decode_json(name, raw)

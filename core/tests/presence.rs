@@ -105,3 +105,22 @@ fn presence_events_stop_past_100_active_users() {
     }
     assert_eq!(events(&mut w, "bob@example.com").len(), 0, "a large one polls");
 }
+
+#[test]
+fn one_users_presence_reads_offline_past_the_threshold() {
+    use confab_core::api::presence::get_user_presence;
+    use confab_core::api::users::UserRef;
+    let mut w = world();
+    check_in(&mut w, "ada@example.com", &[("status", "active")]);
+    let ada = w.user_id("ada@example.com");
+    let bob = w.actor("bob@example.com");
+    let read = |now: i64| {
+        let outcome = get_user_presence(&w.store, &bob, UserRef::Id(ada), now).expect("answered");
+        Value::Object(outcome.reply)["presence"].clone()
+    };
+    assert_eq!(read(w.now)["aggregated"]["status"], "active");
+    // Zulip's OFFLINE_THRESHOLD_SECS is 140: the aggregate says offline, the client entry not.
+    let later = read(w.now + 200);
+    assert_eq!(later["aggregated"]["status"], "offline");
+    assert_eq!(later["website"]["status"], "active");
+}

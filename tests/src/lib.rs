@@ -338,6 +338,11 @@ impl Api {
     }
 
     /// Creates a user as `admin` and fetches its key with its password.
+    /// The id of the account these credentials belong to.
+    pub fn user_id(&self, who: &Creds) -> u64 {
+        self.get("/users/me", Some(who), &[]).ok()["user_id"].as_u64().expect("user_id")
+    }
+
     pub fn create_user(&self, admin: &Creds, email: &str, full_name: &str) -> Creds {
         self.post(
             "/users",

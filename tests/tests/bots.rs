@@ -63,6 +63,17 @@ fn outgoing_webhook_bots_keep_their_service() {
     let services = bots["bots"][0]["services"].clone();
     assert_eq!(services[0]["base_url"], "https://bots.example/hook");
     assert_eq!(services[0]["token"].as_str().map(str::len), Some(32));
+    // Zulip reads `payload_url` as JSON, and its own example sends it JSON-encoded.
+    let encoded = [
+        ("full_name", "Hook3"),
+        ("short_name", "hook3"),
+        ("bot_type", "3"),
+        ("payload_url", r#""https://bots.example/encoded""#),
+    ];
+    let made = api.post("/bots", Some(&owner), &encoded).ok();
+    let bots = api.get("/bots", Some(&owner), &[]).ok();
+    let hook3 = bots["bots"].as_array().expect("bots").iter().find(|b| b["user_id"] == made["user_id"]).cloned();
+    assert_eq!(hook3.expect("listed")["services"][0]["base_url"], "https://bots.example/encoded");
     let no_url = [("full_name", "Hook2"), ("short_name", "hook2"), ("bot_type", "3")];
     api.post("/bots", Some(&owner), &no_url).error(400, "REQUEST_VARIABLE_MISSING");
 }

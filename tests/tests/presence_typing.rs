@@ -30,6 +30,22 @@ fn presence_answers_in_the_legacy_and_slim_forms() {
     assert!(realm["presences"]["ada@example.com"].is_object());
     let one = api.get("/users/ada@example.com/presence", Some(&owner), &[]).ok();
     assert_eq!(one["presence"]["aggregated"]["status"], "active");
+    // One user's presence leaves out what the client was and whether it takes pushes.
+    let by_id = api.get(&format!("/users/{ada_id}/presence"), Some(&owner), &[]).ok();
+    for entry in ["aggregated", "website"] {
+        let keys: Vec<&String> = by_id["presence"][entry].as_object().expect(entry).keys().collect();
+        assert_eq!(keys, ["status", "timestamp"], "{by_id}");
+    }
+    let bot = api.post("/bots", Some(&owner), &[("full_name", "Bot"), ("short_name", "pbot")]).ok();
+    let bot_id = bot["user_id"].to_string();
+    let refused = api.get(&format!("/users/{bot_id}/presence"), Some(&owner), &[]).error(400, "BAD_REQUEST");
+    assert_eq!(refused["msg"], "Presence is not supported for bot users.");
+    let grace = api.create_user(&owner, "grace@example.com", "Grace");
+    let grace_id = api.user_id(&grace);
+    let none = api.get(&format!("/users/{grace_id}/presence"), Some(&owner), &[]).error(400, "BAD_REQUEST");
+    assert_eq!(none["msg"], format!("No presence data for {grace_id}"));
+    let none = api.get("/users/grace@example.com/presence", Some(&owner), &[]).error(400, "BAD_REQUEST");
+    assert_eq!(none["msg"], "No presence data for grace@example.com");
     api.post("/users/me/presence", Some(&owner), &[("status", "asleep")]).error(400, "BAD_REQUEST");
     api.post("/users/me/presence", Some(&owner), &[]).error(400, "REQUEST_VARIABLE_MISSING");
 }

@@ -14,7 +14,7 @@ use crate::error::{ApiError, ApiResult};
 use crate::groups::{Groups, realm_permission};
 use crate::ids::UserId;
 use crate::model::{BotService, BotType, Credentials, Role, User};
-use crate::params::Params;
+use crate::params::{JsonString, Params};
 use crate::store::{Change, Store};
 use crate::wire;
 
@@ -100,7 +100,7 @@ pub fn add_bot(
         return Err(ApiError::administrator_required());
     }
     let service = if bot_type == BotType::OutgoingWebhook {
-        let base_url: String = params.required("payload_url")?;
+        let JsonString(base_url) = params.required("payload_url")?;
         if !(base_url.starts_with("http://") || base_url.starts_with("https://")) {
             return Err(ApiError::bad_request("payload_url is not a URL"));
         }

@@ -268,8 +268,14 @@ pub fn get_presence(store: &impl Store, actor: &Actor, now: i64) -> ApiResult<Ou
         .reply("presence_last_update_id", last_update_id))
 }
 
-/// `GET /users/{user_id_or_email}/presence`.
-pub fn get_user_presence(store: &impl Store, actor: &Actor, who: UserRef<'_>) -> ApiResult<Outcome> {
+/// `GET /users/{user_id_or_email}/presence`, as Zulip's `get_presence_backend`: one active
+/// human's presence in the legacy format, without the per-client `client` and `pushable`
+/// keys, and `aggregated` marked offline past the offline threshold.
+pub fn get_user_presence(store: &impl Store, actor: &Actor, who: UserRef<'_>, now: i64) -> ApiResult<Outcome> {
+    let segment = match who {
+        UserRef::Id(id) => id.to_string(),
+        UserRef::Email(email) => email.to_owned(),
+    };
     let user: Option<User> = match who {
         UserRef::Id(id) => store.user(id)?,
         UserRef::Email(email) => match crate::api::users::user_by_api_email(store, actor.realm.id, email)? {
@@ -277,9 +283,23 @@ pub fn get_user_presence(store: &impl Store, actor: &Actor, who: UserRef<'_>) ->
             None => None,
         },
     };
-    let user = user.filter(|u| u.realm_id == actor.realm.id).ok_or_else(ApiError::no_such_user)?;
-    let presence =
-        store.presence(user.id)?.ok_or_else(|| ApiError::bad_request("No presence data for user"))?;
-    Ok(Outcome::default()
-        .reply("presence", legacy_presence(presence.last_active_time, presence.last_connected_time)))
+    let user =
+        user.filter(|u| u.realm_id == actor.realm.id && u.is_active).ok_or_else(ApiError::no_such_user)?;
+    if user.is_bot() {
+        return Err(ApiError::bad_request("Presence is not supported for bot users."));
+    }
+    let presence = store
+        .presence(user.id)?
+        .ok_or_else(|| ApiError::bad_request(format!("No presence data for {segment}")))?;
+    let mut shown = legacy_presence(presence.last_active_time, presence.last_connected_time);
+    if now - shown["aggregated"]["timestamp"].as_i64().unwrap_or(0) > OFFLINE_THRESHOLD_SECS {
+        shown["aggregated"]["status"] = "offline".into();
+    }
+    for entry in shown.as_object_mut().into_iter().flat_map(|m| m.values_mut()) {
+        if let Some(fields) = entry.as_object_mut() {
+            fields.remove("client");
+            fields.remove("pushable");
+        }
+    }
+    Ok(Outcome::default().reply("presence", shown))
 }

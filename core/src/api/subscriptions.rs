@@ -279,8 +279,9 @@ pub fn subscribe(store: &impl Store, actor: &Actor, params: &Params, now: i64) -
         }
     }
 
-    let mut subscribed: BTreeMap<String, Vec<String>> = BTreeMap::new();
-    let mut already: BTreeMap<String, Vec<String>> = BTreeMap::new();
+    // Keyed by user id (as a JSON object key) since feature level 289; emails before it.
+    let mut subscribed: BTreeMap<UserId, Vec<String>> = BTreeMap::new();
+    let mut already: BTreeMap<UserId, Vec<String>> = BTreeMap::new();
     let mut joined: BTreeMap<StreamId, Vec<UserId>> = BTreeMap::new();
     let mut added: Vec<(UserId, &Stream, Subscription)> = Vec::new();
     for user in &users {
@@ -288,7 +289,7 @@ pub fn subscribe(store: &impl Store, actor: &Actor, params: &Params, now: i64) -
         for stream in &targets {
             let existing = store.subscription(user.id, stream.id)?;
             if existing.as_ref().is_some_and(|s| s.active) {
-                already.entry(user.email.clone()).or_default().push(stream.name.clone());
+                already.entry(user.id).or_default().push(stream.name.clone());
                 continue;
             }
             let sub = match existing {
@@ -298,7 +299,7 @@ pub fn subscribe(store: &impl Store, actor: &Actor, params: &Params, now: i64) -
             count += 1;
             joined.entry(stream.id).or_default().push(user.id);
             outcome.changes.push(Change::PutSubscription(sub.clone()));
-            subscribed.entry(user.email.clone()).or_default().push(stream.name.clone());
+            subscribed.entry(user.id).or_default().push(stream.name.clone());
             added.push((user.id, stream, sub));
         }
     }
@@ -347,8 +348,8 @@ pub fn subscribe(store: &impl Store, actor: &Actor, params: &Params, now: i64) -
         now,
         &mut outcome,
     )?;
-    let to_map = |m: BTreeMap<String, Vec<String>>| -> Map<String, Value> {
-        m.into_iter().map(|(k, v)| (k, json!(v))).collect()
+    let to_map = |m: BTreeMap<UserId, Vec<String>>| -> Map<String, Value> {
+        m.into_iter().map(|(k, v)| (k.to_string(), json!(v))).collect()
     };
     outcome = outcome.reply("subscribed", to_map(subscribed)).reply("already_subscribed", to_map(already));
     if !authorization_errors_fatal {

@@ -233,10 +233,13 @@ fn requested_profile_data(store: &impl Store, params: &Params, user: &User) -> A
 /// `GET /users`: every user of the organization, deactivated ones included as Zulip does. The
 /// notification bot is a system bot: Zulip lists those apart (`cross_realm_bots`), not here.
 pub fn get_users(store: &impl Store, actor: &Actor, params: &Params) -> ApiResult<Outcome> {
+    let client_gravatar = client_gravatar(params)?;
     let mut members = Vec::new();
     for user in store.realm_users(actor.realm.id)? {
         if Some(user.id) != actor.realm.notification_bot {
-            members.push(wire::user(&user, &actor.user, requested_profile_data(store, params, &user)?));
+            let mut shown = wire::user(&user, &actor.user, requested_profile_data(store, params, &user)?);
+            shown["avatar_url"] = wire::avatar_url_for(&user, client_gravatar);
+            members.push(shown);
         }
     }
     Ok(Outcome::default().reply("members", members))
@@ -257,11 +260,18 @@ pub fn get_user(store: &impl Store, actor: &Actor, who: UserRef<'_>, params: &Pa
     };
     match found.filter(|u| u.realm_id == actor.realm.id) {
         Some(user) => {
-            let shown = wire::user(&user, &actor.user, requested_profile_data(store, params, &user)?);
+            let mut shown = wire::user(&user, &actor.user, requested_profile_data(store, params, &user)?);
+            shown["avatar_url"] = wire::avatar_url_for(&user, client_gravatar(params)?);
             Ok(Outcome::default().reply("user", shown))
         }
         None => Err(ApiError::no_such_user()),
     }
+}
+
+/// `client_gravatar` (the spec's `client_autoavatar`), true by default since feature level 92:
+/// a client that computes default avatars itself gets a null `avatar_url` for them.
+fn client_gravatar(params: &Params) -> ApiResult<bool> {
+    params.or("client_gravatar", params.or("client_autoavatar", true)?)
 }
 
 /// How a path names a user.
@@ -400,11 +410,12 @@ fn leave_groups(
 }
 
 /// `POST /users/{user_id}/reactivate`. A bot whose owner is deactivated gets the reactivating
-/// administrator as its owner.
+/// administrator as its owner. An active user is left as is, with success: Zulip's view has no
+/// refusal for it (its `is_active` event would only repeat what clients know).
 pub fn reactivate_user(store: &impl Store, actor: &Actor, target: UserId) -> ApiResult<Outcome> {
     let user = check_can_manage(store, actor, target)?;
     if user.is_active {
-        return Err(ApiError::bad_request("User is already active"));
+        return Ok(Outcome::default());
     }
     // The bots the user's deactivation took with it stay deactivated, as in Zulip's
     // `do_reactivate_user`: each comes back only when reactivated itself, and then belongs to

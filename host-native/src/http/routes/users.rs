@@ -134,7 +134,7 @@ pub(super) async fn get_user_presence(
     request: ApiRequest,
 ) -> Response {
     query(state, request, move |t, actor, _| {
-        api::presence::get_user_presence(t, actor, api::users::UserRef::parse(&user))
+        api::presence::get_user_presence(t, actor, api::users::UserRef::parse(&user), now())
     })
     .await
 }
