@@ -210,6 +210,28 @@ fn resolving_a_topic_posts_a_notice_and_is_not_a_move() {
 }
 
 #[test]
+fn a_resolved_topic_notice_is_read_as_each_receiver_chose() {
+    let world = world();
+    let api = world.server.api();
+    let grace = api.create_user(&world.owner, "grace@example.com", "Grace");
+    api.subscribe(&world.owner, &["general"], &["grace@example.com"]);
+    api.patch("/settings", Some(&world.owner), &[("resolved_topic_notice_auto_read_policy", "always")]).ok();
+    api.patch("/settings", Some(&grace), &[("resolved_topic_notice_auto_read_policy", "never")]).ok();
+    api.patch("/settings", Some(&grace), &[("resolved_topic_notice_auto_read_policy", "sometimes")])
+        .error(400, "BAD_REQUEST");
+    // Ada started the topic, so she follows it: her default `except_followed` leaves it unread.
+    let id = world.send(&world.ada, "general", "bug 13", "It hangs");
+    world.patch(&world.ada, id, &[("topic", "✔ bug 13"), ("propagate_mode", "change_all")]).ok();
+    let notice_read = |who: &Creds| {
+        let notice = world.topic(who, "general", "✔ bug 13")[1].clone();
+        notice["flags"].as_array().expect("flags").contains(&json!("read"))
+    };
+    assert!(notice_read(&world.owner), "always");
+    assert!(!notice_read(&world.ada), "except_followed, and Ada follows the topic");
+    assert!(!notice_read(&grace), "never");
+}
+
+#[test]
 fn messages_move_between_channels() {
     let world = world();
     let id = world.send(&world.ada, "general", "misfiled", "belongs elsewhere");

@@ -82,3 +82,96 @@ fn typing_notifications_are_checked() {
     )
     .error(400, "BAD_REQUEST");
 }
+
+/// The events a queue got since the last call, heartbeats aside: each call acknowledges what
+/// the queue held (`last_event_id`).
+fn typing_events(
+    api: &confab_tests::Api,
+    who: &confab_tests::Creds,
+    queue: &mut serde_json::Value,
+) -> Vec<serde_json::Value> {
+    let queue_id = queue["queue_id"].as_str().expect("queue_id").to_owned();
+    let last = queue["last_event_id"].to_string();
+    let params = [("queue_id", queue_id.as_str()), ("last_event_id", last.as_str()), ("dont_block", "true")];
+    let events =
+        api.get("/events", Some(who), &params).ok()["events"].as_array().cloned().unwrap_or_default();
+    if let Some(newest) = events.last() {
+        queue["last_event_id"] = newest["id"].clone();
+    }
+    events.into_iter().filter(|e| e["type"] != "heartbeat").collect()
+}
+
+#[test]
+fn typing_reaches_those_who_want_it_and_edits_have_their_own() {
+    let server = TestServer::start(env!("CARGO_BIN_EXE_confab-under-test"));
+    let owner = server.owner();
+    let api = server.api();
+    let ada = api.create_user(&owner, "ada@example.com", "Ada");
+    let grace = api.create_user(&owner, "grace@example.com", "Grace");
+    api.subscribe(&owner, &["general"], &["owner@confab.localhost", "ada@example.com", "grace@example.com"]);
+    let (owner_id, ada_id, grace_id) = (api.user_id(&owner), api.user_id(&ada), api.user_id(&grace));
+    // Ada does not want typing notices (feature level 253).
+    api.patch("/settings", Some(&ada), &[("receives_typing_notifications", "false")]).ok();
+    let capabilities = r#"{"stream_typing_notifications": true, "empty_topic_name": true}"#;
+    let register = |who| {
+        api.post(
+            "/register",
+            Some(who),
+            &[("event_types", r#"["typing", "typing_edit_message"]"#), ("client_capabilities", capabilities)],
+        )
+        .ok()
+    };
+    let (mut owner_queue, mut ada_queue, mut grace_queue) =
+        (register(&owner), register(&ada), register(&grace));
+
+    let to = format!("[{ada_id}, {grace_id}]");
+    api.post("/typing", Some(&owner), &[("op", "start"), ("to", to.as_str())]).ok();
+    assert!(typing_events(&api, &ada, &mut ada_queue).is_empty());
+    let heard = typing_events(&api, &grace, &mut grace_queue);
+    assert_eq!(heard.len(), 1, "{heard:?}");
+    assert_eq!(heard[0]["sender"]["user_id"], owner_id);
+    // As in Zulip, the typist's own clients hear of it too.
+    assert_eq!(typing_events(&api, &owner, &mut owner_queue).len(), 1);
+
+    // "(no topic)" is the empty topic, as messages store it (feature level 372).
+    let general =
+        api.get("/get_stream_id", Some(&owner), &[("stream", "general")]).ok()["stream_id"].to_string();
+    let channel =
+        [("op", "start"), ("type", "channel"), ("stream_id", general.as_str()), ("topic", "(no topic)")];
+    api.post("/typing", Some(&owner), &channel).ok();
+    assert_eq!(typing_events(&api, &grace, &mut grace_queue)[0]["topic"], "");
+    assert!(typing_events(&api, &ada, &mut ada_queue).is_empty());
+    typing_events(&api, &owner, &mut owner_queue);
+
+    // Editing a message has its own notice, to the channel's subscribers (feature level 351).
+    let sent = api
+        .post(
+            "/messages",
+            Some(&owner),
+            &[("type", "stream"), ("to", "general"), ("topic", "plans"), ("content", "draft")],
+        )
+        .ok()["id"]
+        .as_u64()
+        .expect("id");
+    api.post(&format!("/messages/{sent}/typing"), Some(&owner), &[("op", "start")]).ok();
+    let editing = typing_events(&api, &grace, &mut grace_queue);
+    assert_eq!(
+        editing,
+        [json!({"type": "typing_edit_message", "op": "start", "sender_id": owner_id, "message_id": sent,
+                "recipient": {"type": "channel", "channel_id": general.parse::<u64>().expect("id"), "topic": "plans"},
+                "id": editing[0]["id"]})]
+    );
+    let refused = api
+        .post(&format!("/messages/{sent}/typing"), Some(&grace), &[("op", "start")])
+        .error(400, "BAD_REQUEST");
+    assert_eq!(refused["msg"], "You don't have permission to edit this message");
+    api.post(&format!("/messages/{sent}/typing"), Some(&owner), &[("op", "pause")]).error(400, "BAD_REQUEST");
+    api.post("/messages/999999/typing", Some(&owner), &[("op", "start")]).error(400, "BAD_REQUEST");
+
+    // A typist who turned their notices off is told so.
+    api.patch("/settings", Some(&grace), &[("send_private_typing_notifications", "false")]).ok();
+    let to = format!("[{owner_id}]");
+    let off =
+        api.post("/typing", Some(&grace), &[("op", "start"), ("to", to.as_str())]).error(400, "BAD_REQUEST");
+    assert_eq!(off["msg"], "User has disabled typing notifications for direct messages");
+}

@@ -457,6 +457,19 @@ fn realm_block(actor: &Actor, site: &Site) -> Map<String, Value> {
         "development_environment": false,
         "password_min_length": 6,
         "password_min_guesses": 10000,
+        // Zulip's `PASSWORD_MAX_LENGTH` (feature level 338).
+        "password_max_length": 100,
+        "server_can_summarize_topics": false,
+        "navigation_tour_video_url": Value::Null,
+        "max_channel_folder_name_length": super::channel_folders::MAX_FOLDER_NAME_LENGTH,
+        "max_channel_folder_description_length": super::channel_folders::MAX_FOLDER_DESCRIPTION_LENGTH,
+        // Nothing is thumbnailed yet: no formats (feature level 273).
+        "server_thumbnail_formats": [],
+        // No push notification service is configured (feature levels 406 and 409).
+        "realm_require_e2ee_push_notifications": false,
+        "push_devices": {},
+        // No incoming webhook integrations are offered (feature levels 318 and 403).
+        "realm_incoming_webhook_bots": [],
     });
     let mut block = match value {
         Value::Object(map) => map,
@@ -515,7 +528,8 @@ fn realm_user_block(
         "avatar_version": user.avatar_version,
         "is_admin": user.is_admin(),
         "is_owner": user.role == crate::model::Role::Owner,
-        "is_moderator": user.role == crate::model::Role::Moderator,
+        // Since feature level 380 administrators and owners are moderators too.
+        "is_moderator": crate::permissions::is_moderator(user),
         "is_guest": user.is_guest(),
         "is_billing_admin": false,
         "role": user.role.value(),

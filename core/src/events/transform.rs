@@ -41,6 +41,9 @@ pub(crate) fn accepts(options: &QueueOptions, body: &Value) -> bool {
     match kind {
         // Channel typing is only for clients that asked for it.
         "typing" if body.get("stream_id").is_some() => caps.stream_typing_notifications,
+        "typing_edit_message" if body.get("recipient").and_then(|r| r.get("channel_id")).is_some() => {
+            caps.stream_typing_notifications
+        }
         // The legacy pair is for clients that do not read `user_settings`.
         "update_display_settings" | "update_global_notifications" => !caps.user_settings_object,
         // Linkifiers changed from URL format strings to URL templates; older clients get none.
@@ -117,6 +120,12 @@ fn name_empty_topic(body: &mut Value) {
         "update_message" => &["subject", "orig_subject"],
         "delete_message" | "typing" => &["topic"],
         "user_topic" => &["topic_name"],
+        "typing_edit_message" => {
+            if let Some(Value::Object(recipient)) = fields.get_mut("recipient") {
+                name_empty_topic_fields(recipient, &["topic"]);
+            }
+            return;
+        }
         "update_message_flags" => {
             // Mark-as-unread carries each message's conversation.
             if let Some(Value::Object(details)) = fields.get_mut("message_details") {

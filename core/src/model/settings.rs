@@ -80,6 +80,10 @@ static DEFAULTS: std::sync::LazyLock<Map<String, Value>> = std::sync::LazyLock::
         "allow_private_data_export": false,
         "email_address_visibility": 1,
         "web_navigate_to_sent_message": true,
+        "web_suggest_update_timezone": true,
+        "web_left_sidebar_unreads_count_summary": true,
+        "web_left_sidebar_show_channel_folders": true,
+        "resolved_topic_notice_auto_read_policy": "except_followed",
         "available_notification_sounds": ["zulip"],
         "emojiset_choices": [
             {"key": "google", "text": "Google"},
@@ -115,7 +119,9 @@ pub fn allowed_values(name: &str) -> Allowed {
         "web_mark_read_on_scroll_policy" | "demote_inactive_streams" | "user_list_style" => {
             Allowed::Ints(&[1, 2, 3])
         }
-        "web_stream_unreads_count_display_policy" | "desktop_icon_count_display" => Allowed::Ints(&[1, 2, 3]),
+        "web_stream_unreads_count_display_policy" => Allowed::Ints(&[1, 2, 3]),
+        // Four choices since feature level 227.
+        "desktop_icon_count_display" => Allowed::Ints(&[1, 2, 3, 4]),
         "realm_name_in_email_notifications_policy" => Allowed::Ints(&[1, 2, 3]),
         "web_channel_default_view" | "automatically_follow_topics_policy" => Allowed::Ints(&[1, 2, 3, 4]),
         "automatically_unmute_topics_in_muted_streams_policy" => Allowed::Ints(&[1, 2, 3, 4]),
@@ -127,6 +133,7 @@ pub fn allowed_values(name: &str) -> Allowed {
         "web_home_view" => Allowed::Strings(&["recent_topics", "inbox", "all_messages"]),
         "web_animate_image_previews" => Allowed::Strings(&["always", "on_hover", "never"]),
         "notification_sound" => Allowed::Strings(&["zulip", "none"]),
+        "resolved_topic_notice_auto_read_policy" => Allowed::Strings(&["always", "except_followed", "never"]),
         "default_language" => Allowed::Strings(&["en"]),
         _ => Allowed::Any,
     }

@@ -8,7 +8,7 @@
 use std::collections::BTreeMap;
 use std::ops::Bound;
 
-use serde_json::json;
+use serde_json::{Value, json};
 
 use crate::command::{Actor, Event, Outcome};
 use crate::error::{ApiError, ApiResult, ErrorCode};
@@ -188,6 +188,22 @@ fn messages_to_move(
     Ok(moved)
 }
 
+/// Who may edit a message's content (Zulip's `validate_user_can_edit_message`): only the
+/// sender, while the organization allows editing, within its time limit.
+pub fn check_can_edit_content(actor: &Actor, message: &Message, now: i64) -> ApiResult<()> {
+    let settings = &actor.realm.settings;
+    if !settings.allow_message_editing {
+        return Err(ApiError::bad_request("Your organization has turned off message editing"));
+    }
+    if message.sender_id != actor.user.id {
+        return Err(ApiError::bad_request("You don't have permission to edit this message"));
+    }
+    if !within_limit(settings.message_content_edit_limit_seconds, message.timestamp, now) {
+        return Err(ApiError::bad_request("The time limit for editing this message has passed"));
+    }
+    Ok(())
+}
+
 /// `PATCH /messages/{message_id}`.
 pub fn update_message(
     store: &impl Store,
@@ -210,17 +226,8 @@ pub fn update_message(
     let request = parse_request(store, actor, &message, params)?;
     let settings = &actor.realm.settings;
 
-    // Content: only the sender, while editing is on, within the limit.
     if request.content.is_some() {
-        if !settings.allow_message_editing {
-            return Err(ApiError::bad_request("Your organization has turned off message editing"));
-        }
-        if message.sender_id != actor.user.id {
-            return Err(ApiError::bad_request("You don't have permission to edit this message"));
-        }
-        if !within_limit(settings.message_content_edit_limit_seconds, message.timestamp, now) {
-            return Err(ApiError::bad_request("The time limit for editing this message has passed"));
-        }
+        check_can_edit_content(actor, &message, now)?;
     }
     let topic_change = match &request.topic {
         Some(new) => classify_topic_change(message.topic(), new),
@@ -411,7 +418,13 @@ pub fn update_message(
                     "{} has marked this topic as {verb}.",
                     silent_mention(&actor.user.full_name, actor.user.id)
                 );
-                composed.extend(notify(store, actor, new.clone(), new_topic.clone(), text, now, &mut ids)?);
+                let notice = notify(store, actor, new.clone(), new_topic.clone(), text, now, &mut ids)?;
+                if let Some(mut notice) = notice {
+                    // The store still files the topic's preferences under its old name: this
+                    // command carries them to the new one.
+                    mark_resolve_notice_read(store, &mut notice, new.id, message.topic())?;
+                    composed.push(notice);
+                }
             }
             _ => {
                 if request.notify_old {
@@ -669,4 +682,53 @@ mod tests {
         assert!(!within_limit(Some(600), 0, 621));
         assert!(within_limit(None, 0, i64::MAX));
     }
+}
+
+/// A resolved-topic notice arrives read for each receiver whose
+/// `resolved_topic_notice_auto_read_policy` says so (feature level 385): `always`, or
+/// `except_followed` unless they follow the topic (`topic`, as the store has it before the
+/// rename); `never` leaves it unread.
+fn mark_resolve_notice_read(
+    store: &impl Store,
+    notice: &mut Composed,
+    stream: StreamId,
+    topic: &str,
+) -> ApiResult<()> {
+    let mut reads = Vec::new();
+    if let Event::Message { receivers, .. } = &notice.event {
+        for (user, _) in receivers {
+            let settings = store.user_settings(*user)?;
+            let policy =
+                crate::model::settings::user_setting(&settings, "resolved_topic_notice_auto_read_policy");
+            let read = match policy.as_ref().and_then(Value::as_str) {
+                Some("always") => true,
+                Some("never") => false,
+                _ => {
+                    let followed = crate::api::user_topics::Preferences::new(*user)
+                        .policy(store, stream, topic)?
+                        == crate::api::user_topics::FOLLOWED;
+                    !followed
+                }
+            };
+            if read {
+                reads.push(*user);
+            }
+        }
+    }
+    let mark = |receivers: &mut Vec<(UserId, MessageFlags)>| {
+        for (user, flags) in receivers.iter_mut() {
+            if reads.contains(user) {
+                *flags = flags.with(MessageFlags::READ);
+            }
+        }
+    };
+    if let Event::Message { receivers, .. } = &mut notice.event {
+        mark(receivers);
+    }
+    for change in &mut notice.changes {
+        if let Change::InsertMessage { receivers, .. } = change {
+            mark(receivers);
+        }
+    }
+    Ok(())
 }

@@ -17,7 +17,10 @@ mod send;
 
 pub use access::visible_flags;
 pub use delete::{delete_message, delete_topic, get_stream_topics};
-pub use edit::{PropagateMode, RESOLVED_TOPIC_PREFIX, TopicChange, classify_topic_change, update_message};
+pub use edit::{
+    PropagateMode, RESOLVED_TOPIC_PREFIX, TopicChange, check_can_edit_content, classify_topic_change,
+    update_message,
+};
 pub(crate) use fetch::one_message;
 pub use fetch::{get_message, get_messages};
 pub use flags::{

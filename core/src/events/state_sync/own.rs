@@ -18,7 +18,7 @@ pub(super) fn apply_own_role(state: &mut Map<String, Value>, role: u64, user_id:
     set("role", json!(role.value()));
     set("is_admin", json!(role.is_admin()));
     set("is_owner", json!(role == Role::Owner));
-    set("is_moderator", json!(role == Role::Moderator));
+    set("is_moderator", json!(role <= Role::Moderator));
     set("is_guest", json!(guest));
     for key in ["can_create_streams", "can_create_public_streams", "can_create_private_streams"] {
         set(key, json!(!guest));

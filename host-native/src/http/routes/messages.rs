@@ -108,6 +108,17 @@ pub(super) async fn report_message(
     .await
 }
 
+pub(super) async fn set_edit_typing_status(
+    State(state): State<AppState>,
+    Path(id): Path<String>,
+    request: ApiRequest,
+) -> Response {
+    command(state, request, move |t, actor, params, now| {
+        api::typing::set_edit_typing_status(t, actor, message_id_segment(&id)?, params, now)
+    })
+    .await
+}
+
 pub(super) async fn add_reaction(
     State(state): State<AppState>,
     Path(id): Path<String>,
