@@ -92,6 +92,24 @@ fn two_content_edits_give_a_history_of_three_snapshots() {
 }
 
 #[test]
+fn an_organization_showing_only_moves_hides_content_edits_from_the_history() {
+    let world = world();
+    let id = world.send(&world.ada, "general", "plans", "Lunch at noon");
+    world.patch(&world.ada, id, &[("content", "Lunch at one")]).ok();
+    world.patch(&world.ada, id, &[("content", "Lunch at two"), ("topic", "lunch")]).ok();
+    let api = world.server.api();
+    api.patch("/realm", Some(&world.owner), &[("message_edit_history_visibility_policy", "moves")]).ok();
+    let history = api.get(&format!("/messages/{id}/history"), Some(&world.owner), &[]).ok();
+    let snapshots = history["message_history"].as_array().expect("message_history");
+    // The original, and the rename without the content it carried (feature level 358).
+    assert_eq!(snapshots.len(), 2, "{history}");
+    assert_eq!(snapshots[1]["prev_topic"], "plans");
+    for field in ["prev_content", "prev_rendered_content", "content_html_diff"] {
+        assert!(snapshots[1].get(field).is_none(), "{field} shown: {}", snapshots[1]);
+    }
+}
+
+#[test]
 fn only_the_sender_edits_content_and_bad_edits_are_refused() {
     let world = world();
     let id = world.send(&world.ada, "general", "plans", "mine");

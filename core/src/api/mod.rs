@@ -23,6 +23,7 @@ pub mod notifications;
 pub mod outgoing_webhooks;
 pub mod presence;
 pub mod push_tokens;
+pub mod read_receipts;
 pub mod realm;
 pub mod realm_emoji;
 pub mod realm_properties;

@@ -94,7 +94,31 @@ pub fn get_message_history(
         "user_id": message.sender_id,
     }));
     snapshots.reverse();
+    if actor.realm.settings.message_edit_history_visibility_policy == "moves" {
+        snapshots = only_moves_visible(snapshots);
+    }
     Ok(Outcome::default().reply("message_history", snapshots))
+}
+
+/// The snapshots an organization that shows only moves lets anyone see (Zulip's
+/// `visible_edit_history_for_message`, feature level 358): a content edit is left out, and one
+/// that also renamed the topic keeps only the rename.
+fn only_moves_visible(snapshots: Vec<Value>) -> Vec<Value> {
+    snapshots
+        .into_iter()
+        .filter_map(|mut snapshot| {
+            let fields = snapshot.as_object_mut()?;
+            if fields.contains_key("prev_content") {
+                if !fields.contains_key("prev_topic") {
+                    return None;
+                }
+                for name in ["prev_content", "prev_rendered_content", "content_html_diff"] {
+                    fields.remove(name);
+                }
+            }
+            Some(snapshot)
+        })
+        .collect()
 }
 
 /// The snapshot of the state `after` an edit, with what that edit changed.

@@ -108,6 +108,17 @@ pub(super) async fn report_message(
     .await
 }
 
+pub(super) async fn get_read_receipts(
+    State(state): State<AppState>,
+    Path(id): Path<String>,
+    request: ApiRequest,
+) -> Response {
+    query(state, request, move |t, actor, _| {
+        api::read_receipts::read_receipts(t, actor, message_id_segment(&id)?)
+    })
+    .await
+}
+
 pub(super) async fn set_edit_typing_status(
     State(state): State<AppState>,
     Path(id): Path<String>,

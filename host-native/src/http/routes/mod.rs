@@ -72,6 +72,7 @@ pub fn router() -> Router<AppState> {
         .route("/messages/{message_id}/history", get(get_message_history))
         .route("/messages/{message_id}/report", axum::routing::post(report_message))
         .route("/messages/{message_id}/typing", axum::routing::post(set_edit_typing_status))
+        .route("/messages/{message_id}/read_receipts", get(get_read_receipts))
         .route("/messages/{message_id}/reactions", axum::routing::post(add_reaction).delete(remove_reaction))
         .route("/messages/render", axum::routing::post(render_message))
         .route("/messages/matches_narrow", get(check_messages_match_narrow))
