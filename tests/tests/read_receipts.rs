@@ -26,8 +26,12 @@ fn read_receipts_list_readers_who_share_them() {
 
     let messages = format!("[{id}]");
     for who in [&ada, &grace, &linus] {
-        api.post("/messages/flags", Some(who), &[("messages", messages.as_str()), ("op", "add"), ("flag", "read")])
-            .ok();
+        api.post(
+            "/messages/flags",
+            Some(who),
+            &[("messages", messages.as_str()), ("op", "add"), ("flag", "read")],
+        )
+        .ok();
     }
     assert_eq!(api.get(&path, Some(&owner), &[]).ok()["user_ids"], json!([ada_id, grace_id, linus_id]));
     // Grace keeps her reading to herself; Linus muted the owner, who must not learn it.

@@ -163,3 +163,14 @@ pub(super) async fn update_channel_folder(
     })
     .await
 }
+
+pub(super) async fn get_stream_email_address(
+    State(state): State<AppState>,
+    Path(id): Path<String>,
+    request: ApiRequest,
+) -> Response {
+    query(state, request, move |t, actor, params| {
+        api::channel_email::get_stream_email_address(t, actor, stream_id_segment(&id)?, params)
+    })
+    .await
+}

@@ -62,6 +62,8 @@ pub fn router() -> Router<AppState> {
         .route("/channels/create", axum::routing::post(create_channel))
         .route("/streams/{stream_id}", get(get_stream_by_id).patch(update_stream).delete(archive_stream))
         .route("/streams/{stream_id}/members", get(get_subscribers))
+        .route("/streams/{stream_id}/email_address", get(get_stream_email_address))
+        .route("/users/{user}/subscriptions/{stream_id}", get(get_subscription_status))
         .route("/get_stream_id", get(get_stream_id))
         .route("/default_streams", axum::routing::post(add_default_stream).delete(remove_default_stream))
         .route("/channel_folders", get(get_channel_folders).patch(reorder_channel_folders))

@@ -232,3 +232,19 @@ pub(super) async fn update_user_topic(State(state): State<AppState>, request: Ap
 pub(super) async fn mute_topic(State(state): State<AppState>, request: ApiRequest) -> Response {
     command(state, request, |t, actor, params, now| api::user_topics::mute_topic(t, actor, params, now)).await
 }
+
+pub(super) async fn get_subscription_status(
+    State(state): State<AppState>,
+    Path((user, stream)): Path<(String, String)>,
+    request: ApiRequest,
+) -> Response {
+    query(state, request, move |t, actor, _| {
+        api::subscription_status::get_subscription_status(
+            t,
+            actor,
+            user_id_segment(&user)?,
+            stream_id_segment(&stream)?,
+        )
+    })
+    .await
+}
