@@ -36,6 +36,13 @@ pub fn avatar_url_for(user: &User, client_gravatar: bool) -> Value {
     if client_gravatar && user.avatar.is_none() { Value::Null } else { avatar_url(user).into() }
 }
 
+/// [`avatar_url_for`] in a user object shown to `viewer`: a client computes a default avatar
+/// from the real email, so it gets the URL when the viewer may not see that email (feature
+/// level 163). (Messages are shaped once for all their receivers and keep the plain rule.)
+pub fn avatar_url_seen_by(user: &User, viewer: &User, client_gravatar: bool) -> Value {
+    avatar_url_for(user, client_gravatar && viewer.can_see_delivery_email(user))
+}
+
 /// A user as `GET /users` and `realm_users` show them to `viewer`: `delivery_email` is null
 /// unless the user's `email_address_visibility` lets the viewer see it. `profile_data` (custom
 /// profile field values, see `api::custom_profile_fields::values::profile_data_json`) is

@@ -1,7 +1,8 @@
 //! Spectators: someone without an account reading what an organization made web-public, once
 //! it enables spectator access. Besides register and `GET /messages` (in `event_queues.rs` and
-//! `channels.rs`), Zulip opens one message (`GET /messages/{id}`) and a channel's topics
-//! (`GET /users/me/{id}/topics`) to them, for web-public channels only; whatever else a
+//! `channels.rs`), Zulip opens one message (`GET /messages/{id}`), a channel's topics
+//! (`GET /users/me/{id}/topics`), for web-public channels only, and the user directory
+//! (`GET /users`, since feature level 387) to them; whatever else a
 //! spectator asks for answers as if it did not exist, and every other endpoint as a request
 //! without credentials.
 
@@ -201,9 +202,8 @@ fn spectators_may_ask_nothing_else() {
     let [_, lunch, ..] = org.open_messages;
     let open = org.open.to_string();
     let history = format!("/messages/{lunch}/history");
-    let refused: [Request; 8] = [
+    let refused: [Request; 7] = [
         ("GET", history.as_str(), &[]),
-        ("GET", "/users", &[]),
         ("GET", "/users/me", &[]),
         ("GET", "/streams", &[("include_web_public", "true")]),
         ("GET", "/get_stream_id", &[("stream", "open")]),
@@ -223,6 +223,23 @@ fn spectators_may_ask_nothing_else() {
     let nobody = Creds { email: "nobody@example.com".into(), api_key: "x".repeat(32) };
     api.get(&format!("/messages/{lunch}"), Some(&nobody), &[]).error(401, "INVALID_API_KEY");
     api.get(&format!("/users/me/{open}/topics"), Some(&nobody), &[]).error(401, "INVALID_API_KEY");
+}
+
+#[test]
+fn spectators_read_the_user_directory_without_real_emails() {
+    let org = organization();
+    let api = org.api();
+    assert_eq!(api.get("/users", None, &[]).error(401, "UNAUTHORIZED")["msg"], NOT_LOGGED_IN);
+    org.enable_spectators();
+    let members = api.get("/users", None, &[]).ok()["members"].as_array().cloned().expect("members");
+    let owner = members.iter().find(|m| m["email"] == org.owner.email).expect("the owner is listed");
+    assert_eq!(owner["delivery_email"], json!(null));
+    // `user_ids` picks users (feature level 384); ids of no one are passed over.
+    let owner_id = owner["user_id"].clone();
+    let picked = format!("[{owner_id}, {MISSING}]");
+    let only = api.get("/users", None, &[("user_ids", picked.as_str())]).ok();
+    assert_eq!(only["members"].as_array().map(Vec::len), Some(1));
+    assert_eq!(only["members"][0]["user_id"], owner_id);
 }
 
 #[test]

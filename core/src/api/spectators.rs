@@ -2,6 +2,7 @@
 //! GET  /messages                    get_messages_as_spectator
 //! GET  /messages/{message_id}       get_message_as_spectator
 //! GET  /users/me/{stream_id}/topics get_stream_topics_as_spectator
+//! GET  /users                       get_users_as_spectator
 //!
 //! What someone without an account may ask: the endpoints Zulip opens to anonymous requests
 //! (`allow_anonymous_user_web` in its URL table) that Confab has, when the organization enables
@@ -126,4 +127,16 @@ mod tests {
         )));
         assert!(!is_web_public_narrow(None));
     }
+}
+
+/// `GET /users` for a spectator (feature level 387): the organization's directory, as anyone
+/// without an account sees it (no real email addresses).
+pub fn get_users_as_spectator(
+    store: &impl Store,
+    realm: &Realm,
+    realm_url: String,
+    params: &Params,
+) -> ApiResult<Outcome> {
+    let spectator = spectator(realm, realm_url)?;
+    super::users::get_users(store, &spectator, params)
 }

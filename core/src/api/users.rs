@@ -18,7 +18,7 @@ use super::custom_profile_fields::values::profile_data_json;
 use super::subscriptions::stream_color;
 use super::user_groups::role_group_events;
 use crate::groups::Groups;
-use crate::params::Params;
+use crate::params::{Json, Params};
 use crate::store::{Change, IdAllocator, MessageIndex, Store};
 use crate::wire;
 
@@ -234,11 +234,14 @@ fn requested_profile_data(store: &impl Store, params: &Params, user: &User) -> A
 /// notification bot is a system bot: Zulip lists those apart (`cross_realm_bots`), not here.
 pub fn get_users(store: &impl Store, actor: &Actor, params: &Params) -> ApiResult<Outcome> {
     let client_gravatar = client_gravatar(params)?;
+    // Only these users, when given (feature level 384); ids of no one are passed over.
+    let only = params.optional::<Json<Vec<u64>>>("user_ids")?.map(|Json(ids)| ids);
     let mut members = Vec::new();
     for user in store.realm_users(actor.realm.id)? {
-        if Some(user.id) != actor.realm.notification_bot {
+        let asked = only.as_ref().is_none_or(|ids| ids.contains(&user.id.0));
+        if asked && Some(user.id) != actor.realm.notification_bot {
             let mut shown = wire::user(&user, &actor.user, requested_profile_data(store, params, &user)?);
-            shown["avatar_url"] = wire::avatar_url_for(&user, client_gravatar);
+            shown["avatar_url"] = wire::avatar_url_seen_by(&user, &actor.user, client_gravatar);
             members.push(shown);
         }
     }
@@ -261,7 +264,7 @@ pub fn get_user(store: &impl Store, actor: &Actor, who: UserRef<'_>, params: &Pa
     match found.filter(|u| u.realm_id == actor.realm.id) {
         Some(user) => {
             let mut shown = wire::user(&user, &actor.user, requested_profile_data(store, params, &user)?);
-            shown["avatar_url"] = wire::avatar_url_for(&user, client_gravatar(params)?);
+            shown["avatar_url"] = wire::avatar_url_seen_by(&user, &actor.user, client_gravatar(params)?);
             Ok(Outcome::default().reply("user", shown))
         }
         None => Err(ApiError::no_such_user()),

@@ -233,7 +233,8 @@ impl User {
 
     /// Whether this user may see `target`'s real email.
     pub fn can_see_delivery_email(&self, target: &User) -> bool {
-        self.id == target.id || target.email_address_visibility.allows(self.role)
+        // Even "everyone" means everyone with an account: never a spectator.
+        self.id == target.id || (!self.is_spectator() && target.email_address_visibility.allows(self.role))
     }
 }
 

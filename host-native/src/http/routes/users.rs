@@ -6,7 +6,11 @@ pub(super) async fn get_own_user(State(state): State<AppState>, request: ApiRequ
     query(state, request, |t, actor, _| api::users::get_own_user(t, actor)).await
 }
 
+/// `GET /users`; without credentials, the directory a spectator may read.
 pub(super) async fn get_users(State(state): State<AppState>, request: ApiRequest) -> Response {
+    if request.is_anonymous() {
+        return spectator_query(state, request, api::spectators::get_users_as_spectator).await;
+    }
     large_query(state, request, api::users::get_users).await
 }
 
