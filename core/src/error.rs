@@ -35,6 +35,7 @@ pub enum ErrorCode {
     InvalidPushDeviceToken,
     InvalidRemotePushDeviceToken,
     InvitationFailed,
+    CannotDeactivateGroupInUse,
     /// Not a Zulip code: storage or other server-side failure. Sent with status 500.
     InternalError,
 }
@@ -68,6 +69,7 @@ pub const ALL_CODES: &[ErrorCode] = &[
     ErrorCode::InvalidPushDeviceToken,
     ErrorCode::InvalidRemotePushDeviceToken,
     ErrorCode::InvitationFailed,
+    ErrorCode::CannotDeactivateGroupInUse,
     ErrorCode::InternalError,
 ];
 
@@ -117,6 +119,7 @@ impl ErrorCode {
             InvalidPushDeviceToken => ("INVALID_PUSH_DEVICE_TOKEN", 400),
             InvalidRemotePushDeviceToken => ("INVALID_REMOTE_PUSH_DEVICE_TOKEN", 400),
             InvitationFailed => ("INVITATION_FAILED", 400),
+            CannotDeactivateGroupInUse => ("CANNOT_DEACTIVATE_GROUP_IN_USE", 400),
             InternalError => ("INTERNAL_SERVER_ERROR", 500),
         }
     }

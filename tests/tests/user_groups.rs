@@ -161,17 +161,68 @@ fn subgroups_nest_without_cycles() {
         api.post(&format!("/user_groups/{inner}/subgroups"), Some(&w.ada), &[("add", outer_list.as_str())]);
     assert_eq!(
         cycle.error(400, "BAD_REQUEST")["msg"],
-        format!("User group {outer} is already a supergroup of this group.")
+        format!("User group {inner} is already a subgroup of one of the passed subgroups.")
     );
     let subgroups = api.get(&format!("/user_groups/{outer}/subgroups"), Some(&w.ada), &[]).ok();
     assert_eq!(subgroups["subgroups"], json!([inner]));
 
-    // A group in use cannot be deactivated; an unused one can, and leaves the default list.
+    // A group in use cannot be deactivated, and the answer says where it is used; an unused
+    // one can, and leaves the default list.
     let deactivate = |id: u64| api.post(&format!("/user_groups/{id}/deactivate"), Some(&w.ada), &[]);
-    assert_eq!(deactivate(inner).error(400, "BAD_REQUEST")["msg"], "Cannot deactivate user group in use.");
+    let in_use = deactivate(inner).error(400, "CANNOT_DEACTIVATE_GROUP_IN_USE");
+    assert_eq!(in_use["msg"], "Cannot deactivate user group in use.");
+    assert_eq!(in_use["objections"], json!([{"type": "subgroup", "supergroup_ids": [outer]}]));
     deactivate(outer).ok();
     assert!(groups(&w, &[]).iter().all(|g| g["id"] != outer));
     assert_eq!(group_named(&w, "outer")["deactivated"], true);
+}
+
+#[test]
+fn a_group_named_in_a_setting_stays_active_until_freed_and_a_deactivated_group_comes_back() {
+    let w = world();
+    let api = w.server.api();
+    let helpers = create(&w, &w.ada, "helpers", &[w.ids.bob]).ok()["group_id"].as_u64().expect("id");
+    let change = json!({"new": helpers}).to_string();
+    api.patch("/realm", Some(&w.owner), &[("can_add_custom_emoji_group", change.as_str())]).ok();
+    let deactivate = |id: u64| api.post(&format!("/user_groups/{id}/deactivate"), Some(&w.ada), &[]);
+    let in_use = deactivate(helpers).error(400, "CANNOT_DEACTIVATE_GROUP_IN_USE");
+    assert_eq!(in_use["objections"], json!([{"type": "realm", "settings": ["can_add_custom_emoji_group"]}]));
+    let everyone = group_named(&w, "role:everyone")["id"].clone();
+    let change = json!({"new": everyone}).to_string();
+    api.patch("/realm", Some(&w.owner), &[("can_add_custom_emoji_group", change.as_str())]).ok();
+    deactivate(helpers).ok();
+
+    // Deactivated, it still takes edits and members (feature levels 340 and 391).
+    let path = format!("/user_groups/{helpers}");
+    api.patch(&path, Some(&w.ada), &[("description", "Retired")]).ok();
+    let add = json!([w.ids.owner]).to_string();
+    api.post(&format!("{path}/members"), Some(&w.ada), &[("add", add.as_str())]).ok();
+
+    // `deactivated: false` brings it back (feature level 386): clients that kept it hear an
+    // update, the others get the group again.
+    let keeps = api
+        .post(
+            "/register",
+            Some(&w.bob),
+            &[
+                ("event_types", r#"["user_group"]"#),
+                ("client_capabilities", r#"{"include_deactivated_groups": true}"#),
+            ],
+        )
+        .ok();
+    let drops = api.post("/register", Some(&w.owner), &[("event_types", r#"["user_group"]"#)]).ok();
+    api.patch(&path, Some(&w.ada), &[("deactivated", "false")]).ok();
+    assert_eq!(group_named(&w, "helpers")["deactivated"], false);
+    assert!(groups(&w, &[]).iter().any(|g| g["id"] == helpers));
+    let kept = api.queued(&w.bob, &keeps)["events"].clone();
+    assert_eq!(kept[0]["op"], "update", "{kept}");
+    assert_eq!(kept[0]["data"], json!({"deactivated": false}));
+    assert_eq!(kept.as_array().map(Vec::len), Some(1), "{kept}");
+    let dropped = api.queued(&w.owner, &drops)["events"].clone();
+    assert_eq!(dropped[0]["op"], "add", "{dropped}");
+    assert_eq!(dropped[0]["group"]["id"], helpers);
+    assert!(dropped[0].get("reactivated").is_none(), "the mark is never sent");
+    assert_eq!(dropped.as_array().map(Vec::len), Some(1), "{dropped}");
 }
 
 #[test]

@@ -70,6 +70,10 @@ pub(crate) fn accepts(options: &QueueOptions, body: &Value) -> bool {
 /// The field that marks a `stream` `delete` event as the archiving kind; never sent.
 pub const ARCHIVED_MARK: &str = "archived";
 
+/// The field that marks a `user_group` `add` event as a reactivated group's, which only
+/// clients without `include_deactivated_groups` (who dropped the group) receive; never sent.
+pub const REACTIVATED_MARK: &str = "reactivated";
+
 /// The field of a `subscription` `add` event that carries what the user's unset notification
 /// settings stand for (`wire::inherited_notification_values`); never sent.
 pub const INHERITED_NOTIFICATIONS_MARK: &str = "inherited_notifications";
@@ -95,6 +99,15 @@ pub(crate) fn expand(body: &Value, shape: &Shape<'_>) -> Vec<Value> {
         && let Value::Object(fields) = &mut body
         && fields.remove(ARCHIVED_MARK).is_some()
         && shape.caps.archived_channels
+    {
+        return Vec::new();
+    }
+    // A reactivated group comes back as `add` for clients that dropped it; those that kept it
+    // get an `update` instead.
+    if event_type(&body) == "user_group"
+        && let Value::Object(fields) = &mut body
+        && fields.remove(REACTIVATED_MARK).is_some()
+        && shape.caps.include_deactivated_groups
     {
         return Vec::new();
     }

@@ -17,15 +17,12 @@ fn id_list(params: &Params, name: &str) -> ApiResult<Vec<u64>> {
     Ok(params.optional::<Json<Vec<u64>>>(name)?.map(|Json(ids)| ids).unwrap_or_default())
 }
 
-/// A group whose members may change: not a system group (their members follow roles), not
-/// deactivated.
+/// A group whose members may change: not a system group (their members follow roles).
+/// A deactivated group's members change too, since feature level 391.
 fn changeable(groups: &Groups, id: UserGroupId) -> ApiResult<&UserGroup> {
     let group = group_by_id(groups, id)?;
     if group.system.is_some() {
         return Err(insufficient_permission());
-    }
-    if group.deactivated {
-        return Err(ApiError::bad_request("User group is deactivated."));
     }
     Ok(group)
 }
@@ -149,8 +146,10 @@ fn change_subgroups(
             )));
         }
         if *sub == group.id || groups.contains_group(*sub, group.id) {
+            // Zulip's text names the group being changed (feature level 311).
             return Err(ApiError::bad_request(format!(
-                "User group {sub} is already a supergroup of this group."
+                "User group {} is already a subgroup of one of the passed subgroups.",
+                group.id
             )));
         }
         if groups.get(*sub).is_some_and(|g| g.system == Some(SystemGroup::Internet)) {

@@ -3,7 +3,7 @@
 use serde_json::{Map, Value, json};
 
 use crate::command::{Actor, Outcome};
-use crate::error::{ApiError, ApiResult};
+use crate::error::{ApiError, ApiResult, ErrorCode};
 use crate::groups::{Groups, setting_change};
 use crate::ids::UserGroupId;
 use crate::model::{GroupSetting, UserGroup};
@@ -12,7 +12,7 @@ use crate::store::{Change, Store};
 
 use super::{
     SETTINGS, can_manage, check_description, check_name, checked_setting, group_by_id, group_event,
-    insufficient_permission, setting_slot,
+    group_json, insufficient_permission, setting_slot,
 };
 
 pub fn update_user_group(
@@ -47,41 +47,98 @@ pub fn update_user_group(
             }
         }
     }
-    if data.is_empty() {
+    // `deactivated: false` brings a deactivated group back (feature level 386); `true`, or
+    // false for an active group, changes nothing, as in Zulip.
+    let reactivating = params.optional::<bool>("deactivated")?.is_some_and(|d| !d) && group.deactivated;
+    let asked_deactivated = params.raw("deactivated").is_some();
+    if data.is_empty() && !asked_deactivated {
         return Err(ApiError::bad_request("No new data supplied"));
     }
-    if updated.deactivated && data.keys().any(|k| k != "name") {
-        return Err(ApiError::bad_request("You can only change name of deactivated user groups"));
+    let mut events = Vec::new();
+    if reactivating {
+        updated.deactivated = false;
+        // Clients that kept the group learn it is active again; the others, which dropped it,
+        // get it back whole (the event system picks one per client).
+        events.push(group_event(
+            &groups,
+            json!({"type": "user_group", "op": "update", "group_id": id, "data": {"deactivated": false}}),
+        ));
+        events.push(group_event(
+            &groups,
+            json!({"type": "user_group", "op": "add", "group": group_json(&groups, &updated), "reactivated": true}),
+        ));
     }
-    let event =
-        group_event(&groups, json!({"type": "user_group", "op": "update", "group_id": id, "data": data}));
-    Ok(Outcome {
-        changes: vec![Change::PutUserGroup(Box::new(updated))],
-        events: vec![event],
-        ..Outcome::default()
-    })
+    if !data.is_empty() {
+        events.push(group_event(
+            &groups,
+            json!({"type": "user_group", "op": "update", "group_id": id, "data": data}),
+        ));
+    }
+    if events.is_empty() {
+        return Ok(Outcome::default());
+    }
+    Ok(Outcome { changes: vec![Change::PutUserGroup(Box::new(updated))], events, ..Outcome::default() })
 }
 
-/// Where a group is used: as a subgroup of an active group, or in a group's setting. A group
-/// in use cannot be deactivated.
-fn in_use(groups: &Groups, id: UserGroupId) -> bool {
-    groups.all().filter(|g| g.id != id && !g.deactivated).any(|g| {
-        let names = |s: &GroupSetting| match s {
-            GroupSetting::Named(named) => *named == id,
-            GroupSetting::Anonymous { direct_subgroups, .. } => direct_subgroups.contains(&id),
-        };
-        g.direct_subgroups.contains(&id)
-            || [
-                &g.can_add_members_group,
-                &g.can_join_group,
-                &g.can_leave_group,
-                &g.can_manage_group,
-                &g.can_mention_group,
-                &g.can_remove_members_group,
-            ]
+/// Where a group is used, as Zulip's `check_user_group_can_be_deactivated` lists it: as a
+/// subgroup of an active group, and in the settings of active channels, active groups and the
+/// organization, by name or inside an anonymous value. A group in use cannot be deactivated;
+/// each place is an objection the client can show.
+fn objections(store: &impl Store, actor: &Actor, groups: &Groups, id: UserGroupId) -> ApiResult<Vec<Value>> {
+    let names = |s: &GroupSetting| match s {
+        GroupSetting::Named(named) => *named == id,
+        GroupSetting::Anonymous { direct_subgroups, .. } => direct_subgroups.contains(&id),
+    };
+    let mut objections = Vec::new();
+    let supergroups: Vec<UserGroupId> = groups
+        .all()
+        .filter(|g| g.id != id && !g.deactivated && g.direct_subgroups.contains(&id))
+        .map(|g| g.id)
+        .collect();
+    if !supergroups.is_empty() {
+        objections.push(json!({"type": "subgroup", "supergroup_ids": supergroups}));
+    }
+    for stream in store.realm_streams(actor.realm.id)?.iter().filter(|s| !s.is_archived) {
+        let settings: Vec<&str> = stream
+            .permissions
+            .fields()
             .into_iter()
-            .any(names)
-    })
+            .filter(|(_, value)| value.as_ref().is_some_and(names))
+            .map(|(name, _)| name)
+            .collect();
+        if !settings.is_empty() {
+            objections.push(json!({"type": "channel", "channel_id": stream.id, "settings": settings}));
+        }
+    }
+    for group in groups.all().filter(|g| g.id != id && !g.deactivated) {
+        let settings: Vec<&str> = SETTINGS
+            .iter()
+            .filter(|(name, _)| group_setting(group, name).is_some_and(names))
+            .map(|(name, _)| *name)
+            .collect();
+        if !settings.is_empty() {
+            objections.push(json!({"type": "user_group", "group_id": group.id, "settings": settings}));
+        }
+    }
+    let realm_settings: Vec<&String> =
+        actor.realm.settings.groups.iter().filter(|(_, value)| names(value)).map(|(name, _)| name).collect();
+    if !realm_settings.is_empty() {
+        objections.push(json!({"type": "realm", "settings": realm_settings}));
+    }
+    Ok(objections)
+}
+
+/// A group's own setting of this name.
+fn group_setting<'g>(group: &'g UserGroup, name: &str) -> Option<&'g GroupSetting> {
+    match name {
+        "can_add_members_group" => Some(&group.can_add_members_group),
+        "can_join_group" => Some(&group.can_join_group),
+        "can_leave_group" => Some(&group.can_leave_group),
+        "can_manage_group" => Some(&group.can_manage_group),
+        "can_mention_group" => Some(&group.can_mention_group),
+        "can_remove_members_group" => Some(&group.can_remove_members_group),
+        _ => None,
+    }
 }
 
 pub fn deactivate_user_group(store: &impl Store, actor: &Actor, id: UserGroupId) -> ApiResult<Outcome> {
@@ -93,8 +150,13 @@ pub fn deactivate_user_group(store: &impl Store, actor: &Actor, id: UserGroupId)
     if group.deactivated {
         return Err(ApiError::bad_request("User group is already deactivated."));
     }
-    if in_use(&groups, id) {
-        return Err(ApiError::bad_request("Cannot deactivate user group in use."));
+    let objections = objections(store, actor, &groups, id)?;
+    if !objections.is_empty() {
+        return Err(ApiError::new(
+            ErrorCode::CannotDeactivateGroupInUse,
+            "Cannot deactivate user group in use.",
+        )
+        .with("objections", objections));
     }
     let updated = UserGroup { deactivated: true, ..group.clone() };
     // Clients that keep deactivated groups get an update; the others drop the group (the
