@@ -38,7 +38,8 @@ pub fn avatar_url_for(user: &User, client_gravatar: bool) -> Value {
 
 /// [`avatar_url_for`] in a user object shown to `viewer`: a client computes a default avatar
 /// from the real email, so it gets the URL when the viewer may not see that email (feature
-/// level 163). (Messages are shaped once for all their receivers and keep the plain rule.)
+/// level 163). `GET /users` uses it; messages (shaped once for all their receivers) and
+/// register (which events keep current without knowing who sees which email) keep the plain rule.
 pub fn avatar_url_seen_by(user: &User, viewer: &User, client_gravatar: bool) -> Value {
     avatar_url_for(user, client_gravatar && viewer.can_see_delivery_email(user))
 }

@@ -491,7 +491,7 @@ fn realm_user_block(
     // Custom profile field values go to every signed-in client, as in Zulip.
     let show = |user: &User| -> ApiResult<Value> {
         let mut shown = wire::user(user, &actor.user, Some(super::users::profile_data(store, user)?));
-        shown["avatar_url"] = wire::avatar_url_seen_by(user, &actor.user, options.client_gravatar);
+        shown["avatar_url"] = wire::avatar_url_for(user, options.client_gravatar);
         Ok(shown)
     };
     let mut active = Vec::new();
