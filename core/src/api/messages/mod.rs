@@ -3,6 +3,7 @@
 mod access;
 mod automatic_follow;
 mod delete;
+mod direct_permissions;
 mod edit;
 mod fetch;
 mod flags;

@@ -263,6 +263,7 @@ fn address_direct(store: &impl Store, actor: &Actor, params: &Params) -> ApiResu
     participants.sort_by_key(|u| u.id);
     let ids: Vec<UserId> = participants.iter().map(|u| u.id).collect();
     let mut changes = Vec::new();
+    let mut new_conversation = false;
     let recipient = match participants.as_slice() {
         [me] => me.personal_recipient,
         [a, b] => {
@@ -277,6 +278,7 @@ fn address_direct(store: &impl Store, actor: &Actor, params: &Params) -> ApiResu
             match store.direct_group(&key)? {
                 Some(id) => id,
                 None => {
+                    new_conversation = true;
                     let id = RecipientId(IdAllocator::new(store, IdKind::Recipient)?.take());
                     changes.push(Change::PutRecipient(Recipient {
                         id,
@@ -287,6 +289,12 @@ fn address_direct(store: &impl Store, actor: &Actor, params: &Params) -> ApiResu
             }
         }
     };
+    super::direct_permissions::check_can_send_direct(
+        store,
+        actor,
+        &participants,
+        (!new_conversation).then_some(recipient),
+    )?;
     Ok(Addressed {
         kind: MessageKind::Direct { participants: ids.clone() },
         recipient,
