@@ -173,3 +173,59 @@ fn reactivating_a_bot_whose_owner_is_active_keeps_its_owner() {
     assert_eq!(shown["user"]["bot_owner_id"], ada_id);
     assert_eq!(api.get("/bots", Some(&ada), &[]).ok()["bots"][0]["user_id"], bot_id);
 }
+
+#[test]
+fn a_bots_owner_renames_it_and_an_administrator_gives_it_away() {
+    let AdasBot { server, owner, owner_id, ada, ada_id, bot_id, .. } = adas_bot();
+    let api = server.api();
+    let queue = api.post("/register", Some(&ada), &[("event_types", r#"["realm_bot", "realm_user"]"#)]).ok();
+    let path = format!("/bots/{bot_id}");
+    let renamed = api.patch(&path, Some(&ada), &[("full_name", "Butler")]).ok();
+    assert_eq!(renamed["full_name"], "Butler");
+    assert_eq!(renamed["bot_owner"], "ada@example.com");
+    let events = api.queued(&ada, &queue)["events"].clone();
+    assert_eq!(events[0]["bot"], json!({"user_id": bot_id, "full_name": "Butler"}));
+    assert_eq!(events[1]["person"], json!({"user_id": bot_id, "full_name": "Butler"}));
+
+    // Only its owner or an administrator may change it; a role change is for administrators.
+    let grace = api.create_user(&owner, "grace@example.com", "Grace");
+    api.patch(&path, Some(&grace), &[("full_name", "Mine")]).error(400, "BAD_REQUEST");
+    let role = api.patch(&path, Some(&ada), &[("role", "200")]).error(400, "UNAUTHORIZED_PRINCIPAL");
+    assert_eq!(role["msg"], "Must be an organization administrator");
+    let nobody = api.patch(&path, Some(&owner), &[("bot_owner_id", "999999")]).error(400, "BAD_REQUEST");
+    assert_eq!(nobody["msg"], "Failed to change owner, no such user");
+
+    let given = api.patch(&path, Some(&owner), &[("bot_owner_id", owner_id.to_string().as_str())]).ok();
+    assert_eq!(given["bot_owner"], "owner@confab.localhost");
+    assert_eq!(
+        api.get(&format!("/users/{bot_id}"), Some(&owner), &[]).ok()["user"]["bot_owner_id"],
+        owner_id
+    );
+    // Ada no longer manages it.
+    assert!(api.get("/bots", Some(&ada), &[]).ok()["bots"].as_array().is_some_and(Vec::is_empty));
+    assert_ne!(owner_id, ada_id);
+    // Default channels are not kept by Confab: they are reported as ignored.
+    let ignored = api.patch(&path, Some(&owner), &[("default_sending_stream", "general")]).ok();
+    assert_eq!(ignored["ignored_parameters_unsupported"], json!(["default_sending_stream"]));
+}
+
+#[test]
+fn an_outgoing_webhook_bots_service_moves_to_a_new_url() {
+    let server = TestServer::start(env!("CARGO_BIN_EXE_confab-under-test"));
+    let owner = server.owner();
+    let api = server.api();
+    let params = [
+        ("full_name", "Hook"),
+        ("short_name", "hook"),
+        ("bot_type", "3"),
+        ("payload_url", "https://bots.example/a"),
+    ];
+    let id = api.post("/bots", Some(&owner), &params).ok()["user_id"].clone();
+    let path = format!("/bots/{id}");
+    let moved =
+        api.patch(&path, Some(&owner), &[("service_payload_url", r#""https://bots.example/b""#)]).ok();
+    assert_eq!(moved["service_payload_url"], "https://bots.example/b");
+    let bots = api.get("/bots", Some(&owner), &[]).ok();
+    assert_eq!(bots["bots"][0]["services"][0]["base_url"], "https://bots.example/b");
+    api.patch(&path, Some(&owner), &[("service_payload_url", "ftp://x")]).error(400, "BAD_REQUEST");
+}

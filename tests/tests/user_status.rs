@@ -113,3 +113,23 @@ fn status_errors_are_zulips() {
     let gone = api.get(&format!("/users/{ada_id}/status"), Some(&owner), &[]);
     assert_eq!(gone.error(400, "BAD_REQUEST")["msg"], "User is deactivated");
 }
+
+#[test]
+fn an_administrator_sets_someone_elses_status() {
+    let server = TestServer::start(env!("CARGO_BIN_EXE_confab-under-test"));
+    let owner = server.owner();
+    let api = server.api();
+    let ada = api.create_user(&owner, "ada@example.com", "Ada");
+    let grace = api.create_user(&owner, "grace@example.com", "Grace");
+    let ada_id = api.user_id(&ada);
+    let queue = api.post("/register", Some(&grace), &[("event_types", r#"["user_status"]"#)]).ok();
+    let path = format!("/users/{ada_id}/status");
+    api.post(&path, Some(&owner), &[("status_text", "On leave")]).ok();
+    assert_eq!(api.get(&path, Some(&grace), &[]).ok()["status"], json!({"status_text": "On leave"}));
+    let events: Value = api.queued(&grace, &queue)["events"].clone();
+    assert_eq!(events[0]["user_id"], ada_id);
+    assert_eq!(events[0]["status_text"], "On leave");
+    let refused = api.post(&path, Some(&grace), &[("status_text", "Back")]).error(400, "BAD_REQUEST");
+    assert_eq!(refused["msg"], "Insufficient permission");
+    api.post(&path, Some(&owner), &[]).error(400, "BAD_REQUEST");
+}

@@ -39,7 +39,7 @@ fn short_name(params: &Params) -> ApiResult<String> {
 }
 
 /// Who sees a bot's `realm_bot` events: its owner and the administrators.
-fn bot_watchers(store: &impl Store, actor: &Actor, owner: UserId) -> ApiResult<Vec<UserId>> {
+pub(crate) fn bot_watchers(store: &impl Store, actor: &Actor, owner: UserId) -> ApiResult<Vec<UserId>> {
     let mut users: Vec<UserId> = store
         .realm_users(actor.realm.id)?
         .iter()
@@ -165,7 +165,7 @@ pub fn add_bot(
 }
 
 /// The bots the actor may manage: their own, or every bot for administrators.
-fn managed_bot(store: &impl Store, actor: &Actor, id: UserId) -> ApiResult<User> {
+pub(crate) fn managed_bot(store: &impl Store, actor: &Actor, id: UserId) -> ApiResult<User> {
     let bot = store
         .user(id)?
         .filter(|u| u.realm_id == actor.realm.id && u.is_bot())

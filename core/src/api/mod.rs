@@ -4,6 +4,7 @@
 pub mod alert_words;
 pub mod avatars;
 pub mod bot_storage;
+pub mod bot_updates;
 pub mod bots;
 pub mod channel_admin;
 pub mod channel_email;

@@ -1,5 +1,6 @@
 //! POST /users/me/status        update_status
 //! GET  /users/{user_id}/status get_user_status
+//! POST /users/{user_id}/status update_status_for_user (an administrator, feature level 407)
 //!
 //! A user's status (spec 4.7, 2.12): a short text and an emoji, shown to everyone in the
 //! organization, and `away`, which Zulip keeps as the inverse of the `presence_enabled`
@@ -113,6 +114,36 @@ fn requested_emoji(
 pub fn update_status(store: &impl Store, actor: &Actor, params: &Params) -> ApiResult<Outcome> {
     require_human(actor)?;
     let away = params.optional::<bool>("away")?;
+    set_status(store, actor, &actor.user, away, params)
+}
+
+/// `POST /users/{user_id}/status`: an administrator sets someone's text and emoji (not
+/// `away`, which is the user's own presence setting), as Zulip's `update_user_status_admin`.
+pub fn update_status_for_user(
+    store: &impl Store,
+    actor: &Actor,
+    target: UserId,
+    params: &Params,
+) -> ApiResult<Outcome> {
+    let user = store
+        .user(target)?
+        .filter(|u| u.realm_id == actor.realm.id && u.is_active && !u.is_bot())
+        .ok_or_else(|| ApiError::bad_request("No such user"))?;
+    let owner_only = user.role == crate::model::Role::Owner && actor.user.role != crate::model::Role::Owner;
+    if !actor.user.is_admin() || owner_only {
+        return Err(ApiError::bad_request("Insufficient permission"));
+    }
+    set_status(store, actor, &user, None, params)
+}
+
+/// Sets `user`'s status from the request's fields, `away` as given.
+fn set_status(
+    store: &impl Store,
+    actor: &Actor,
+    user: &User,
+    away: Option<bool>,
+    params: &Params,
+) -> ApiResult<Outcome> {
     let status_text = params.optional::<String>("status_text")?.map(|t| t.trim().to_owned());
     let emoji_name = params.optional::<String>("emoji_name")?;
     let emoji_code = params.optional::<String>("emoji_code")?;
@@ -130,7 +161,6 @@ pub fn update_status(store: &impl Store, actor: &Actor, params: &Params) -> ApiR
     }
     let emoji = requested_emoji(store, actor.realm.id, emoji_name, emoji_code, kind)?;
 
-    let user = &actor.user;
     let mut status = stored_status(store, user.id)?;
     let mut event = json!({"type": "user_status", "user_id": user.id});
     if let Some(text) = status_text {

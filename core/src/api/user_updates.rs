@@ -24,6 +24,50 @@ fn realm_user_update(store: &impl Store, actor: &Actor, person: serde_json::Valu
     Ok(Event::Other { users, body: json!({"type": "realm_user", "op": "update", "person": person}) })
 }
 
+/// Gives `user` a new role (a no-op for the role it has): only owners make or unmake owners,
+/// and the only owner stays one. Returns the events; `user` is updated in place.
+fn change_role(store: &impl Store, actor: &Actor, user: &mut User, role: Role) -> ApiResult<Vec<Event>> {
+    let mut events = Vec::new();
+    if role == user.role {
+        return Ok(events);
+    }
+    if (role == Role::Owner || user.role == Role::Owner) && actor.user.role != Role::Owner {
+        return Err(ApiError::owner_required());
+    }
+    if user.role == Role::Owner && active_owners(store, actor)? <= 1 {
+        return Err(ApiError::bad_request(
+            "The owner permission cannot be removed from the only organization owner.",
+        ));
+    }
+    let before = user.clone();
+    user.role = role;
+    events.push(realm_user_update(store, actor, json!({"user_id": user.id, "role": role.value()}))?);
+    if user.is_active {
+        let groups = Groups::load(store, actor.realm.id)?;
+        events.extend(role_group_events(&groups, user.id, Some(before.role), Some(role)));
+        events.extend(role_change_events(store, actor, &before, user)?);
+    }
+    Ok(events)
+}
+
+/// The `role` parameter of `PATCH /bots/{bot_id}`: as for any account, administrators only.
+pub fn update_user_role(
+    store: &impl Store,
+    actor: &Actor,
+    user: &User,
+    params: &Params,
+) -> ApiResult<Outcome> {
+    require_admin(actor)?;
+    let value: i64 = params.required("role")?;
+    let role = u16::try_from(value)
+        .ok()
+        .and_then(Role::from_value)
+        .ok_or_else(|| ApiError::bad_request("Invalid role"))?;
+    let mut updated = user.clone();
+    let events = change_role(store, actor, &mut updated, role)?;
+    Ok(Outcome { changes: vec![Change::PutUser(updated)], events, ..Outcome::default() })
+}
+
 /// `PATCH /users/{user_id}`: `full_name`, `role` and `profile_data` (custom profile field
 /// values, see `custom_profile_fields::values`).
 pub fn update_user(store: &impl Store, actor: &Actor, target: UserId, params: &Params) -> ApiResult<Outcome> {
@@ -44,22 +88,8 @@ pub fn update_user(store: &impl Store, actor: &Actor, target: UserId, params: &P
     }
     let mut updated = user.clone();
     let mut events = Vec::new();
-    if let Some(role) = role.filter(|r| *r != user.role) {
-        if (role == Role::Owner || user.role == Role::Owner) && actor.user.role != Role::Owner {
-            return Err(ApiError::owner_required());
-        }
-        if user.role == Role::Owner && active_owners(store, actor)? <= 1 {
-            return Err(ApiError::bad_request(
-                "The owner permission cannot be removed from the only organization owner.",
-            ));
-        }
-        updated.role = role;
-        events.push(realm_user_update(store, actor, json!({"user_id": user.id, "role": role.value()}))?);
-        if user.is_active {
-            let groups = Groups::load(store, actor.realm.id)?;
-            events.extend(role_group_events(&groups, user.id, Some(user.role), Some(role)));
-            events.extend(role_change_events(store, actor, &user, &updated)?);
-        }
+    if let Some(role) = role {
+        events.extend(change_role(store, actor, &mut updated, role)?);
     }
     if let Some(name) = full_name.filter(|n| *n != user.full_name) {
         updated.full_name = name.clone();

@@ -52,7 +52,7 @@ pub fn router() -> Router<AppState> {
         .route("/users/me", get(get_own_user).delete(deactivate_own_user))
         .route("/users", get(get_users).post(create_user))
         .route("/bots", get(get_bots).post(add_bot))
-        .route("/bots/{bot}", axum::routing::delete(deactivate_bot))
+        .route("/bots/{bot}", axum::routing::patch(update_bot).delete(deactivate_bot))
         .route("/bots/{bot}/api_key/regenerate", axum::routing::post(regenerate_bot_api_key))
         .route("/users/{user}", get(get_user).patch(update_user).delete(deactivate_user))
         .route("/users/{user}/reactivate", axum::routing::post(reactivate_user))
@@ -141,7 +141,7 @@ pub fn router() -> Router<AppState> {
         .route("/users/me/muted_users/{user}", axum::routing::post(mute_user).delete(unmute_user))
         .route("/user_topics", axum::routing::post(update_user_topic))
         .route("/users/me/subscriptions/muted_topics", axum::routing::patch(mute_topic))
-        .route("/users/{user}/status", get(get_user_status))
+        .route("/users/{user}/status", get(get_user_status).post(update_status_for_user))
         // Custom emoji and avatars (images under /user_avatars/).
         .route("/realm/emoji", get(get_custom_emoji))
         .route(

@@ -189,6 +189,28 @@ pub(super) async fn deactivate_bot(
         .await
 }
 
+pub(super) async fn update_bot(
+    State(state): State<AppState>,
+    Path(bot): Path<String>,
+    request: ApiRequest,
+) -> Response {
+    command(state, request, move |t, actor, params, _| {
+        api::bot_updates::update_bot(t, actor, user_id_segment(&bot)?, params)
+    })
+    .await
+}
+
+pub(super) async fn update_status_for_user(
+    State(state): State<AppState>,
+    Path(user): Path<String>,
+    request: ApiRequest,
+) -> Response {
+    command(state, request, move |t, actor, params, _| {
+        api::user_status::update_status_for_user(t, actor, user_id_segment(&user)?, params)
+    })
+    .await
+}
+
 pub(super) async fn update_status(State(state): State<AppState>, request: ApiRequest) -> Response {
     command(state, request, |t, actor, params, _| api::user_status::update_status(t, actor, params)).await
 }
