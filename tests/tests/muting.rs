@@ -173,3 +173,27 @@ fn topic_preferences_decide_home_followed_and_first_unread() {
     let state = api.post("/register", Some(&owner), &[("fetch_event_types", r#"["message"]"#)]).ok();
     assert_eq!(state["unread_msgs"]["count"], 1, "{state}");
 }
+
+#[test]
+fn register_names_the_empty_topic_as_each_client_can_read_it() {
+    let server = TestServer::start(env!("CARGO_BIN_EXE_confab-under-test"));
+    let owner = server.owner();
+    let api = server.api();
+    let general =
+        api.get("/get_stream_id", Some(&owner), &[("stream", "general")]).ok()["stream_id"].to_string();
+    let params = [("stream_id", general.as_str()), ("topic", ""), ("visibility_policy", "3")];
+    api.post("/user_topics", Some(&owner), &params).ok();
+    let topic_of = |caps: &str| {
+        let state = api
+            .post(
+                "/register",
+                Some(&owner),
+                &[("fetch_event_types", r#"["user_topic"]"#), ("client_capabilities", caps)],
+            )
+            .ok();
+        state["user_topics"][0]["topic_name"].clone()
+    };
+    // zulip-terminal declares no `empty_topic_name`: it reads "general chat", as its events say.
+    assert_eq!(topic_of("{}"), "general chat");
+    assert_eq!(topic_of(r#"{"empty_topic_name": true}"#), "");
+}

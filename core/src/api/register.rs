@@ -258,7 +258,11 @@ pub fn initial_state(
         }
     }
     for (types, key, value) in [
-        (&["user_topic"][..], "user_topics", super::user_topics::user_topics_json(store, user.id)?),
+        (
+            &["user_topic"][..],
+            "user_topics",
+            super::user_topics::user_topics_json(store, user.id, caps.empty_topic_name)?,
+        ),
         (&["muted_users"][..], "muted_users", super::muted_users::muted_users_json(store, user.id)?),
         (&["alert_words"][..], "alert_words", json!(store.alert_words(user.id)?)),
         (&["user_status"][..], "user_status", super::user_status::user_statuses(store, actor)?),

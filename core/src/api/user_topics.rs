@@ -59,9 +59,18 @@ impl TopicPolicies {
     }
 }
 
-/// Register's `user_topics`.
-pub fn user_topics_json(store: &impl Store, user: UserId) -> ApiResult<Value> {
-    Ok(preferences(store, user)?.into_iter().map(|(_, p)| p).collect())
+/// Register's `user_topics`. A client without the `empty_topic_name` capability reads the
+/// empty topic as "general chat", as every `user_topic` event names it (feature level 334).
+pub fn user_topics_json(store: &impl Store, user: UserId, empty_topic_name: bool) -> ApiResult<Value> {
+    Ok(preferences(store, user)?
+        .into_iter()
+        .map(|(_, mut p)| {
+            if !empty_topic_name && p["topic_name"] == "" {
+                p["topic_name"] = crate::wire::EMPTY_TOPIC_DISPLAY_NAME.into();
+            }
+            p
+        })
+        .collect())
 }
 
 /// Register's legacy `muted_topics`: `[channel name, topic, muted since]` of muted topics.
