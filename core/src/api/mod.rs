@@ -23,6 +23,7 @@ pub mod narrow;
 pub mod navigation_views;
 pub mod notifications;
 pub mod outgoing_webhooks;
+pub mod playgrounds;
 pub mod presence;
 pub mod push_tokens;
 pub mod read_receipts;

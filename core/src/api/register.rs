@@ -325,6 +325,9 @@ pub fn initial_state(
         put("custom_profile_fields", fields.iter().map(super::custom_profile_fields::field_json).collect());
         put("custom_profile_field_types", super::custom_profile_fields::field_types_json());
     }
+    if wanted.any(&["realm_playgrounds"]) {
+        put("realm_playgrounds", super::playgrounds::playgrounds_json(&actor.realm));
+    }
     if wanted.any(&["realm_linkifiers"]) {
         let linkifiers = if caps.linkifier_url_template {
             wire::linkifiers(&store.linkifiers(actor.realm.id)?)

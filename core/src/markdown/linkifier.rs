@@ -207,6 +207,11 @@ fn regex_error(error: &regex::Error) -> String {
 /// Validates a linkifier as Zulip does: the URL template must be a valid RFC 6570 template,
 /// the pattern must compile, and the template's variables must be exactly the pattern's named
 /// groups. The error texts are Zulip's.
+/// The variables of an RFC 6570 URL template, or `None` if it is not one.
+pub fn template_variables(url_template: &str) -> Option<BTreeSet<String>> {
+    Some(parse_template(url_template)?.variables().map(|v| v.as_str().to_owned()).collect())
+}
+
 pub fn validate_linkifier(pattern: &str, url_template: &str) -> Result<(), String> {
     let template = parse_template(url_template).ok_or_else(|| "Invalid URL template.".to_owned())?;
     let regex = build(pattern).map_err(|e| regex_error(&e))?;

@@ -76,7 +76,7 @@ pub use context::{
     CustomEmoji, Linkifier, MarkdownContext, MentionGroup, MentionStream, MentionUser, Rendering, TopicLink,
 };
 pub use inline::emoji::{codepoint_to_name as unicode_emoji_name, name_to_codepoint as unicode_emoji_code};
-pub use linkifier::{topic_links, validate_linkifier};
+pub use linkifier::{template_variables, topic_links, validate_linkifier};
 pub use snapshot::{OrganizationSnapshot, render_description};
 
 /// Every Zulip emoji name and alias with its codepoint (lowercase hex, `-`-joined, without

@@ -50,6 +50,20 @@ pub struct RealmSettings {
     /// The personal settings new users start with, as changes from Zulip's defaults
     /// (`PATCH /realm/user_settings_defaults`).
     pub user_defaults: serde_json::Map<String, serde_json::Value>,
+    /// Code playgrounds ("view in playground" links on code blocks), in the order added.
+    pub playgrounds: Vec<Playground>,
+    /// The id the next playground gets: ids are never reused.
+    pub next_playground_id: u64,
+}
+
+/// A code playground (Zulip's `RealmPlayground`): code blocks in `pygments_language` get a
+/// link to `url_template` with the code as its `code` variable.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Playground {
+    pub id: u64,
+    pub name: String,
+    pub pygments_language: String,
+    pub url_template: String,
 }
 
 impl Default for RealmSettings {
@@ -66,6 +80,8 @@ impl Default for RealmSettings {
             groups: BTreeMap::new(),
             properties: serde_json::Map::new(),
             user_defaults: serde_json::Map::new(),
+            playgrounds: Vec::new(),
+            next_playground_id: 1,
         }
     }
 }

@@ -25,7 +25,7 @@ pub use messages::{
 };
 pub use organization::{
     ChannelFolderEvent, CustomProfileFieldsEvent, DefaultStreamsEvent, PropertyChange, RealmEmojiEvent,
-    RealmEvent, RealmLinkifiersEvent, RealmUpdateDict, SettingsEvent, UserGroupEvent,
+    RealmEvent, RealmLinkifiersEvent, RealmPlaygroundsEvent, RealmUpdateDict, SettingsEvent, UserGroupEvent,
 };
 pub use personal::{
     AlertWordsEvent, DraftsEvent, LegacyNotificationSetting, LegacySetting, MutedTopicsEvent,
@@ -62,6 +62,7 @@ pub enum ServerEvent {
     Presence(PresenceEvent),
     UserStatus(UserStatusEvent),
     RealmLinkifiers(RealmLinkifiersEvent),
+    RealmPlaygrounds(RealmPlaygroundsEvent),
     UserGroup(UserGroupEvent),
     DefaultStreams(DefaultStreamsEvent),
     ChannelFolder(ChannelFolderEvent),

@@ -133,6 +133,15 @@ pub struct RealmLinkifiersEvent {
     pub rest: Rest,
 }
 
+/// The organization's code playgrounds, all of them.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "typescript", derive(TS))]
+pub struct RealmPlaygroundsEvent {
+    pub realm_playgrounds: Value,
+    #[serde(flatten)]
+    pub rest: Rest,
+}
+
 /// The organization's default channels, all of them.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(feature = "typescript", derive(TS))]

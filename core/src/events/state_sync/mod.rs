@@ -57,6 +57,9 @@ pub fn apply_server_event(state: &mut Map<String, Value>, event: &ServerEvent, u
         ServerEvent::RealmLinkifiers(event) => {
             state.insert("realm_linkifiers".into(), event.linkifiers.clone());
         }
+        ServerEvent::RealmPlaygrounds(event) => {
+            state.insert("realm_playgrounds".into(), event.realm_playgrounds.clone());
+        }
         ServerEvent::UserGroup(event) => {
             apply_user_group(state, event);
             own::refresh_web_public(state, user_id);

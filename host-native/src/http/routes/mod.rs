@@ -91,6 +91,8 @@ pub fn router() -> Router<AppState> {
             get(get_user_group_subgroups).post(update_user_group_subgroups),
         )
         .route("/realm/linkifiers", get(get_linkifiers).patch(reorder_linkifiers))
+        .route("/realm/playgrounds", axum::routing::post(add_playground))
+        .route("/realm/playgrounds/{playground_id}", axum::routing::delete(remove_playground))
         .route("/realm/filters", axum::routing::post(add_linkifier))
         .route("/realm/filters/{filter_id}", axum::routing::patch(update_linkifier).delete(remove_linkifier))
         .route("/users/me/presence", axum::routing::post(update_presence))

@@ -106,3 +106,16 @@ pub(super) async fn update_realm_user_settings_defaults(
     })
     .await
 }
+
+pub(super) async fn add_playground(State(state): State<AppState>, request: ApiRequest) -> Response {
+    command(state, request, |t, actor, params, _| api::playgrounds::add_playground(t, actor, params)).await
+}
+
+pub(super) async fn remove_playground(
+    State(state): State<AppState>,
+    Path(id): Path<String>,
+    request: ApiRequest,
+) -> Response {
+    let id = id.parse::<u64>().ok();
+    command(state, request, move |t, actor, _, _| api::playgrounds::remove_playground(t, actor, id)).await
+}
