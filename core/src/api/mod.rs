@@ -28,6 +28,7 @@ pub mod presence;
 pub mod push_tokens;
 pub mod read_receipts;
 pub mod realm;
+pub mod realm_deactivation;
 pub mod realm_emoji;
 pub mod realm_properties;
 pub mod realm_user_defaults;

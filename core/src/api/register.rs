@@ -466,6 +466,8 @@ fn realm_block(actor: &Actor, site: &Site) -> Map<String, Value> {
         "password_min_guesses": 10000,
         // Zulip's `PASSWORD_MAX_LENGTH` (feature level 338).
         "password_max_length": 100,
+        "server_min_deactivated_realm_deletion_days": super::realm_deactivation::MIN_DELETION_DAYS,
+        "server_max_deactivated_realm_deletion_days": super::realm_deactivation::MAX_DELETION_DAYS,
         "server_can_summarize_topics": false,
         "navigation_tour_video_url": Value::Null,
         "max_channel_folder_name_length": super::channel_folders::MAX_FOLDER_NAME_LENGTH,

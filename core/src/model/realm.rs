@@ -54,6 +54,9 @@ pub struct RealmSettings {
     pub playgrounds: Vec<Playground>,
     /// The id the next playground gets: ids are never reused.
     pub next_playground_id: u64,
+    /// When a deactivated organization's data may be deleted (`deletion_delay_days` after its
+    /// deactivation), if its owner said; Confab itself deletes nothing.
+    pub scheduled_deletion: Option<i64>,
 }
 
 /// A code playground (Zulip's `RealmPlayground`): code blocks in `pygments_language` get a
@@ -82,6 +85,7 @@ impl Default for RealmSettings {
             user_defaults: serde_json::Map::new(),
             playgrounds: Vec::new(),
             next_playground_id: 1,
+            scheduled_deletion: None,
         }
     }
 }

@@ -79,6 +79,7 @@ pub fn router() -> Router<AppState> {
         .route("/messages/render", axum::routing::post(render_message))
         .route("/messages/matches_narrow", get(check_messages_match_narrow))
         .route("/realm", axum::routing::patch(update_realm))
+        .route("/realm/deactivate", axum::routing::post(deactivate_realm))
         .route("/realm/user_settings_defaults", axum::routing::patch(update_realm_user_settings_defaults))
         .route("/user_groups", get(get_user_groups))
         .route("/user_groups/create", axum::routing::post(create_user_group))

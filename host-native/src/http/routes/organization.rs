@@ -119,3 +119,10 @@ pub(super) async fn remove_playground(
     let id = id.parse::<u64>().ok();
     command(state, request, move |t, actor, _, _| api::playgrounds::remove_playground(t, actor, id)).await
 }
+
+pub(super) async fn deactivate_realm(State(state): State<AppState>, request: ApiRequest) -> Response {
+    command(state, request, |t, actor, params, now| {
+        api::realm_deactivation::deactivate_realm(t, actor, params, now)
+    })
+    .await
+}
