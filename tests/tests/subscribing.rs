@@ -285,3 +285,213 @@ fn channel_groups_open_a_private_channel_to_its_members() {
         "Channel content access is required.",
     );
 }
+
+#[test]
+fn subscribing_creates_channels_with_every_setting_channels_create_takes() {
+    let Org { server, owner, ada, ids: [owner_id, ada_id, ..], .. } = org();
+    let api = server.api();
+    let owner_only = only(&[owner_id]);
+    let settings = [
+        ("topics_policy", "disable_empty_topic"),
+        ("can_send_message_group", owner_only.as_str()),
+        ("can_move_messages_within_channel_group", owner_only.as_str()),
+        ("can_resolve_topics_group", owner_only.as_str()),
+        ("can_delete_own_message_group", owner_only.as_str()),
+        ("can_subscribe_group", owner_only.as_str()),
+    ];
+    subscribe(&api, &owner, &["rules"], &[owner_id, ada_id], &settings).ok();
+    let listed = api.get("/streams", Some(&ada), &[]).ok();
+    let rules =
+        listed["streams"].as_array().expect("list").iter().find(|s| s["name"] == "rules").expect("made");
+    assert_eq!(rules["topics_policy"], "disable_empty_topic");
+    for (setting, _) in &settings[1..] {
+        assert_eq!(
+            rules[*setting],
+            json!({"direct_members": [owner_id], "direct_subgroups": []}),
+            "{setting}"
+        );
+    }
+    refused(
+        api.post(
+            "/messages",
+            Some(&ada),
+            &[("type", "stream"), ("to", "rules"), ("topic", "t"), ("content", "hi")],
+        ),
+        "You do not have permission to post in this channel.",
+    );
+
+    // Values are checked as `POST /channels/create` checks them, channels made or not.
+    for (params, msg) in [
+        ([("topics_policy", "sometimes")], "Invalid topics_policy"),
+        ([("can_send_message_group", "99999")], "Invalid user group ID: 99999"),
+        ([("can_send_message_group", r#""x""#)], "can_send_message_group is not an integer or a dict"),
+        ([("message_retention_days", "zero")], "Bad value for 'message_retention_days': zero"),
+    ] {
+        refused(subscribe(&api, &owner, &["general"], &[], &params), msg);
+    }
+
+    // Who may set the topics and deletion policies: the organization decides.
+    let members = system_group(&api, &owner, "role:members").to_string();
+    let nobody = system_group(&api, &owner, "role:nobody").to_string();
+    let moderators = system_group(&api, &owner, "role:moderators").to_string();
+    let state = api.post("/register", Some(&ada), &[("fetch_event_types", r#"["realm"]"#)]).ok();
+    assert_eq!(state["realm_can_set_topics_policy_group"].to_string(), members);
+    assert_eq!(state["realm_can_set_delete_message_policy_group"].to_string(), moderators);
+    let everyone_deletes = system_group(&api, &owner, "role:everyone").to_string();
+    refused(
+        subscribe(&api, &ada, &["hers"], &[], &[("can_delete_own_message_group", everyone_deletes.as_str())]),
+        "Insufficient permission",
+    );
+    subscribe(&api, &ada, &["hers"], &[], &[("can_delete_own_message_group", nobody.as_str())]).ok();
+    subscribe(&api, &ada, &["also hers"], &[], &[("topics_policy", "allow_empty_topic")]).ok();
+    let administrators = system_group(&api, &owner, "role:administrators").to_string();
+    api.patch("/realm", Some(&owner), &[("can_set_topics_policy_group", &change_to(&administrators))]).ok();
+    refused(
+        subscribe(&api, &ada, &["not hers"], &[], &[("topics_policy", "allow_empty_topic")]),
+        "Insufficient permission",
+    );
+    subscribe(&api, &ada, &["hers too"], &[], &[("topics_policy", "inherit")]).ok();
+
+    // The same rules when the channel's administrator changes them later.
+    let hers =
+        api.get("/get_stream_id", Some(&ada), &[("stream", "hers")]).ok()["stream_id"].as_u64().expect("id");
+    refused(
+        patch_channel(&api, &ada, hers, &[("topics_policy", "empty_topic_only")]),
+        "Insufficient permission",
+    );
+    refused(
+        patch_channel(&api, &ada, hers, &[("can_delete_any_message_group", &change_to(&members))]),
+        "Insufficient permission",
+    );
+    patch_channel(&api, &owner, hers, &[("topics_policy", "empty_topic_only")]).ok();
+    patch_channel(&api, &owner, hers, &[("can_delete_any_message_group", &change_to(&members))]).ok();
+}
+
+#[test]
+fn users_added_by_someone_else_are_told_unless_asked_not_to() {
+    let Org { server, owner, bob, cat, ids: [_, _, bob_id, cat_id], .. } = org();
+    let api = server.api();
+    let notices = |who: &Creds| {
+        let narrow = r#"[{"operator": "is", "operand": "dm"}]"#;
+        let params = [("anchor", "newest"), ("num_before", "10"), ("num_after", "0"), ("narrow", narrow)];
+        api.get("/messages", Some(who), &params).ok()["messages"].as_array().expect("list").len()
+    };
+    create(&api, &owner, "news", &[], &[]);
+    let quiet =
+        subscribe(&api, &owner, &["news"], &[bob_id], &[("send_new_subscription_messages", "false")]).ok();
+    assert_eq!(quiet["subscribed"], json!({bob_id.to_string(): ["news"]}));
+    assert!(quiet.get("new_subscription_messages_sent").is_none(), "{quiet}");
+    assert_eq!(notices(&bob), 0);
+    let told = subscribe(&api, &owner, &["news"], &[cat_id], &[]).ok();
+    assert_eq!(told["new_subscription_messages_sent"], true);
+    assert_eq!(notices(&cat), 1);
+    refused(
+        subscribe(&api, &owner, &["news"], &[cat_id], &[("send_new_subscription_messages", "maybe")]),
+        "send_new_subscription_messages is not valid JSON",
+    );
+    let state = api.post("/register", Some(&bob), &[("fetch_event_types", r#"["realm"]"#)]).ok();
+    assert_eq!(state["max_bulk_new_subscription_messages"], 100);
+}
+
+#[test]
+fn subscriber_lists_leave_out_deactivated_users_and_say_how_many_there_are() {
+    let Org { server, owner, ada, ids: [owner_id, ada_id, bob_id, cat_id], .. } = org();
+    let api = server.api();
+    let town = create(&api, &owner, "town", &[owner_id, ada_id, bob_id], &[]);
+    let old = create(&api, &owner, "old", &[owner_id, bob_id], &[]);
+    api.delete(&format!("/streams/{old}"), Some(&owner), &[]).ok();
+    let count = |who: &Creds, id: u64| {
+        api.get(&format!("/streams/{id}"), Some(who), &[]).ok()["stream"]["subscriber_count"].clone()
+    };
+    assert_eq!(count(&ada, town), 3);
+    let queue = api
+        .post(
+            "/register",
+            Some(&ada),
+            &[
+                ("event_types", r#"["subscription"]"#),
+                ("include_subscribers", "true"),
+                ("client_capabilities", r#"{"archived_channels": true}"#),
+            ],
+        )
+        .ok();
+    let sub =
+        queue["subscriptions"].as_array().expect("list").iter().find(|s| s["stream_id"] == town).cloned();
+    let sub = sub.expect("subscribed");
+    assert_eq!(
+        (sub["subscribers"].clone(), sub["subscriber_count"].clone()),
+        (json!([owner_id, ada_id, bob_id]), json!(3))
+    );
+
+    api.delete(&format!("/users/{bob_id}"), Some(&owner), &[]).ok();
+    // Every channel of Bob's, the archived one too, loses him for those who see it.
+    let events = api.queued(&ada, &queue)["events"].clone();
+    let general = api.get("/get_stream_id", Some(&ada), &[("stream", "general")]).ok()["stream_id"].clone();
+    assert_eq!(
+        events,
+        json!([
+            {"id": 0, "type": "subscription", "op": "peer_remove", "stream_ids": [general], "user_ids": [bob_id]},
+            {"id": 1, "type": "subscription", "op": "peer_remove", "stream_ids": [town], "user_ids": [bob_id]},
+            {"id": 2, "type": "subscription", "op": "peer_remove", "stream_ids": [old], "user_ids": [bob_id]},
+        ])
+    );
+    assert_eq!(members(&api, &ada, town), json!([owner_id, ada_id]));
+    assert_eq!(count(&ada, town), 2);
+    let state = api.post("/register", Some(&ada), &[("include_subscribers", "true")]).ok();
+    let sub =
+        state["subscriptions"].as_array().expect("list").iter().find(|s| s["stream_id"] == town).cloned();
+    assert_eq!(sub.expect("subscribed")["subscribers"], json!([owner_id, ada_id]));
+    let listed =
+        api.get("/users/me/subscriptions", Some(&ada), &[("include_subscribers", "true")]).ok()["subscriptions"]
+            .clone();
+    let sub =
+        listed.as_array().expect("list").iter().find(|s| s["stream_id"] == town).cloned().expect("listed");
+    assert_eq!(
+        (sub["subscribers"].clone(), sub["subscriber_count"].clone()),
+        (json!([owner_id, ada_id]), json!(2))
+    );
+
+    // The others are told of a new subscriber.
+    let cats = api.post("/register", Some(&owner), &[("event_types", r#"["subscription"]"#)]).ok();
+    subscribe(&api, &owner, &["town"], &[cat_id], &[]).ok();
+    let peers = api.queued(&owner, &cats)["events"].clone();
+    assert_eq!(peers[0]["op"], "peer_add");
+    assert_eq!(peers[0]["user_ids"], json!([cat_id]));
+
+    let back = api.post("/register", Some(&ada), &[("event_types", r#"["subscription"]"#)]).ok();
+    api.post(&format!("/users/{bob_id}/reactivate"), Some(&owner), &[]).ok();
+    let events = api.queued(&ada, &back)["events"].clone();
+    let ops: Vec<(Value, Value)> =
+        events.as_array().expect("list").iter().map(|e| (e["op"].clone(), e["stream_ids"].clone())).collect();
+    assert_eq!(
+        ops,
+        vec![
+            (json!("peer_add"), json!([general])),
+            (json!("peer_add"), json!([town])),
+            (json!("peer_add"), json!([old]))
+        ]
+    );
+    assert_eq!(count(&ada, town), 4);
+}
+
+#[test]
+fn subscriptions_list_partial_subscribers_as_register_does() {
+    let Org { server, owner, ids: [owner_id, ada_id, ..], .. } = org();
+    let api = server.api();
+    let town = create(&api, &owner, "town", &[owner_id, ada_id], &[]);
+    for include in ["partial", "true"] {
+        let listed =
+            api.get("/users/me/subscriptions", Some(&owner), &[("include_subscribers", include)]).ok();
+        let sub = listed["subscriptions"].as_array().expect("list").iter().find(|s| s["stream_id"] == town);
+        let sub = sub.expect("subscribed");
+        // A small channel lists them all, as register does under `partial`.
+        assert_eq!(sub["subscribers"], json!([owner_id, ada_id]), "{include}");
+        assert!(sub.get("partial_subscribers").is_none());
+    }
+    let plain = api.get("/users/me/subscriptions", Some(&owner), &[]).ok();
+    assert!(plain["subscriptions"][0].get("subscribers").is_none());
+    refused(
+        api.get("/users/me/subscriptions", Some(&owner), &[("include_subscribers", "some")]),
+        "Invalid include_subscribers",
+    );
+}
