@@ -73,7 +73,7 @@ pub fn user(user: &User, viewer: &User, profile_data: Option<Value>) -> Value {
 /// `get_stream_post_policy_value_based_on_group_setting`): the system groups the old policy
 /// had a value for get it (everyone 1, administrators 2, full members 3, moderators 4);
 /// anything else reads "everyone", the superset.
-fn stream_post_policy(groups: &Groups, stream: &Stream) -> u8 {
+pub fn stream_post_policy(groups: &Groups, stream: &Stream) -> u8 {
     let setting = crate::groups::channel_setting(groups, stream, "can_send_message_group");
     let system = match setting {
         Ok(crate::model::GroupSetting::Named(id)) => groups.get(id).and_then(|g| g.system),
@@ -88,7 +88,7 @@ fn stream_post_policy(groups: &Groups, stream: &Stream) -> u8 {
 }
 
 /// `stream_post_policy` for "administrators only": the one `is_announcement_only` stands for.
-const STREAM_POST_POLICY_ADMINS: u8 = 2;
+pub const STREAM_POST_POLICY_ADMINS: u8 = 2;
 
 /// The fields a channel and a subscription share (spec 2.5). `subscriber_count` is the
 /// number of its subscribers who are active users (`api::streams::active_subscribers`).

@@ -368,3 +368,49 @@ fn channel_groups_open_private_channels() {
         run(move |s, a, p, now| api::channel_admin::update_stream(s, a, id, p, now), ada_actor, &describe),
     );
 }
+
+#[test]
+fn changing_who_sees_a_channel() {
+    let mut w = world();
+    let owner = w.actor("owner@example.com");
+    let ada = w.user_id("ada@example.com");
+    // Bob was subscribed once: the channel comes back to him as one he left.
+    w.subscribe("owner@example.com", r#"[{"name": "design"}]"#, &[("principals", r#"["bob@example.com"]"#)]);
+    let bob_actor = w.actor("bob@example.com");
+    w.run(|s, _| {
+        api::subscriptions::unsubscribe(
+            s,
+            &bob_actor,
+            &support::params(&[("subscriptions", r#"["design"]"#)]),
+        )
+    })
+    .expect("Bob leaves");
+    w.subscribe("owner@example.com", r#"[{"name": "design"}]"#, &[]);
+    let id = channel(&w, "design");
+    let update = move |pairs: &[(&str, &str)]| {
+        let owner = owner.clone();
+        run(move |s, a, p, now| api::channel_admin::update_stream(s, a, id, p, now), owner, pairs)
+    };
+    let admins = format!(r#"{{"new": {{"direct_members": [{ada}], "direct_subgroups": []}}}}"#);
+    let nobody_else = r#"{"new": {"direct_members": [], "direct_subgroups": []}}"#;
+    let administrators = {
+        let groups = w.store.user_groups(w.realm).expect("groups");
+        let id = groups.iter().find(|g| g.name == "role:administrators").expect("group").id;
+        format!(r#"{{"new": {id}}}"#)
+    };
+    for register in [CHANNELS, &[("event_types", r#"["subscription", "stream"]"#)][..]] {
+        for viewer in ["ada@example.com", "bob@example.com"] {
+            check(&mut w, viewer, register, update(&[("is_private", "true")]));
+            check(&mut w, viewer, register, update(&[("can_administer_channel_group", &admins)]));
+            check(&mut w, viewer, register, update(&[("can_send_message_group", &administrators)]));
+            check(&mut w, viewer, register, update(&[("can_administer_channel_group", nobody_else)]));
+            check(&mut w, viewer, register, update(&[("is_private", "false")]));
+            let everyone = {
+                let groups = w.store.user_groups(w.realm).expect("groups");
+                let id = groups.iter().find(|g| g.name == "role:everyone").expect("group").id;
+                format!(r#"{{"new": {id}}}"#)
+            };
+            check(&mut w, viewer, register, update(&[("can_send_message_group", &everyone)]));
+        }
+    }
+}

@@ -456,6 +456,7 @@ fn channels_count_their_subscribers_and_derive_the_old_posting_policy() {
         (json!(1), json!(false))
     );
     let owner_only = json!({"direct_members": [owner_id], "direct_subgroups": []}).to_string();
+    let watching = api.post("/register", Some(&ada), &[("event_types", r#"["stream"]"#)]).ok();
     for (group, policy) in [
         (system_group(&server, &owner, "role:administrators").to_string(), 2),
         (system_group(&server, &owner, "role:fullmembers").to_string(), 3),
@@ -469,6 +470,27 @@ fn channels_count_their_subscribers_and_derive_the_old_posting_policy() {
         assert_eq!(shown["stream_post_policy"], policy, "{group}");
         assert_eq!(shown["is_announcement_only"], policy == 2, "{group}");
     }
+    // Each change of the derived value is announced with the setting, as Zulip does.
+    let changes: Vec<(Value, Value)> = api.queued(&ada, &watching)["events"]
+        .as_array()
+        .expect("events")
+        .iter()
+        .map(|e| (e["property"].clone(), e["value"].clone()))
+        .filter(|(property, _)| property != "can_send_message_group")
+        .collect();
+    assert_eq!(
+        changes,
+        vec![
+            (json!("stream_post_policy"), json!(2)),
+            (json!("is_announcement_only"), json!(true)),
+            (json!("stream_post_policy"), json!(3)),
+            (json!("is_announcement_only"), json!(false)),
+            (json!("stream_post_policy"), json!(4)),
+            (json!("is_announcement_only"), json!(false)),
+            (json!("stream_post_policy"), json!(1)),
+            (json!("is_announcement_only"), json!(false)),
+        ]
+    );
 }
 
 fn refused(reply: Reply, msg: &str) {

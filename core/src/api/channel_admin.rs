@@ -227,15 +227,43 @@ pub fn update_stream(
     if changed.is_empty() && make_default.is_none() && unarchive.is_none() {
         return Err(ApiError::bad_request("No new data supplied"));
     }
+    // The legacy `stream_post_policy` follows `can_send_message_group`, announced when it
+    // changes (with `is_announcement_only`), as Zulip does for its older clients.
+    let (old_policy, new_policy) =
+        (wire::stream_post_policy(&groups, &old), wire::stream_post_policy(&groups, &stream));
+    if old_policy != new_policy {
+        changed.push(("stream_post_policy".into(), new_policy.into(), Map::new()));
+        let announcement_only = new_policy == wire::STREAM_POST_POLICY_ADMINS;
+        changed.push(("is_announcement_only".into(), announcement_only.into(), Map::new()));
+    }
     let users = metadata_watchers(store, &groups, &stream)?;
     let mut events = Vec::new();
+    // Those who see the channel only now (its privacy or its groups granting metadata access
+    // changed) get it whole; those who no longer see it, its `delete`.
+    let (mut told, mut gaining) = (users.clone(), Vec::new());
     if unarchive == Some(true) {
         events.extend(unarchive_events(store, &groups, &old, &stream, &users)?);
+    } else {
+        let before = metadata_watchers(store, &groups, &old)?;
+        gaining = users.iter().copied().filter(|u| !before.contains(u)).collect();
+        told.retain(|u| before.contains(u));
+        let losing: Vec<UserId> = before.into_iter().filter(|u| !users.contains(u)).collect();
+        if !losing.is_empty() {
+            let shown = channel_json(store, &groups, &old)?;
+            events.push(Event::Other {
+                users: losing,
+                body: json!({"type": "stream", "op": "delete", "streams": [shown], "stream_ids": [old.id]}),
+            });
+        }
     }
     events.extend(changed.into_iter().map(|(property, value, extra)| Event::Other {
-        users: users.clone(),
+        users: told.clone(),
         body: update_event(&old, &property, value, extra),
     }));
+    if !gaining.is_empty() {
+        let subscribers = active_subscribers(store, &stream)?;
+        events.extend(appearing_events(store, &groups, &stream, &gaining, &subscribers, stream.is_archived)?);
+    }
     if default_changed {
         events.push(super::default_channels::default_streams_event(store, actor.realm.id, &[&stream])?);
     }
@@ -257,9 +285,8 @@ pub fn update_stream(
 
 /// What an unarchived channel's watchers are told, as Zulip tells them: clients that keep
 /// archived channels (`archived_channels`) get `update` `is_archived: false`; the others, which
-/// dropped the channel, get it back, marked with `events::ARCHIVED_MARK` so the first kind
-/// skips it: a `create` (with the subscription each had once, as a role change brings it),
-/// then for subscribers their subscription and for everyone else its subscribers.
+/// dropped the channel, get it back (`appearing_events`), marked with `events::ARCHIVED_MARK`
+/// so the first kind skips it, and subscribers their subscription.
 fn unarchive_events(
     store: &impl Store,
     groups: &Groups,
@@ -268,12 +295,42 @@ fn unarchive_events(
     users: &[UserId],
 ) -> ApiResult<Vec<Event>> {
     let subscribers = active_subscribers(store, stream)?;
-    let shown = wire::stream(groups, stream, subscribers.len());
-    let mark = crate::events::ARCHIVED_MARK;
     let mut events = vec![Event::Other {
         users: users.to_vec(),
         body: update_event(archived, "is_archived", false.into(), Map::new()),
     }];
+    events.extend(appearing_events(store, groups, stream, users, &subscribers, true)?);
+    for &user in subscribers.iter().filter(|u| users.contains(u)) {
+        let Some(sub) = store.subscription(user, stream.id)? else { continue };
+        let mut add = super::subscriptions::add_event(store, groups, user, stream, &sub, &subscribers)?;
+        if let Event::Other { body, .. } = &mut add {
+            body[crate::events::ARCHIVED_MARK] = true.into();
+        }
+        events.push(add);
+    }
+    Ok(events)
+}
+
+/// What users who now see a channel they did not see are told: a `create` (with the
+/// subscription each had once, as a role change brings it), then, for those not subscribed,
+/// its subscribers as `peer_add` (Zulip's `do_change_stream_group_based_setting`). `marked`
+/// events go only to clients without `archived_channels` (see `unarchive_events`).
+fn appearing_events(
+    store: &impl Store,
+    groups: &Groups,
+    stream: &Stream,
+    users: &[UserId],
+    subscribers: &[UserId],
+    marked: bool,
+) -> ApiResult<Vec<Event>> {
+    let shown = wire::stream(groups, stream, subscribers.len());
+    let mark = |mut body: Value| {
+        if marked {
+            body[crate::events::ARCHIVED_MARK] = true.into();
+        }
+        body
+    };
+    let mut events = Vec::new();
     let mut plain = Vec::new();
     for &user in users {
         let Some(sub) = store.subscription(user, stream.id)?.filter(|s| !s.active) else {
@@ -285,28 +342,22 @@ fn unarchive_events(
         let inherited = wire::inherited_notification_values(&super::settings::settings_of(store, viewer)?);
         events.push(Event::Other {
             users: vec![user],
-            body: json!({"type": "stream", "op": "create", "streams": [shown], "unsubscribed": [left],
-                crate::events::INHERITED_NOTIFICATIONS_MARK: inherited, mark: true}),
+            body: mark(json!({"type": "stream", "op": "create", "streams": [shown], "unsubscribed": [left],
+                crate::events::INHERITED_NOTIFICATIONS_MARK: inherited})),
         });
     }
-    events.push(Event::Other {
-        users: plain,
-        body: json!({"type": "stream", "op": "create", "streams": [shown], mark: true}),
-    });
-    for &user in subscribers.iter().filter(|u| users.contains(u)) {
-        let Some(sub) = store.subscription(user, stream.id)? else { continue };
-        let mut add = super::subscriptions::add_event(store, groups, user, stream, &sub, &subscribers)?;
-        if let Event::Other { body, .. } = &mut add {
-            body[mark] = true.into();
-        }
-        events.push(add);
+    if !plain.is_empty() {
+        events.push(Event::Other {
+            users: plain,
+            body: mark(json!({"type": "stream", "op": "create", "streams": [shown]})),
+        });
     }
     let others: Vec<UserId> = users.iter().copied().filter(|u| !subscribers.contains(u)).collect();
-    if !subscribers.is_empty() {
+    if !subscribers.is_empty() && !others.is_empty() {
         events.push(Event::Other {
             users: others,
-            body: json!({"type": "subscription", "op": "peer_add", "stream_ids": [stream.id],
-                "user_ids": subscribers, mark: true}),
+            body: mark(json!({"type": "subscription", "op": "peer_add", "stream_ids": [stream.id],
+                "user_ids": subscribers})),
         });
     }
     Ok(events)
