@@ -15,25 +15,11 @@ fn an_uploaded_avatar_replaces_the_default_until_it_is_deleted() {
     let ada_id = api.get("/users/me", Some(&ada), &[]).ok()["user_id"].as_u64().expect("id");
     // `client_gravatar` is on by default: a default avatar is null, for the client to compute.
     let default_url = format!("/avatar/{ada_id}?v=1");
-    let ada_in = |reply: serde_json::Value| {
-        reply["members"]
-            .as_array()
-            .expect("members")
-            .iter()
-            .find(|u| u["user_id"] == ada_id)
-            .cloned()
-            .expect("ada")
-    };
-    assert_eq!(
-        api.get(&format!("/users/{ada_id}"), Some(&owner), &[]).ok()["user"]["avatar_url"],
-        json!(null)
-    );
+    let ada_in = |reply: serde_json::Value| reply["members"].as_array().expect("members").iter().find(|u| u["user_id"] == ada_id).cloned().expect("ada");
+    assert_eq!(api.get(&format!("/users/{ada_id}"), Some(&owner), &[]).ok()["user"]["avatar_url"], json!(null));
     assert_eq!(ada_in(api.get("/users", Some(&owner), &[]).ok())["avatar_url"], json!(null));
     let without = [("client_gravatar", "false")];
-    assert_eq!(
-        api.get(&format!("/users/{ada_id}"), Some(&owner), &without).ok()["user"]["avatar_url"],
-        default_url
-    );
+    assert_eq!(api.get(&format!("/users/{ada_id}"), Some(&owner), &without).ok()["user"]["avatar_url"], default_url);
     assert_eq!(ada_in(api.get("/users", Some(&owner), &without).ok())["avatar_url"], default_url);
     let queue = api.post("/register", Some(&owner), &[("event_types", r#"["realm_user"]"#)]).ok();
 

@@ -72,8 +72,7 @@ fn outgoing_webhook_bots_keep_their_service() {
     ];
     let made = api.post("/bots", Some(&owner), &encoded).ok();
     let bots = api.get("/bots", Some(&owner), &[]).ok();
-    let hook3 =
-        bots["bots"].as_array().expect("bots").iter().find(|b| b["user_id"] == made["user_id"]).cloned();
+    let hook3 = bots["bots"].as_array().expect("bots").iter().find(|b| b["user_id"] == made["user_id"]).cloned();
     assert_eq!(hook3.expect("listed")["services"][0]["base_url"], "https://bots.example/encoded");
     let no_url = [("full_name", "Hook2"), ("short_name", "hook2"), ("bot_type", "3")];
     api.post("/bots", Some(&owner), &no_url).error(400, "REQUEST_VARIABLE_MISSING");

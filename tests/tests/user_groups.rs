@@ -208,11 +208,7 @@ fn group_mentions_reach_members_who_may_be_mentioned() {
     // At our feature level a setting changes as `{"new": ..., "old": ...}`; a bare id is refused
     // with Zulip's text.
     let bare = api
-        .patch(
-            &format!("/user_groups/{id}"),
-            Some(&w.ada),
-            &[("can_mention_group", nobody.to_string().as_str())],
-        )
+        .patch(&format!("/user_groups/{id}"), Some(&w.ada), &[("can_mention_group", nobody.to_string().as_str())])
         .error(400, "BAD_REQUEST");
     assert_eq!(bare["msg"], "can_mention_group does not have the expected format");
     let change = json!({"new": nobody}).to_string();

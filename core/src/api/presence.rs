@@ -271,12 +271,7 @@ pub fn get_presence(store: &impl Store, actor: &Actor, now: i64) -> ApiResult<Ou
 /// `GET /users/{user_id_or_email}/presence`, as Zulip's `get_presence_backend`: one active
 /// human's presence in the legacy format, without the per-client `client` and `pushable`
 /// keys, and `aggregated` marked offline past the offline threshold.
-pub fn get_user_presence(
-    store: &impl Store,
-    actor: &Actor,
-    who: UserRef<'_>,
-    now: i64,
-) -> ApiResult<Outcome> {
+pub fn get_user_presence(store: &impl Store, actor: &Actor, who: UserRef<'_>, now: i64) -> ApiResult<Outcome> {
     let segment = match who {
         UserRef::Id(id) => id.to_string(),
         UserRef::Email(email) => email.to_owned(),
