@@ -270,7 +270,7 @@ pub fn setting_change<'v>(
 
 /// The organization's group settings: name, default group, and whether guests may hold it
 /// (Zulip's `allow_everyone_group`), per zulip-semantics §6.2.
-pub const REALM_GROUP_SETTINGS: [(&str, SystemGroup, bool); 18] = [
+pub const REALM_GROUP_SETTINGS: [(&str, SystemGroup, bool); 20] = [
     ("can_add_custom_emoji_group", SystemGroup::Members, false),
     ("can_add_subscribers_group", SystemGroup::Members, false),
     ("can_create_bots_group", SystemGroup::Members, false),
@@ -287,6 +287,8 @@ pub const REALM_GROUP_SETTINGS: [(&str, SystemGroup, bool); 18] = [
     ("can_move_messages_between_channels_group", SystemGroup::Members, false),
     ("can_move_messages_between_topics_group", SystemGroup::Everyone, true),
     ("can_resolve_topics_group", SystemGroup::Everyone, true),
+    ("can_set_delete_message_policy_group", SystemGroup::Moderators, false),
+    ("can_set_topics_policy_group", SystemGroup::Members, true),
     ("direct_message_initiator_group", SystemGroup::Everyone, true),
     ("direct_message_permission_group", SystemGroup::Everyone, true),
 ];

@@ -26,6 +26,9 @@ pub struct Memo<'s, S: Store> {
     streams: RefCell<HashMap<StreamId, Option<Stream>>>,
     realm_users: RefCell<HashMap<RealmId, Vec<User>>>,
     user_groups: RefCell<HashMap<RealmId, Vec<UserGroup>>>,
+    /// Register counts every channel's subscribers for `streams` and again for the
+    /// subscriptions (`subscriber_count`).
+    stream_subscribers: RefCell<HashMap<StreamId, Vec<UserId>>>,
 }
 
 impl<'s, S: Store> Memo<'s, S> {
@@ -36,6 +39,7 @@ impl<'s, S: Store> Memo<'s, S> {
             streams: RefCell::default(),
             realm_users: RefCell::default(),
             user_groups: RefCell::default(),
+            stream_subscribers: RefCell::default(),
         }
     }
 }
@@ -77,6 +81,10 @@ impl<S: Store> Store for Memo<'_, S> {
         remembered(&self.user_groups, realm, || self.store.user_groups(realm))
     }
 
+    fn stream_subscribers(&self, stream: StreamId) -> ApiResult<Vec<UserId>> {
+        remembered(&self.stream_subscribers, stream, || self.store.stream_subscribers(stream))
+    }
+
     fn pending_deliveries(&self) -> ApiResult<PendingDeliveries<'_>> {
         self.store.pending_deliveries()
     }
@@ -103,7 +111,6 @@ impl<S: Store> Store for Memo<'_, S> {
         realm_streams(realm: RealmId) -> ApiResult<Vec<Stream>>;
         subscription(user: UserId, stream: StreamId) -> ApiResult<Option<Subscription>>;
         user_subscriptions(user: UserId) -> ApiResult<Vec<Subscription>>;
-        stream_subscribers(stream: StreamId) -> ApiResult<Vec<UserId>>;
         recipient(id: RecipientId) -> ApiResult<Option<Recipient>>;
         direct_group(key: &str) -> ApiResult<Option<RecipientId>>;
         message(id: MessageId) -> ApiResult<Option<Message>>;

@@ -6,7 +6,7 @@ use serde_json::{Map, Value, json};
 use crate::error::ApiResult;
 use crate::groups::Groups;
 use crate::ids::UserId;
-use crate::model::{Message, MessageFlags, MessageKind, Realm, Stream, Subscription, User};
+use crate::model::{Message, MessageFlags, MessageKind, Realm, Stream, Subscription, SystemGroup, User};
 use crate::store::Store;
 use crate::time::iso8601;
 
@@ -77,8 +77,31 @@ pub fn user(user: &User, viewer: &User, profile_data: Option<Value>) -> Value {
     fields
 }
 
-/// The fields a channel and a subscription share (spec 2.5).
-fn stream_fields(groups: &Groups, stream: &Stream) -> Map<String, Value> {
+/// The deprecated `stream_post_policy` that best approximates `can_send_message_group` (Zulip's
+/// `get_stream_post_policy_value_based_on_group_setting`): the system groups the old policy
+/// had a value for get it (everyone 1, administrators 2, full members 3, moderators 4);
+/// anything else reads "everyone", the superset.
+pub fn stream_post_policy(groups: &Groups, stream: &Stream) -> u8 {
+    let setting = crate::groups::channel_setting(groups, stream, "can_send_message_group");
+    let system = match setting {
+        Ok(crate::model::GroupSetting::Named(id)) => groups.get(id).and_then(|g| g.system),
+        _ => None,
+    };
+    match system {
+        Some(SystemGroup::Administrators) => STREAM_POST_POLICY_ADMINS,
+        Some(SystemGroup::FullMembers) => 3,
+        Some(SystemGroup::Moderators) => 4,
+        _ => 1,
+    }
+}
+
+/// `stream_post_policy` for "administrators only": the one `is_announcement_only` stands for.
+pub const STREAM_POST_POLICY_ADMINS: u8 = 2;
+
+/// The fields a channel and a subscription share (spec 2.5). `subscriber_count` is the
+/// number of its subscribers who are active users (`api::streams::active_subscribers`).
+fn stream_fields(groups: &Groups, stream: &Stream, subscriber_count: usize) -> Map<String, Value> {
+    let post_policy = stream_post_policy(groups, stream);
     let mut value = json!({
         "stream_id": stream.id,
         "name": stream.name,
@@ -89,8 +112,9 @@ fn stream_fields(groups: &Groups, stream: &Stream) -> Map<String, Value> {
         "invite_only": stream.invite_only,
         "is_web_public": stream.is_web_public,
         "is_archived": stream.is_archived,
-        "stream_post_policy": 1,
-        "is_announcement_only": false,
+        "stream_post_policy": post_policy,
+        "is_announcement_only": post_policy == STREAM_POST_POLICY_ADMINS,
+        "subscriber_count": subscriber_count,
         "message_retention_days": stream.message_retention_days,
         "history_public_to_subscribers": stream.history_public_to_subscribers,
         "first_message_id": stream.first_message_id,
@@ -116,8 +140,8 @@ fn stream_fields(groups: &Groups, stream: &Stream) -> Map<String, Value> {
 }
 
 /// A channel as `GET /streams` shows it.
-pub fn stream(groups: &Groups, stream: &Stream) -> Value {
-    Value::Object(stream_fields(groups, stream))
+pub fn stream(groups: &Groups, stream: &Stream, subscriber_count: usize) -> Value {
+    Value::Object(stream_fields(groups, stream, subscriber_count))
 }
 
 /// A subscription as `GET /users/me/subscriptions` and `subscriptions` in register show it.
@@ -125,9 +149,10 @@ pub fn subscription(
     groups: &Groups,
     stream: &Stream,
     sub: &Subscription,
+    subscriber_count: usize,
     subscribers: Option<&[UserId]>,
 ) -> Value {
-    let mut fields = stream_fields(groups, stream);
+    let mut fields = stream_fields(groups, stream, subscriber_count);
     let extra = json!({
         "color": sub.color,
         "is_muted": sub.is_muted,

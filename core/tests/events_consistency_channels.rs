@@ -237,3 +237,180 @@ fn muting_a_channel_changes_what_counts() {
         );
     }
 }
+
+#[test]
+fn unarchiving_a_channel() {
+    for capabilities in [r#"{}"#, r#"{"archived_channels": true}"#] {
+        for include_subscribers in ["true", "false"] {
+            let mut w = world();
+            let owner = w.actor("owner@example.com");
+            w.subscribe(
+                "owner@example.com",
+                r#"[{"name": "design"}]"#,
+                &[("principals", r#"["ada@example.com", "bob@example.com"]"#)],
+            );
+            // Bob left: the channel comes back to him as one he was subscribed to once.
+            let bob = w.actor("bob@example.com");
+            w.run(|s, _| {
+                api::subscriptions::unsubscribe(
+                    s,
+                    &bob,
+                    &support::params(&[("subscriptions", r#"["design"]"#)]),
+                )
+            })
+            .expect("Bob leaves");
+            w.stream("ada@example.com", "design", "fonts", "serif?");
+            let id = channel(&w, "design");
+            w.run(|s, _| api::channel_admin::archive_stream(s, &owner, id)).expect("archived");
+            let register = [
+                ("event_types", r#"["subscription", "stream", "message"]"#),
+                ("include_subscribers", include_subscribers),
+                ("client_capabilities", capabilities),
+            ];
+            for viewer in ["ada@example.com", "bob@example.com", "owner@example.com"] {
+                check(
+                    &mut w,
+                    viewer,
+                    &register,
+                    run(
+                        move |s, a, p, now| api::channel_admin::update_stream(s, a, id, p, now),
+                        owner.clone(),
+                        &[("is_archived", "false")],
+                    ),
+                );
+                w.run(|s, _| api::channel_admin::archive_stream(s, &owner, id)).expect("archived again");
+            }
+        }
+    }
+}
+
+#[test]
+fn deactivating_and_reactivating_a_subscriber() {
+    for include_subscribers in ["true", "false"] {
+        let mut w = world();
+        let owner = w.actor("owner@example.com");
+        w.subscribe(
+            "owner@example.com",
+            r#"[{"name": "design"}]"#,
+            &[("principals", r#"["bob@example.com"]"#)],
+        );
+        let archived = channel(&w, "design");
+        w.run(|s, _| api::channel_admin::archive_stream(s, &owner, archived)).expect("archived");
+        let register = [
+            ("event_types", r#"["subscription", "stream", "realm_user"]"#),
+            ("include_subscribers", include_subscribers),
+            ("client_capabilities", r#"{"archived_channels": true}"#),
+        ];
+        let bob = w.user_id("bob@example.com");
+        check(
+            &mut w,
+            "ada@example.com",
+            &register,
+            run(move |s, a, _, _| api::users::deactivate_user(s, a, bob), owner.clone(), &[]),
+        );
+        check(
+            &mut w,
+            "ada@example.com",
+            &register,
+            run(move |s, a, _, _| api::users::reactivate_user(s, a, bob), owner.clone(), &[]),
+        );
+    }
+}
+
+#[test]
+fn channel_groups_open_private_channels() {
+    let mut w = world();
+    let owner = w.actor("owner@example.com");
+    let (ada, bob) = (w.user_id("ada@example.com"), w.user_id("bob@example.com"));
+    let register = &[("event_types", r#"["subscription", "stream"]"#), ("include_subscribers", "true")];
+    // Ada administers the channel without being subscribed; Bob may subscribe himself.
+    let administer = format!(r#"{{"direct_members": [{ada}], "direct_subgroups": []}}"#);
+    let subscribe = format!(r#"{{"direct_members": [{bob}], "direct_subgroups": []}}"#);
+    let owner_only = format!("[{}]", w.user_id("owner@example.com"));
+    let create = [
+        ("name", "secret"),
+        ("subscribers", owner_only.as_str()),
+        ("invite_only", "true"),
+        ("history_public_to_subscribers", "true"),
+        ("can_administer_channel_group", administer.as_str()),
+        ("can_subscribe_group", subscribe.as_str()),
+    ];
+    for viewer in ["ada@example.com", "bob@example.com"] {
+        check(&mut w, viewer, register, run(api::channels::create_channel, owner.clone(), &create));
+        let id = channel(&w, "secret");
+        w.run(|s, _| api::channel_admin::archive_stream(s, &owner, id)).expect("archived");
+        let renamed = format!("old secret {viewer}");
+        w.run(|s, now| {
+            api::channel_admin::update_stream(s, &owner, id, &support::params(&[("new_name", &renamed)]), now)
+        })
+        .expect("renamed");
+    }
+    check(&mut w, "ada@example.com", register, run(api::channels::create_channel, owner.clone(), &create));
+    let id = channel(&w, "secret");
+    let bob_actor = w.actor("bob@example.com");
+    let join = [("subscriptions", r#"[{"name": "secret"}]"#)];
+    for viewer in ["ada@example.com", "bob@example.com", "owner@example.com"] {
+        check(&mut w, viewer, register, run(api::subscriptions::subscribe, bob_actor.clone(), &join));
+        let leave = [("subscriptions", r#"["secret"]"#)];
+        check(
+            &mut w,
+            viewer,
+            register,
+            run(|s, a, p, _| api::subscriptions::unsubscribe(s, a, p), bob_actor.clone(), &leave),
+        );
+    }
+    let ada_actor = w.actor("ada@example.com");
+    let describe = [("description", "Ada's now")];
+    check(
+        &mut w,
+        "ada@example.com",
+        register,
+        run(move |s, a, p, now| api::channel_admin::update_stream(s, a, id, p, now), ada_actor, &describe),
+    );
+}
+
+#[test]
+fn changing_who_sees_a_channel() {
+    let mut w = world();
+    let owner = w.actor("owner@example.com");
+    let ada = w.user_id("ada@example.com");
+    // Bob was subscribed once: the channel comes back to him as one he left.
+    w.subscribe("owner@example.com", r#"[{"name": "design"}]"#, &[("principals", r#"["bob@example.com"]"#)]);
+    let bob_actor = w.actor("bob@example.com");
+    w.run(|s, _| {
+        api::subscriptions::unsubscribe(
+            s,
+            &bob_actor,
+            &support::params(&[("subscriptions", r#"["design"]"#)]),
+        )
+    })
+    .expect("Bob leaves");
+    w.subscribe("owner@example.com", r#"[{"name": "design"}]"#, &[]);
+    let id = channel(&w, "design");
+    let update = move |pairs: &[(&str, &str)]| {
+        let owner = owner.clone();
+        run(move |s, a, p, now| api::channel_admin::update_stream(s, a, id, p, now), owner, pairs)
+    };
+    let admins = format!(r#"{{"new": {{"direct_members": [{ada}], "direct_subgroups": []}}}}"#);
+    let nobody_else = r#"{"new": {"direct_members": [], "direct_subgroups": []}}"#;
+    let administrators = {
+        let groups = w.store.user_groups(w.realm).expect("groups");
+        let id = groups.iter().find(|g| g.name == "role:administrators").expect("group").id;
+        format!(r#"{{"new": {id}}}"#)
+    };
+    for register in [CHANNELS, &[("event_types", r#"["subscription", "stream"]"#)][..]] {
+        for viewer in ["ada@example.com", "bob@example.com"] {
+            check(&mut w, viewer, register, update(&[("is_private", "true")]));
+            check(&mut w, viewer, register, update(&[("can_administer_channel_group", &admins)]));
+            check(&mut w, viewer, register, update(&[("can_send_message_group", &administrators)]));
+            check(&mut w, viewer, register, update(&[("can_administer_channel_group", nobody_else)]));
+            check(&mut w, viewer, register, update(&[("is_private", "false")]));
+            let everyone = {
+                let groups = w.store.user_groups(w.realm).expect("groups");
+                let id = groups.iter().find(|g| g.name == "role:everyone").expect("group").id;
+                format!(r#"{{"new": {id}}}"#)
+            };
+            check(&mut w, viewer, register, update(&[("can_send_message_group", &everyone)]));
+        }
+    }
+}

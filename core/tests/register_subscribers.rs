@@ -1,5 +1,6 @@
-//! Register's `include_subscribers=partial` (spec 2.5): small channels list every subscriber;
-//! channels of 250 or more list `partial_subscribers`, the bots and the recently active.
+//! Register's and `GET /users/me/subscriptions`' `include_subscribers=partial` (spec 2.5, feature
+//! level 412): small channels list every subscriber; channels of 250 or more list
+//! `partial_subscribers`, the bots and the recently active.
 
 mod support;
 
@@ -47,4 +48,19 @@ fn big_channels_list_partial_subscribers() {
     );
     let small = partial.as_array().expect("list").iter().find(|s| s["name"] == "small").expect("subscribed");
     assert_eq!(small["subscribers"].as_array().map(Vec::len), Some(1));
+
+    // `GET /users/me/subscriptions` answers the same.
+    let actor = world.actor("owner@example.com");
+    let listed = confab_core::api::subscriptions::get_subscriptions(
+        &world.store,
+        &actor,
+        &params(&[("include_subscribers", "partial")]),
+        world.now,
+    )
+    .expect("listed");
+    let lists = |subs: &serde_json::Value| -> Vec<(serde_json::Value, serde_json::Value)> {
+        let subs = subs.as_array().expect("list");
+        subs.iter().map(|s| (s["subscribers"].clone(), s["partial_subscribers"].clone())).collect()
+    };
+    assert_eq!(lists(&listed.reply["subscriptions"]), lists(&partial));
 }

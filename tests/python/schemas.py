@@ -86,7 +86,8 @@ SPEC_OWN_USER = {
 # Fields whose feature-level-247 schema disagrees with the spec.
 NEWER_TYPES = {name for name, schema in SPEC_CHANNEL.items() if schema is GROUP_SETTING}
 # Fields the spec leaves "not shown" that Zulip added after feature level 247 and sends at the
-# level we announce: the other channel permissions, and `is_archived` on subscriptions.
+# level we announce: the other channel permissions, `is_archived` on subscriptions, and
+# `subscriber_count`.
 ZULIP_NEWER = {
     name: GROUP_SETTING
     for name in [
@@ -96,6 +97,8 @@ ZULIP_NEWER = {
     ]
 }
 ZULIP_NEWER["is_archived"] = BOOL
+# Feature level 394: the channel's subscribers who are active users.
+ZULIP_NEWER["subscriber_count"] = {"type": "integer", "minimum": 0}
 
 # --- OpenAPI schemas as JSON Schema -----------------------------------------------------------
 

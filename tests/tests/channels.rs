@@ -353,3 +353,146 @@ fn web_public_channels_need_spectator_access_and_the_right_group() {
     api.patch(&path, Some(&owner), &[("is_web_public", "false")]).ok();
     assert_eq!(channel(&server, &owner, id)["is_web_public"], false);
 }
+
+#[test]
+fn administrators_bring_archived_channels_back() {
+    let (server, owner, ada, owner_id, ada_id) = setup();
+    let api = server.api();
+    let bob = api.create_user(&owner, "bob@example.com", "Bob");
+    let both = json!([owner_id, ada_id]).to_string();
+    // Ada created the channel, so she administers it; Bob does not.
+    let id = create(&server, &ada, &[("name", "design"), ("subscribers", both.as_str())]).ok()["id"]
+        .as_u64()
+        .expect("id");
+    refused(patch(&server, &ada, id, &[("is_archived", "false")]), "Channel is not currently deactivated");
+    api.delete(&format!("/streams/{id}"), Some(&owner), &[]).ok();
+    let keeps = api
+        .post(
+            "/register",
+            Some(&owner),
+            &[
+                ("event_types", r#"["stream", "subscription"]"#),
+                ("client_capabilities", r#"{"archived_channels": true}"#),
+            ],
+        )
+        .ok();
+    let dropped = api.post("/register", Some(&ada), &[("event_types", r#"["stream", "subscription"]"#)]).ok();
+    assert!(!dropped["subscriptions"].as_array().expect("list").iter().any(|s| s["stream_id"] == id));
+
+    refused(
+        patch(&server, &bob, id, &[("is_archived", "false")]),
+        "You do not have permission to administer this channel.",
+    );
+    patch(&server, &ada, id, &[("is_archived", "false")]).ok();
+    assert_eq!(channel(&server, &bob, id)["is_archived"], false);
+    refused(patch(&server, &ada, id, &[("is_archived", "false")]), "Channel is not currently deactivated");
+    send(&server, &ada, "design", "back").ok();
+
+    // Clients that kept the channel are told it is active again; the others get it back, and
+    // subscribers their subscription.
+    let kept = api.queued(&owner, &keeps)["events"].clone();
+    assert_eq!(
+        kept,
+        json!([{"id": 0, "type": "stream", "op": "update", "stream_id": id, "name": "design",
+            "property": "is_archived", "value": false}])
+    );
+    let back = api.queued(&ada, &dropped)["events"].clone();
+    let back = back.as_array().expect("events");
+    assert_eq!((back[0]["type"].clone(), back[0]["op"].clone()), (json!("stream"), json!("create")));
+    assert_eq!(back[0]["streams"][0]["stream_id"], id);
+    assert_eq!(back[0]["streams"][0]["is_archived"], false);
+    assert!(back[0].get("archived").is_none(), "the mark is not sent: {}", back[0]);
+    assert_eq!((back[1]["type"].clone(), back[1]["op"].clone()), (json!("subscription"), json!("add")));
+    assert_eq!(back[1]["subscriptions"][0]["subscribers"], json!([owner_id, ada_id]));
+    let state = api.post("/register", Some(&ada), &[("event_types", r#"["subscription"]"#)]).ok();
+    assert!(state["subscriptions"].as_array().expect("list").iter().any(|s| s["stream_id"] == id));
+
+    // The Notification Bot says so in the channel.
+    let narrow = r#"[{"operator": "channel", "operand": "design"}, {"operator": "topic", "operand": "channel events"}]"#;
+    let params = [
+        ("anchor", "newest"),
+        ("num_before", "1"),
+        ("num_after", "0"),
+        ("narrow", narrow),
+        ("apply_markdown", "false"),
+    ];
+    let notice = api.get("/messages", Some(&ada), &params).ok()["messages"][0].clone();
+    assert_eq!(notice["content"], "Channel #**design** has been unarchived.");
+
+    // A private channel nobody is subscribed to stays archived.
+    let nobody = create(
+        &server,
+        &owner,
+        &[("name", "empty"), ("subscribers", "[]"), ("invite_only", "true")],
+    )
+    .ok()["id"]
+        .as_u64()
+        .expect("id");
+    api.delete(&format!("/streams/{nobody}"), Some(&owner), &[]).ok();
+    refused(
+        patch(&server, &owner, nobody, &[("is_archived", "false")]),
+        "Channel is private and have no subscribers",
+    );
+}
+
+#[test]
+fn channels_count_their_subscribers_and_derive_the_old_posting_policy() {
+    let (server, owner, ada, owner_id, ada_id) = setup();
+    let api = server.api();
+    let queue = api.post("/register", Some(&ada), &[("event_types", r#"["stream", "subscription"]"#)]).ok();
+    let both = json!([owner_id, ada_id]).to_string();
+    let id = create(&server, &owner, &[("name", "design"), ("subscribers", both.as_str())]).ok()["id"]
+        .as_u64()
+        .expect("id");
+    let events = api.queued(&ada, &queue)["events"].clone();
+    // As Zulip: the channel is announced before anyone joins it; subscribers learn the count.
+    assert_eq!(events[0]["streams"][0]["subscriber_count"], 0);
+    assert_eq!(events[1]["subscriptions"][0]["subscriber_count"], 2);
+    assert_eq!(channel(&server, &ada, id)["subscriber_count"], 2);
+
+    let shown = channel(&server, &ada, id);
+    assert_eq!(
+        (shown["stream_post_policy"].clone(), shown["is_announcement_only"].clone()),
+        (json!(1), json!(false))
+    );
+    let owner_only = json!({"direct_members": [owner_id], "direct_subgroups": []}).to_string();
+    let watching = api.post("/register", Some(&ada), &[("event_types", r#"["stream"]"#)]).ok();
+    for (group, policy) in [
+        (system_group(&server, &owner, "role:administrators").to_string(), 2),
+        (system_group(&server, &owner, "role:fullmembers").to_string(), 3),
+        (system_group(&server, &owner, "role:moderators").to_string(), 4),
+        (system_group(&server, &owner, "role:owners").to_string(), 1),
+        (system_group(&server, &owner, "role:members").to_string(), 1),
+        (owner_only.clone(), 1),
+    ] {
+        patch(&server, &owner, id, &[("can_send_message_group", &format!(r#"{{"new": {group}}}"#))]).ok();
+        let shown = channel(&server, &ada, id);
+        assert_eq!(shown["stream_post_policy"], policy, "{group}");
+        assert_eq!(shown["is_announcement_only"], policy == 2, "{group}");
+    }
+    // Each change of the derived value is announced with the setting, as Zulip does.
+    let changes: Vec<(Value, Value)> = api.queued(&ada, &watching)["events"]
+        .as_array()
+        .expect("events")
+        .iter()
+        .map(|e| (e["property"].clone(), e["value"].clone()))
+        .filter(|(property, _)| property != "can_send_message_group")
+        .collect();
+    assert_eq!(
+        changes,
+        vec![
+            (json!("stream_post_policy"), json!(2)),
+            (json!("is_announcement_only"), json!(true)),
+            (json!("stream_post_policy"), json!(3)),
+            (json!("is_announcement_only"), json!(false)),
+            (json!("stream_post_policy"), json!(4)),
+            (json!("is_announcement_only"), json!(false)),
+            (json!("stream_post_policy"), json!(1)),
+            (json!("is_announcement_only"), json!(false)),
+        ]
+    );
+}
+
+fn refused(reply: Reply, msg: &str) {
+    assert_eq!(reply.error(400, "BAD_REQUEST")["msg"], msg);
+}

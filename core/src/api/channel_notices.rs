@@ -53,6 +53,11 @@ pub fn announced(user: &User, streams: &[&Stream]) -> String {
 /// The topic of [`announced`].
 pub const NEW_CHANNELS_TOPIC: &str = "new channels";
 
+/// In a channel brought back from the archive (Zulip's `do_unarchive_stream`).
+pub fn unarchived(stream: &Stream) -> String {
+    format!("Channel {} has been unarchived.", channel_link(stream))
+}
+
 pub fn renamed(user: &User, old: &str, new: &str) -> String {
     format!("{} renamed channel **{old}** to **{new}**.", by(user))
 }

@@ -11,14 +11,16 @@ use crate::error::{ApiError, ApiResult};
 use crate::groups::{Groups, realm_permission};
 use crate::ids::{IdKind, RealmId, RecipientId, StreamId, UserId};
 use crate::markdown::render_description;
-use crate::model::{ChannelPermissions, Recipient, RecipientKind, Role, Stream, Subscription};
+use crate::model::{
+    ChannelPermissions, GroupSetting, Recipient, RecipientKind, Role, Stream, Subscription, SystemGroup,
+};
 use crate::params::{Json, Params};
 use crate::store::{Change, IdAllocator, Store};
 use crate::wire;
 
 use super::channel_notices;
 use super::messages::{CHANNEL_EVENTS_TOPIC, ChannelNotice, NoticeIds, post_channel_notice};
-use super::streams::{MAX_STREAM_DESCRIPTION_LENGTH, check_stream_name, stream_by_name};
+use super::streams::{MAX_STREAM_DESCRIPTION_LENGTH, check_stream_name, metadata_watchers, stream_by_name};
 
 /// The values of `topics_policy` (spec 2.5).
 pub const TOPICS_POLICIES: [&str; 4] =
@@ -96,8 +98,8 @@ pub fn create_channel(store: &impl Store, actor: &Actor, params: &Params, now: i
     let is_default = params.or("is_default_stream", false)?;
     let announce = params.or("announce", false)?;
     let history_public = params.optional::<bool>("history_public_to_subscribers")?;
-    let topics_policy = params.optional::<String>("topics_policy")?.unwrap_or_else(|| "inherit".to_owned());
-    let retention = params.optional::<String>("message_retention_days")?;
+    // Zulip takes it here too; no channel created by a request sends "subscribed you" notices.
+    params.optional::<bool>("send_new_subscription_messages")?;
 
     let creators =
         if invite_only { "can_create_private_channel_group" } else { "can_create_public_channel_group" };
@@ -122,19 +124,8 @@ pub fn create_channel(store: &impl Store, actor: &Actor, params: &Params, now: i
         Some(id) => Some(super::channel_folders::folder_in_realm(store, actor.realm.id, id)?.id),
         None => None,
     };
-    if !TOPICS_POLICIES.contains(&topics_policy.as_str()) {
-        return Err(ApiError::bad_request("Invalid topics_policy"));
-    }
-    let message_retention_days = match retention {
-        Some(value) => {
-            let days = retention_days(&value)?;
-            if days.is_some() && actor.user.role != Role::Owner {
-                return Err(ApiError::owner_required());
-            }
-            days
-        }
-        None => None,
-    };
+    let settings = NewChannelSettings::read(&groups, params)?;
+    settings.check_permission(&groups, actor)?;
     if stream_by_name(store, actor, &name)?.is_some() {
         return Err(ApiError::bad_request(format!("Channel '{name}' already exists")));
     }
@@ -152,26 +143,14 @@ pub fn create_channel(store: &impl Store, actor: &Actor, params: &Params, now: i
     {
         return Err(ApiError::insufficient_permission());
     }
-    let mut permissions = ChannelPermissions::default();
-    for (setting, _) in ChannelPermissions::default().fields() {
-        if let Some(Json(value)) = params.optional::<Json<Value>>(setting)? {
-            let parsed = groups.parse_setting(setting, &value)?;
-            if let Some(slot) = permissions.slot(setting) {
-                *slot = Some(parsed);
-            }
-        }
-    }
 
     let id = StreamId(IdAllocator::new(store, IdKind::Stream)?.take());
     let recipient = RecipientId(IdAllocator::new(store, IdKind::Recipient)?.take());
     let stream = Stream {
         is_web_public,
-        message_retention_days,
-        topics_policy,
         is_default,
         folder_id,
-        permissions: Box::new(permissions),
-        ..new_stream(
+        ..settings.apply(new_stream(
             actor.realm.id,
             Some(actor.user.id),
             id,
@@ -181,7 +160,7 @@ pub fn create_channel(store: &impl Store, actor: &Actor, params: &Params, now: i
             invite_only,
             history_public,
             now,
-        )
+        ))
     };
     let mut outcome = Outcome::default();
     outcome.changes.push(Change::PutRecipient(Recipient {
@@ -189,15 +168,7 @@ pub fn create_channel(store: &impl Store, actor: &Actor, params: &Params, now: i
         kind: RecipientKind::Stream(stream.id),
     }));
     outcome.changes.push(Change::PutStream(stream.clone()));
-    let watchers: Vec<UserId> = if stream.invite_only {
-        subscribers.clone()
-    } else {
-        groups.all_users().filter(|u| u.is_active && !u.is_guest()).map(|u| u.id).collect()
-    };
-    outcome.events.push(Event::Other {
-        users: watchers,
-        body: json!({"type": "stream", "op": "create", "streams": [wire::stream(&groups, &stream)]}),
-    });
+    outcome.events.push(creation_event(store, &groups, &stream, &subscribers)?);
     for user in &subscribers {
         let count = store.user_subscriptions(*user)?.iter().filter(|s| s.active).count();
         let color = super::subscriptions::stream_color(count);
@@ -212,7 +183,8 @@ pub fn create_channel(store: &impl Store, actor: &Actor, params: &Params, now: i
             &subscribers,
         )?);
     }
-    if let Some(event) = super::subscriptions::peer_event(store, &stream, &subscribers, "peer_add")? {
+    if let Some(event) = super::subscriptions::peer_event(store, &groups, &stream, &subscribers, "peer_add")?
+    {
         outcome.events.push(event);
     }
     if stream.is_default {
@@ -225,6 +197,106 @@ pub fn create_channel(store: &impl Store, actor: &Actor, params: &Params, now: i
     let mut ids = NoticeIds::new(store)?;
     post_creation_notices(store, actor, &[(&stream, &subscribers)], announce, now, &mut ids, &mut outcome)?;
     Ok(outcome.reply("id", stream.id.0))
+}
+
+/// The `stream` `create` event of a new channel, before anyone is subscribed (so with no
+/// subscribers), to those who may see it once `subscribers` are (Zulip's
+/// `create_stream_if_needed` tells the administrators and the channel's groups granting
+/// metadata access of a private channel; its subscribers are told by their `add`).
+pub(crate) fn creation_event(
+    store: &impl Store,
+    groups: &Groups,
+    stream: &Stream,
+    subscribers: &[UserId],
+) -> ApiResult<Event> {
+    let mut users = metadata_watchers(store, groups, stream)?;
+    users.extend(subscribers.iter().copied().filter(|id| groups.user(*id).is_some_and(|u| u.is_active)));
+    users.sort_unstable();
+    users.dedup();
+    Ok(Event::Other {
+        users,
+        body: json!({"type": "stream", "op": "create", "streams": [wire::stream(groups, stream, 0)]}),
+    })
+}
+
+/// The channel settings that `POST /channels/create` and `POST /users/me/subscriptions` (for
+/// the channels it creates) both take, read and checked once for either.
+pub(crate) struct NewChannelSettings {
+    topics_policy: String,
+    message_retention_days: Option<i64>,
+    permissions: ChannelPermissions,
+}
+
+/// The channel settings only members of the organization's `can_set_delete_message_policy_group`
+/// may set (Zulip's `can_set_delete_message_policy`).
+const DELETE_POLICY_SETTINGS: [&str; 2] = ["can_delete_any_message_group", "can_delete_own_message_group"];
+
+impl NewChannelSettings {
+    /// Reads `topics_policy`, `message_retention_days` and every channel group setting (each an
+    /// id or `{direct_members, direct_subgroups}`), checking their values.
+    pub(crate) fn read(groups: &Groups, params: &Params) -> ApiResult<NewChannelSettings> {
+        let topics_policy =
+            params.optional::<String>("topics_policy")?.unwrap_or_else(|| "inherit".to_owned());
+        if !TOPICS_POLICIES.contains(&topics_policy.as_str()) {
+            return Err(ApiError::bad_request("Invalid topics_policy"));
+        }
+        let retention = params.optional::<String>("message_retention_days")?;
+        let message_retention_days = retention.as_deref().map(retention_days).transpose()?.flatten();
+        let mut permissions = ChannelPermissions::default();
+        for (setting, _) in ChannelPermissions::default().fields() {
+            if let Some(Json(value)) = params.optional::<Json<Value>>(setting)? {
+                let parsed = groups.parse_setting(setting, &value)?;
+                if let Some(slot) = permissions.slot(setting) {
+                    *slot = Some(parsed);
+                }
+            }
+        }
+        Ok(NewChannelSettings { topics_policy, message_retention_days, permissions })
+    }
+
+    /// Whether the actor may create a channel with these settings: a `topics_policy` other
+    /// than `inherit` takes `can_set_topics_policy_group`, a delete policy other than nobody
+    /// `can_set_delete_message_policy_group`, a retention period an owner.
+    pub(crate) fn check_permission(&self, groups: &Groups, actor: &Actor) -> ApiResult<()> {
+        if self.topics_policy != "inherit"
+            && !realm_permission(groups, &actor.realm, &actor.user, "can_set_topics_policy_group")?
+        {
+            return Err(ApiError::insufficient_permission());
+        }
+        let nobody = GroupSetting::Named(groups.system_id(SystemGroup::Nobody)?);
+        for (setting, value) in self.permissions.fields() {
+            if let Some(value) = value
+                && *value != nobody
+            {
+                check_may_set_channel_setting(groups, actor, setting)?;
+            }
+        }
+        if self.message_retention_days.is_some() && actor.user.role != Role::Owner {
+            return Err(ApiError::owner_required());
+        }
+        Ok(())
+    }
+
+    /// A new channel with these settings.
+    pub(crate) fn apply(&self, stream: Stream) -> Stream {
+        Stream {
+            topics_policy: self.topics_policy.clone(),
+            message_retention_days: self.message_retention_days,
+            permissions: Box::new(self.permissions.clone()),
+            ..stream
+        }
+    }
+}
+
+/// Whether the actor may set a channel's group setting, beyond administering the channel:
+/// the delete policies need the organization's `can_set_delete_message_policy_group`.
+pub(crate) fn check_may_set_channel_setting(groups: &Groups, actor: &Actor, setting: &str) -> ApiResult<()> {
+    if DELETE_POLICY_SETTINGS.contains(&setting)
+        && !realm_permission(groups, &actor.realm, &actor.user, "can_set_delete_message_policy_group")?
+    {
+        return Err(ApiError::insufficient_permission());
+    }
+    Ok(())
 }
 
 /// Zulip's rules for making a channel web-public (readable by anyone on the internet): the

@@ -15,7 +15,7 @@ use crate::events::{
     NOTIFICATION_SETTINGS_LEGACY, QueueOptions, parse_client_capabilities, parse_event_narrow,
 };
 use crate::groups::{Groups, REALM_GROUP_SETTINGS, realm_setting};
-use crate::model::{IndexedFlag, MessageKind, Stream, User};
+use crate::model::{IndexedFlag, MessageKind, User};
 use crate::params::{Json, Params};
 use crate::store::{Direction, MessageIndex, Store};
 use crate::subdomains::Site;
@@ -23,7 +23,9 @@ use crate::version::{FEATURE_LEVEL, MERGE_BASE, ZULIP_VERSION};
 use crate::wire;
 
 use super::messages::{MAX_MESSAGE_LENGTH, MAX_TOPIC_LENGTH};
-use super::streams::{MAX_STREAM_DESCRIPTION_LENGTH, MAX_STREAM_NAME_LENGTH, has_content_access};
+use super::streams::{
+    MAX_STREAM_DESCRIPTION_LENGTH, MAX_STREAM_NAME_LENGTH, active_subscribers_among, has_metadata_access_in,
+};
 
 /// `include_subscribers`: `true`, `false` or `partial`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -31,6 +33,18 @@ pub enum IncludeSubscribers {
     No,
     Yes,
     Partial,
+}
+
+impl IncludeSubscribers {
+    /// Reads `include_subscribers` as register and `GET /users/me/subscriptions` take it.
+    pub fn read(params: &Params) -> ApiResult<IncludeSubscribers> {
+        match params.raw("include_subscribers").map(str::trim) {
+            None | Some("false") => Ok(IncludeSubscribers::No),
+            Some("true") => Ok(IncludeSubscribers::Yes),
+            Some("partial") | Some("\"partial\"") => Ok(IncludeSubscribers::Partial),
+            Some(_) => Err(ApiError::bad_request("Invalid include_subscribers")),
+        }
+    }
 }
 
 /// Register's parameters, checked.
@@ -56,12 +70,7 @@ pub fn parse_register_params(params: &Params, authenticated: bool) -> ApiResult<
         None => params.optional::<bool>("client_autoavatar")?,
     };
     let client_gravatar = gravatar.unwrap_or(authenticated);
-    let include_subscribers = match params.raw("include_subscribers").map(str::trim) {
-        None | Some("false") => IncludeSubscribers::No,
-        Some("true") => IncludeSubscribers::Yes,
-        Some("partial") | Some("\"partial\"") => IncludeSubscribers::Partial,
-        Some(_) => return Err(ApiError::bad_request("Invalid include_subscribers")),
-    };
+    let include_subscribers = IncludeSubscribers::read(params)?;
     // Spectators get avatars from the server and no subscriber lists (spec 5.5).
     if !authenticated && client_gravatar {
         return Err(ApiError::bad_request("Invalid 'client_gravatar' parameter for anonymous request"));
@@ -198,12 +207,17 @@ pub fn initial_state(
     }
     if wanted.any(&["stream"]) {
         let groups = Groups::load(store, actor.realm.id)?;
+        let mut inactive = store.deactivated_users(actor.realm.id)?;
+        inactive.sort_unstable();
         let mut streams = Vec::new();
         for stream in store.realm_streams(actor.realm.id)? {
-            if (stream.is_archived && !caps.archived_channels) || !visible_metadata(store, user, &stream)? {
+            if (stream.is_archived && !caps.archived_channels)
+                || !has_metadata_access_in(store, &groups, user, &stream)?
+            {
                 continue;
             }
-            streams.push(wire::stream(&groups, &stream));
+            let count = active_subscribers_among(store, stream.id, &inactive)?.len();
+            streams.push(wire::stream(&groups, &stream, count));
         }
         put("streams", Value::Array(streams));
     }
@@ -377,17 +391,16 @@ pub fn spectator_state(
     if let Some(streams) = state.get_mut("streams") {
         // What spectators may read: the web-public channels.
         let groups = Groups::load(store, realm.id)?;
-        let public = store.realm_streams(realm.id)?.into_iter().filter(|s| s.is_web_public && !s.is_archived);
-        *streams = public.map(|s| wire::stream(&groups, &s)).collect();
+        let mut shown = Vec::new();
+        for stream in store.realm_streams(realm.id)?.into_iter().filter(|s| s.is_web_public && !s.is_archived)
+        {
+            shown.push(super::streams::channel_json(store, &groups, &stream)?);
+        }
+        *streams = Value::Array(shown);
     }
     state.insert("queue_id".into(), Value::Null);
     state.insert("last_event_id".into(), json!(-1));
     Ok(state)
-}
-
-/// Whether the user may see that a channel exists.
-fn visible_metadata(store: &impl Store, user: &User, stream: &Stream) -> ApiResult<bool> {
-    Ok(user.is_admin() || has_content_access(store, user, stream)?)
 }
 
 /// Organization settings and server limits (the `realm` block).
@@ -431,6 +444,7 @@ fn realm_block(actor: &Actor, site: &Site) -> Map<String, Value> {
         "upgrade_text_for_wide_organization_logo": "",
         "max_stream_name_length": MAX_STREAM_NAME_LENGTH,
         "max_stream_description_length": MAX_STREAM_DESCRIPTION_LENGTH,
+        "max_bulk_new_subscription_messages": super::subscriptions::MAX_BULK_NEW_SUBSCRIPTION_MESSAGES,
         "max_topic_length": MAX_TOPIC_LENGTH,
         "max_message_length": MAX_MESSAGE_LENGTH,
         "max_reminder_note_length": super::reminders::MAX_REMINDER_NOTE_LENGTH,
@@ -566,7 +580,7 @@ const PARTIAL_SUBSCRIBERS_ACTIVE_DAYS: i64 = 14;
 
 /// For a big channel under `include_subscribers=partial`: replaces `subscribers` with
 /// `partial_subscribers`, the bots and the users active in the last 14 days.
-fn make_partial(store: &impl Store, shown: &mut Value, now: i64) -> ApiResult<()> {
+pub(crate) fn make_partial(store: &impl Store, shown: &mut Value, now: i64) -> ApiResult<()> {
     let Some(Value::Array(ids)) = shown.get("subscribers").cloned() else { return Ok(()) };
     if ids.len() < PARTIAL_SUBSCRIBERS_THRESHOLD {
         return Ok(());
@@ -606,14 +620,18 @@ fn subscription_blocks(
         true => None,
         false => Some(wire::inherited_notification_values(&super::settings::settings_of(store, user)?)),
     };
+    let mut inactive = store.deactivated_users(user.realm_id)?;
+    inactive.sort_unstable();
     for stream in store.realm_streams(user.realm_id)? {
         if stream.is_archived && !options.capabilities.archived_channels {
             continue;
         }
-        let subscribers = if with_subscribers { Some(store.stream_subscribers(stream.id)?) } else { None };
+        let active = active_subscribers_among(store, stream.id, &inactive)?;
+        let count = active.len();
+        let subscribers = with_subscribers.then_some(active);
         match subs.iter().find(|s| s.stream_id == stream.id) {
             Some(sub) if sub.active => {
-                let mut shown = wire::subscription(&groups, &stream, sub, subscribers.as_deref());
+                let mut shown = wire::subscription(&groups, &stream, sub, count, subscribers.as_deref());
                 if let Some(values) = &inherited {
                     wire::fill_inherited_notification_settings(&mut shown, values);
                 }
@@ -623,8 +641,8 @@ fn subscription_blocks(
                 subscribed.push(shown);
             }
             Some(sub) => {
-                if has_content_access(store, user, &stream)? || user.is_admin() {
-                    let mut shown = wire::subscription(&groups, &stream, sub, subscribers.as_deref());
+                if has_metadata_access_in(store, &groups, user, &stream)? {
+                    let mut shown = wire::subscription(&groups, &stream, sub, count, subscribers.as_deref());
                     // As Zulip's `post_process_state` does: a subscription left keeps the
                     // settings the client was shown while it was active.
                     if let Some(values) = &inherited {
@@ -637,8 +655,8 @@ fn subscription_blocks(
                 }
             }
             None => {
-                if has_content_access(store, user, &stream)? || user.is_admin() {
-                    let mut shown = wire::stream(&groups, &stream);
+                if has_metadata_access_in(store, &groups, user, &stream)? {
+                    let mut shown = wire::stream(&groups, &stream, count);
                     if let Some(ids) = &subscribers {
                         shown["subscribers"] = json!(ids);
                     }

@@ -16,7 +16,7 @@ use crate::model::User;
 use crate::store::Store;
 use crate::wire;
 
-use super::streams::has_content_access;
+use super::streams::{active_subscribers, channel_json, has_metadata_access_in};
 
 /// The events that bring the user's state from what `before` saw to what `after` sees.
 pub fn role_change_events(
@@ -29,8 +29,8 @@ pub fn role_change_events(
     let groups = Groups::load(store, actor.realm.id)?;
     let (mut gained, mut lost) = (Vec::new(), Vec::new());
     for stream in store.realm_streams(actor.realm.id)?.into_iter().filter(|s| !s.is_archived) {
-        let saw = before.is_admin() || has_content_access(store, before, &stream)?;
-        let sees = after.is_admin() || has_content_access(store, after, &stream)?;
+        let saw = has_metadata_access_in(store, &groups, before, &stream)?;
+        let sees = has_metadata_access_in(store, &groups, after, &stream)?;
         match (saw, sees) {
             (false, true) => gained.push(stream),
             (true, false) => lost.push(stream),
@@ -38,15 +38,20 @@ pub fn role_change_events(
         }
     }
     if !gained.is_empty() {
-        let shown: Vec<_> = gained.iter().map(|s| wire::stream(&groups, s)).collect();
+        let mut subscribers = Vec::new();
+        for stream in &gained {
+            subscribers.push(active_subscribers(store, stream)?);
+        }
+        let shown: Vec<_> =
+            gained.iter().zip(&subscribers).map(|(s, ids)| wire::stream(&groups, s, ids.len())).collect();
         let mut create = json!({"type": "stream", "op": "create", "streams": shown});
         // Channels the user was subscribed to once are "unsubscribed", with their own color
         // and settings, not "never subscribed" (Zulip's `gather_subscriptions_helper`). Zulip's
         // own `apply_event` asks its database; a client cannot, so the event brings them.
         let mut left = Vec::new();
-        for stream in &gained {
+        for (stream, ids) in gained.iter().zip(&subscribers) {
             if let Some(sub) = store.subscription(after.id, stream.id)?.filter(|s| !s.active) {
-                left.push(wire::subscription(&groups, stream, &sub, None));
+                left.push(wire::subscription(&groups, stream, &sub, ids.len(), None));
             }
         }
         if !left.is_empty() {
@@ -55,15 +60,17 @@ pub fn role_change_events(
                 json!(wire::inherited_notification_values(&super::settings::settings_of(store, after)?));
         }
         bodies.push(create);
-        for stream in &gained {
-            let subscribers = store.stream_subscribers(stream.id)?;
-            if !subscribers.is_empty() {
-                bodies.push(json!({"type": "subscription", "op": "peer_add", "stream_ids": [stream.id], "user_ids": subscribers}));
+        for (stream, ids) in gained.iter().zip(&subscribers) {
+            if !ids.is_empty() {
+                bodies.push(json!({"type": "subscription", "op": "peer_add", "stream_ids": [stream.id], "user_ids": ids}));
             }
         }
     }
     if !lost.is_empty() {
-        let shown: Vec<_> = lost.iter().map(|s| wire::stream(&groups, s)).collect();
+        let mut shown = Vec::new();
+        for stream in &lost {
+            shown.push(channel_json(store, &groups, stream)?);
+        }
         let ids: Vec<_> = lost.iter().map(|s| s.id).collect();
         bodies.push(json!({"type": "stream", "op": "delete", "streams": shown, "stream_ids": ids}));
     }

@@ -370,6 +370,10 @@ pub(crate) fn deactivate(store: &impl Store, actor: &Actor, user: User) -> ApiRe
     let mut outcome = Outcome::default();
     for user in leaving {
         let user = User { is_active: false, ..user };
+        let others: Vec<UserId> = active.iter().copied().filter(|id| *id != user.id).collect();
+        let peers =
+            super::subscriptions::account_peer_events(store, &groups, user.id, "peer_remove", &others)?;
+        outcome.events.extend(peers);
         outcome.events.push(activity_event(&user, &active));
         if user.is_bot() {
             outcome.events.push(super::bots::bot_activity_event(store, actor, &user)?);
@@ -428,14 +432,16 @@ pub fn reactivate_user(store: &impl Store, actor: &Actor, target: UserId) -> Api
     if previous_owner.is_some() {
         user.bot_owner_id = Some(actor.user.id);
     }
-    let mut events = vec![activity_event(&user, &active_user_ids(store, actor.realm.id)?)];
+    let active = active_user_ids(store, actor.realm.id)?;
+    let groups = Groups::load(store, actor.realm.id)?;
+    let mut events = super::subscriptions::account_peer_events(store, &groups, user.id, "peer_add", &active)?;
+    events.push(activity_event(&user, &active));
     if user.is_bot() {
         events.push(super::bots::bot_activity_event(store, actor, &user)?);
     }
     if let Some(previous) = previous_owner {
         events.extend(super::bots::owner_change_events(store, actor, &user, &previous, &actor.user)?);
     }
-    let groups = Groups::load(store, actor.realm.id)?;
     events.extend(role_group_events(&groups, user.id, None, Some(user.role)));
     Ok(Outcome { changes: vec![Change::PutUser(user)], events, ..Outcome::default() })
 }

@@ -67,7 +67,9 @@ pub(crate) fn accepts(options: &QueueOptions, body: &Value) -> bool {
     }
 }
 
-/// The field that marks a `stream` `delete` event as the archiving kind; never sent.
+/// The field that marks a `stream` or `subscription` event as one only clients without the
+/// `archived_channels` capability get (archiving's `delete`, unarchiving's `create` and what
+/// follows it: those clients dropped the channel, the others kept it); never sent.
 pub const ARCHIVED_MARK: &str = "archived";
 
 /// The field that marks a `user_group` `add` event as a reactivated group's, which only
@@ -93,9 +95,9 @@ pub(crate) fn expand(body: &Value, shape: &Shape<'_>) -> Vec<Value> {
     if !shape.caps.empty_topic_name {
         name_empty_topic(&mut body);
     }
-    // Archiving also sends `delete`, marked `archived`, for clients that do not keep
-    // archived channels; the mark itself is never sent.
-    if event_type(&body) == "stream"
+    // Archiving also sends `delete`, and unarchiving `create` and the subscriptions, marked
+    // `archived`, for clients that do not keep archived channels; the mark is never sent.
+    if matches!(event_type(&body), "stream" | "subscription")
         && let Value::Object(fields) = &mut body
         && fields.remove(ARCHIVED_MARK).is_some()
         && shape.caps.archived_channels

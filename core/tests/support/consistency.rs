@@ -53,11 +53,15 @@ pub fn normalized(mut state: Map<String, Value>) -> Map<String, Value> {
     state.remove("presence_last_update_id");
     // Channel lists: clients look channels up by id, and Zulip's own `test_events` compares
     // `subscriptions` and `unsubscribed` keyed by name. Subscribers are a set.
+    // `subscriber_count` is compared only where the state holds the list it counts: without
+    // it, a client cannot count from peer events (Zulip's `apply_event` does not try).
     for key in ["streams", "subscriptions", "unsubscribed", "never_subscribed"] {
         if let Some(Value::Array(channels)) = state.get_mut(key) {
             for channel in channels.iter_mut() {
                 if let Some(Value::Array(subscribers)) = channel.get_mut("subscribers") {
                     sort_by(subscribers, |u| u.as_u64());
+                } else if let Value::Object(fields) = channel {
+                    fields.remove("subscriber_count");
                 }
             }
             sort_by(channels, |c| c["stream_id"].as_u64());

@@ -187,7 +187,13 @@ fn address_stream(store: &impl Store, actor: &Actor, params: &Params) -> ApiResu
         None => params.optional::<String>("subject")?.ok_or_else(|| ApiError::missing_argument("topic"))?,
     };
     let topic = check_topic(&topic_raw)?;
-    if stream.is_archived || !has_content_access(store, &actor.user, &stream)? {
+    // Reading through the channel's groups (not subscribed to a private channel) allows
+    // posting only where history is shared, as Zulip's `access_stream_for_send_message`.
+    let may_post = has_content_access(store, &actor.user, &stream)?
+        && (stream.is_public()
+            || stream.history_public_to_subscribers
+            || super::super::streams::is_subscribed(store, actor.user.id, stream.id)?);
+    if stream.is_archived || !may_post {
         return Err(ApiError::bad_request(format!("Not authorized to send to channel '{}'", stream.name)));
     }
     check_channel_permissions(store, actor, &stream, &topic)?;
@@ -468,7 +474,8 @@ pub(super) fn compose(
     let mut followups = Vec::new();
     if let Some(stream) = addressed.stream.take().filter(|s| s.first_message_id.is_none()) {
         // The channel now has history: clients learn its first message and that it is active.
-        let users = crate::api::streams::metadata_watchers(store, &stream)?;
+        let groups = crate::groups::Groups::load(store, stream.realm_id)?;
+        let users = crate::api::streams::metadata_watchers(store, &groups, &stream)?;
         for (property, value) in [("first_message_id", json!(id)), ("is_recently_active", json!(true))] {
             let body = json!({"type": "stream", "op": "update", "property": property, "value": value, "stream_id": stream.id, "name": stream.name});
             followups.push(Event::Other { users: users.clone(), body });

@@ -20,6 +20,16 @@ fn has_subscriber_lists(state: &Map<String, Value>) -> bool {
         .any(|s| s.get("subscribers").is_some())
 }
 
+/// Where an entry holds its channel's whole subscriber list, `subscriber_count` is its length.
+/// Without the list a client cannot know whether a `peer_add` names someone it counted already
+/// (Zulip's `apply_event` leaves the count alone on peer events for that reason), so the count
+/// stays as the server last sent it.
+fn count_subscribers(entry: &mut Value) {
+    if let Some(count) = entry.get("subscribers").and_then(Value::as_array).map(Vec::len) {
+        entry["subscriber_count"] = json!(count);
+    }
+}
+
 /// Puts a channel in a list where register lists it: register goes through the organization's
 /// channels by id.
 fn insert_by_stream_id(list: &mut Vec<Value>, channel: Value) {
@@ -58,6 +68,7 @@ pub(super) fn apply_subscription(state: &mut Map<String, Value>, event: &Subscri
                     if let Some(subscribers) = sub.get_mut("subscribers").and_then(Value::as_array_mut) {
                         subscribers.retain(|u| u.as_u64() != Some(user_id));
                     }
+                    count_subscribers(&mut sub);
                     if let Some(unsubscribed) = list_mut(state, "unsubscribed") {
                         insert_by_stream_id(unsubscribed, sub);
                     }
@@ -96,6 +107,7 @@ fn edit_subscribers(state: &mut Map<String, Value>, change: &PeerChange, joined:
             } else {
                 subscribers.retain(|u| !u.as_u64().is_some_and(|u| change.user_ids.contains(&u)));
             }
+            count_subscribers(sub);
         }
     }
 }
@@ -119,6 +131,7 @@ pub(super) fn apply_stream(state: &mut Map<String, Value>, event: &StreamEvent) 
                 };
                 if with_subscribers {
                     entry["subscribers"] = json!([]);
+                    count_subscribers(&mut entry);
                 } else if let Value::Object(fields) = &mut entry {
                     fields.remove("subscribers");
                 }

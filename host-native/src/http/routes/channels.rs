@@ -3,7 +3,8 @@
 use super::*;
 
 pub(super) async fn get_subscriptions(State(state): State<AppState>, request: ApiRequest) -> Response {
-    query(state, request, api::subscriptions::get_subscriptions).await
+    query(state, request, |t, actor, params| api::subscriptions::get_subscriptions(t, actor, params, now()))
+        .await
 }
 
 pub(super) async fn subscribe(State(state): State<AppState>, request: ApiRequest) -> Response {
