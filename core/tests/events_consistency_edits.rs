@@ -103,7 +103,7 @@ fn set_policy(w: &mut World, who: &str, channel_name: &str, topic: &str, policy:
 /// `who`'s policies as (channel, topic, policy).
 fn policies(w: &World, who: &str) -> Vec<(String, String, i64)> {
     let user = w.user_id(who);
-    let all = api::user_topics::user_topics_json(&w.store, user).expect("user topics");
+    let all = api::user_topics::user_topics_json(&w.store, user, true).expect("user topics");
     let mut found: Vec<(String, String, i64)> = all
         .as_array()
         .expect("list")

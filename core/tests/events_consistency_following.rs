@@ -29,7 +29,7 @@ fn types(events: &[Value]) -> Vec<&str> {
 /// `who`'s policy for `#general` > `topic` (0 without one).
 fn policy(w: &World, who: &str, topic: &str) -> i64 {
     let general = channel(w, "general");
-    let all = api::user_topics::user_topics_json(&w.store, w.user_id(who)).expect("user topics");
+    let all = api::user_topics::user_topics_json(&w.store, w.user_id(who), true).expect("user topics");
     all.as_array()
         .expect("list")
         .iter()
