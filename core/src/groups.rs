@@ -162,10 +162,20 @@ impl Groups {
     /// member of `role:everyone` for one question).
     fn names(&self, setting: &GroupSetting, user: &User) -> bool {
         let Some(stored) = self.users.get(&user.id).filter(|u| u.is_active) else { return false };
+        self.names_with_role(setting, user.id, stored.role)
+    }
+
+    /// Whether a setting would name the user were they active: what their role and groups
+    /// allow, as register describes it even to a user deactivated since.
+    pub fn permits_role(&self, user: &User, setting: &GroupSetting, allow_guests: bool) -> bool {
+        (allow_guests || !user.is_guest()) && self.names_with_role(setting, user.id, user.role)
+    }
+
+    fn names_with_role(&self, setting: &GroupSetting, user: UserId, role: Role) -> bool {
         let groups = match setting {
             GroupSetting::Named(id) => std::slice::from_ref(id),
             GroupSetting::Anonymous { direct_members, direct_subgroups } => {
-                if direct_members.contains(&user.id) {
+                if direct_members.contains(&user) {
                     return true;
                 }
                 direct_subgroups.as_slice()
@@ -173,8 +183,8 @@ impl Groups {
         };
         self.closure(groups).into_iter().filter_map(|id| self.groups.get(&id)).any(|group| {
             match group.system {
-                None => group.direct_members.contains(&user.id),
-                Some(which) => role_of(which) == Some(stored.role),
+                None => group.direct_members.contains(&user),
+                Some(which) => role_of(which) == Some(role),
             }
         })
     }

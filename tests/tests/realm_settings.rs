@@ -185,3 +185,30 @@ fn new_users_start_with_the_organizations_default_settings() {
     let ada_tries = api.patch("/realm/user_settings_defaults", Some(&ada), &[("emojiset", "google")]);
     ada_tries.error(400, "UNAUTHORIZED_PRINCIPAL");
 }
+
+#[test]
+fn register_tells_each_user_what_the_group_settings_let_them_do() {
+    let server = TestServer::start(env!("CARGO_BIN_EXE_confab-under-test"));
+    let owner = server.owner();
+    let api = server.api();
+    let ada = api.create_user(&owner, "ada@example.com", "Ada");
+    let groups = api.get("/user_groups", Some(&owner), &[]).ok()["user_groups"].clone();
+    let admins = groups
+        .as_array()
+        .expect("groups")
+        .iter()
+        .find(|g| g["name"] == "role:administrators")
+        .expect("admins")["id"]
+        .clone();
+    let change = serde_json::json!({"new": admins}).to_string();
+    api.patch("/realm", Some(&owner), &[("can_create_public_channel_group", change.as_str())]).ok();
+    let state = api.post("/register", Some(&ada), &[("fetch_event_types", r#"["realm_user"]"#)]).ok();
+    assert_eq!(state["can_create_public_streams"], false);
+    assert_eq!(state["can_create_private_streams"], true);
+    assert_eq!(state["can_create_streams"], true);
+    assert_eq!(state["can_subscribe_other_users"], true);
+    // Confab has no invitations yet, so no one is offered them.
+    assert_eq!(state["can_invite_others_to_realm"], false);
+    let own = api.post("/register", Some(&owner), &[("fetch_event_types", r#"["realm_user"]"#)]).ok();
+    assert_eq!(own["can_create_public_streams"], true);
+}

@@ -536,10 +536,15 @@ fn realm_user_block(
     block.insert("realm_users".into(), Value::Array(active));
     block.insert("realm_non_active_users".into(), Value::Array(inactive));
     block.insert("cross_realm_bots".into(), Value::Array(bots));
-    let may_create_web_public = {
-        let groups = Groups::load(store, actor.realm.id)?;
-        super::channels::check_may_make_web_public(&groups, actor).is_ok()
+    let groups = Groups::load(store, actor.realm.id)?;
+    let may_create_web_public = super::channels::check_may_make_web_public(&groups, actor).is_ok();
+    // What the account's role and groups allow, as events keep it: a user's own deactivation
+    // (after which they register no more) does not change these fields.
+    let may = |setting: &str| -> ApiResult<bool> {
+        Ok(groups.permits_role(user, &crate::groups::realm_setting(&groups, &actor.realm, setting)?, false))
     };
+    let (public, private) =
+        (may("can_create_public_channel_group")?, may("can_create_private_channel_group")?);
     let own = json!({
         "user_id": user.id,
         "email": user.email,
@@ -556,12 +561,13 @@ fn realm_user_block(
         "is_guest": user.is_guest(),
         "is_billing_admin": false,
         "role": user.role.value(),
-        "can_create_streams": !user.is_guest(),
-        "can_create_public_streams": !user.is_guest(),
-        "can_create_private_streams": !user.is_guest(),
+        "can_create_streams": public || private,
+        "can_create_public_streams": public,
+        "can_create_private_streams": private,
         "can_create_web_public_streams": may_create_web_public,
-        "can_subscribe_other_users": !user.is_guest(),
-        "can_invite_others_to_realm": user.is_admin(),
+        "can_subscribe_other_users": may("can_add_subscribers_group")?,
+        // Confab has no invitations yet: no one is offered them.
+        "can_invite_others_to_realm": false,
         "user_is_deactivated": !user.is_active,
     });
     if let Value::Object(fields) = own {

@@ -20,18 +20,41 @@ pub(super) fn apply_own_role(state: &mut Map<String, Value>, role: u64, user_id:
     set("is_owner", json!(role == Role::Owner));
     set("is_moderator", json!(role <= Role::Moderator));
     set("is_guest", json!(guest));
-    for key in ["can_create_streams", "can_create_public_streams", "can_create_private_streams"] {
-        set(key, json!(!guest));
-    }
-    set("can_subscribe_other_users", json!(!guest));
-    set("can_invite_others_to_realm", json!(role.is_admin()));
     if let Some(web_public) = web_public {
         set("can_create_web_public_streams", json!(web_public));
     }
+    refresh_group_permissions(state, role, user_id);
 }
 
-/// After a change to the organization's settings or groups: whether the user may now create
-/// web-public channels.
+/// The own fields that follow the organization's group settings (register's, from
+/// `realm_permission`): creating public and private channels and subscribing others. Guests
+/// hold none of them. `can_invite_others_to_realm` stays false: Confab has no invitations.
+fn refresh_group_permissions(state: &mut Map<String, Value>, role: Role, user_id: u64) {
+    // A state without the organization's settings or groups cannot tell; then the default
+    // (`role:members`, which guests are not in) decides, as it does for most organizations.
+    let holds_setting = |state: &Map<String, Value>, name: &str| -> Option<bool> {
+        let known = state.get(name).zip(state.get("realm_user_groups").and_then(Value::as_array));
+        Some(
+            role != Role::Guest
+                && known.is_none_or(|(setting, groups)| holds(groups, setting, role, user_id)),
+        )
+    };
+    let public = holds_setting(state, "realm_can_create_public_channel_group");
+    let private = holds_setting(state, "realm_can_create_private_channel_group");
+    let subscribe = holds_setting(state, "realm_can_add_subscribers_group");
+    let mut set = |key: &str, value: Option<bool>| {
+        if let (Some(value), Some(field)) = (value, state.get_mut(key)) {
+            *field = json!(value);
+        }
+    };
+    set("can_create_public_streams", public);
+    set("can_create_private_streams", private);
+    set("can_create_streams", public.zip(private).map(|(a, b)| a || b));
+    set("can_subscribe_other_users", subscribe);
+}
+
+/// After a change to the organization's settings or groups: what the user may now do by the
+/// organization's group settings (web-public channels among them).
 pub(super) fn refresh_web_public(state: &mut Map<String, Value>, user_id: u64) {
     let role = state
         .get("role")
@@ -42,6 +65,9 @@ pub(super) fn refresh_web_public(state: &mut Map<String, Value>, user_id: u64) {
         && let Some(web_public) = may_create_web_public(state, role, user_id)
     {
         state.insert("can_create_web_public_streams".into(), json!(web_public));
+    }
+    if let Some(role) = role {
+        refresh_group_permissions(state, role, user_id);
     }
 }
 
