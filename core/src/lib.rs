@@ -26,6 +26,7 @@ pub mod memory;
 pub mod model;
 pub mod outgoing_policy;
 pub mod params;
+pub mod permission_settings;
 pub mod permissions;
 pub mod rate_limit;
 pub mod search;

@@ -121,7 +121,7 @@ fn group_id(w: &World, name: &str) -> u64 {
 }
 
 #[test]
-fn who_may_create_web_public_channels() {
+fn who_may_create_channels_follows_the_group_settings() {
     let mut w = world();
     let owner = w.actor("owner@example.com");
     let register = &[("event_types", r#"["realm", "realm_user", "realm_user_groups", "user_group"]"#)];
@@ -144,8 +144,14 @@ fn who_may_create_web_public_channels() {
     for viewer in ["ada@example.com", "owner@example.com"] {
         let spectators = update(&w, &[("enable_spectator_access", "true")]);
         check(&mut w, viewer, register, spectators);
+        // Web-public channels take a system group (Zulip's `require_system_group`); public
+        // ones take any group, so the group's members decide.
+        let moderators = group_id(&w, "role:moderators").to_string();
+        let to =
+            update(&w, &[("can_create_web_public_channel_group", &format!(r#"{{"new": {moderators}}}"#))]);
+        check(&mut w, viewer, register, to);
         for setting in [&anonymous, &named] {
-            let to = update(&w, &[("can_create_web_public_channel_group", setting)]);
+            let to = update(&w, &[("can_create_public_channel_group", setting)]);
             check(&mut w, viewer, register, to);
             for op in ["delete", "add"] {
                 let change = members(&w, op);

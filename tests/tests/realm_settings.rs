@@ -212,3 +212,38 @@ fn register_tells_each_user_what_the_group_settings_let_them_do() {
     let own = api.post("/register", Some(&owner), &[("fetch_event_types", r#"["realm_user"]"#)]).ok();
     assert_eq!(own["can_create_public_streams"], true);
 }
+
+#[test]
+fn group_settings_refuse_the_groups_zulip_refuses_and_register_says_which() {
+    let server = TestServer::start(env!("CARGO_BIN_EXE_confab-under-test"));
+    let owner = server.owner();
+    let api = server.api();
+    let state = api.post("/register", Some(&owner), &[("fetch_event_types", r#"["realm"]"#)]).ok();
+    let supported = &state["server_supported_permission_settings"];
+    assert_eq!(supported["realm"]["can_create_web_public_channel_group"]["require_system_group"], true);
+    assert_eq!(supported["stream"]["can_send_message_group"]["allow_everyone_group"], true);
+    assert_eq!(supported["group"]["can_manage_group"]["default_group_name"], "group_creator");
+    assert_eq!(state["realm_can_access_all_users_group"], group_id(&server, &owner, "role:everyone"));
+
+    let internet = json!({"new": group_id(&server, &owner, "role:internet")}).to_string();
+    let refused = api
+        .patch("/realm", Some(&owner), &[("can_add_custom_emoji_group", internet.as_str())])
+        .error(400, "BAD_REQUEST");
+    assert_eq!(
+        refused["msg"],
+        "'can_add_custom_emoji_group' setting cannot be set to 'role:internet' group."
+    );
+    let everyone = json!({"new": group_id(&server, &owner, "role:everyone")}).to_string();
+    let refused = api
+        .patch("/realm", Some(&owner), &[("can_create_bots_group", everyone.as_str())])
+        .error(400, "BAD_REQUEST");
+    assert_eq!(refused["msg"], "'can_create_bots_group' setting cannot be set to 'role:everyone' group.");
+    let members = json!({"new": group_id(&server, &owner, "role:members")}).to_string();
+    let refused = api
+        .patch("/realm", Some(&owner), &[("can_create_web_public_channel_group", members.as_str())])
+        .error(400, "BAD_REQUEST");
+    assert_eq!(
+        refused["msg"],
+        "'can_create_web_public_channel_group' setting cannot be set to 'role:members' group."
+    );
+}

@@ -211,6 +211,7 @@ pub fn update_stream(
         let current = channel_setting(&groups, &stream, setting)?;
         let new = setting_change(&groups, setting, &current, &change)?;
         let new = groups.parse_setting(setting, new)?;
+        super::channels::check_channel_setting(&groups, setting, &new)?;
         // As Zulip's `validate_group_setting_value_change`: the same value changes nothing.
         if new == current {
             continue;

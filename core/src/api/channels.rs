@@ -246,6 +246,7 @@ impl NewChannelSettings {
         for (setting, _) in ChannelPermissions::default().fields() {
             if let Some(Json(value)) = params.optional::<Json<Value>>(setting)? {
                 let parsed = groups.parse_setting(setting, &value)?;
+                check_channel_setting(&groups, setting, &parsed)?;
                 if let Some(slot) = permissions.slot(setting) {
                     *slot = Some(parsed);
                 }
@@ -353,4 +354,13 @@ pub(crate) fn post_creation_notices(
         post_channel_notice(store, actor, notice, now, ids, outcome)?;
     }
     Ok(())
+}
+
+/// A channel setting's new value, against Zulip's rules for it (`role:internet` never, and
+/// `role:everyone` only where guests may hold it).
+pub(crate) fn check_channel_setting(groups: &Groups, name: &str, value: &GroupSetting) -> ApiResult<()> {
+    match crate::permission_settings::find(crate::permission_settings::STREAM, name) {
+        Some(rules) => crate::permission_settings::check(groups, &rules, value),
+        None => Ok(()),
+    }
 }

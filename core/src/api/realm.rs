@@ -215,6 +215,9 @@ pub fn update_realm(store: &impl Store, actor: &Actor, params: &Params) -> ApiRe
         let Some(Json(change)) = params.optional::<Json<Value>>(name)? else { continue };
         let current = realm_setting(&groups, &realm, name)?;
         let new = groups.parse_setting(name, setting_change(&groups, name, &current, &change)?)?;
+        if let Some(rules) = crate::permission_settings::find(crate::permission_settings::REALM, name) {
+            crate::permission_settings::check(&groups, &rules, &new)?;
+        }
         if name == "can_manage_all_groups" && actor.user.role != Role::Owner {
             return Err(ApiError::owner_required());
         }

@@ -15,7 +15,7 @@ use crate::events::{
     NOTIFICATION_SETTINGS_LEGACY, QueueOptions, parse_client_capabilities, parse_event_narrow,
 };
 use crate::groups::{Groups, REALM_GROUP_SETTINGS, realm_setting};
-use crate::model::{IndexedFlag, MessageKind, User};
+use crate::model::{IndexedFlag, MessageKind, SystemGroup, User};
 use crate::params::{Json, Params};
 use crate::store::{Direction, MessageIndex, Store};
 use crate::subdomains::Site;
@@ -186,6 +186,9 @@ pub fn initial_state(
         for (name, _, _) in REALM_GROUP_SETTINGS {
             put(&format!("realm_{name}"), Groups::setting_json(&realm_setting(&groups, &actor.realm, name)?));
         }
+        // Everyone sees every user: Confab does not restrict user access (feature level 225).
+        put("realm_can_access_all_users_group", json!(groups.system_id(SystemGroup::Everyone)?));
+        put("server_supported_permission_settings", crate::permission_settings::supported_json());
     }
     if wanted.any(&["realm_user"]) {
         for (key, value) in realm_user_block(store, actor, options)? {
