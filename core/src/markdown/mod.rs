@@ -63,6 +63,7 @@ mod block;
 mod context;
 mod data;
 mod fence;
+mod highlight;
 mod inline;
 mod linkifier;
 mod preprocess;
@@ -78,6 +79,18 @@ pub use context::{
 pub use inline::emoji::{codepoint_to_name as unicode_emoji_name, name_to_codepoint as unicode_emoji_code};
 pub use linkifier::{topic_links, validate_linkifier};
 pub use snapshot::{OrganizationSnapshot, render_description};
+
+/// The highlighter's tokens for `code` in a code block's language (any alias Pygments knows,
+/// as in ```` ```py ````): `(class, text)` pairs, `class` being Pygments' short CSS class
+/// (`"k"`, `"nf"`; `""` for plain text). The code is taken as Pygments takes it: without
+/// leading and trailing newlines, and with one newline added. `None` for a language that is not
+/// highlighted.
+pub fn code_tokens(language: &str, code: &str) -> Option<Vec<(&'static str, String)>> {
+    let code = format!("{}\n", code.trim_matches('\n'));
+    let lexer = fence::code_language_name(&language.to_lowercase()).to_owned();
+    let tokens = highlight::tokens(&lexer, &code)?;
+    Some(tokens.into_iter().map(|(token, text)| (token.class(), text.to_owned())).collect())
+}
 
 /// Every Zulip emoji name and alias with its codepoint (lowercase hex, `-`-joined, without
 /// U+FE0F), sorted by name: the catalogue typeaheads and pickers choose from.
@@ -153,7 +166,7 @@ fn highlight_indented_code(tree: &mut Tree) {
         if !tree.is(code, "code") {
             continue;
         }
-        let html = code_block_html(None, &tree.nodes[code].text);
+        let html = code_block_html(None, &tree.nodes[code].text, true);
         tree.remove(code);
         let raw = tree.add(Node::raw(html));
         tree.nodes[id].kind = Kind::Element("p");

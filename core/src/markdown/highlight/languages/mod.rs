@@ -1,0 +1,16 @@
+//! One grammar per language, each written to tokenize as the Pygments lexer of the same name.
+//! The languages are the most used ones of the Stack Overflow Developer Survey 2024
+//! ("Programming, scripting, and markup languages"), then the formats most pasted in chat
+//! (ARCHITECTURE.md lists them).
+
+use super::engine::Grammar;
+
+mod python;
+
+/// Each grammar by the Pygments lexer name (`data-code-language`) it stands in for.
+pub(super) static GRAMMARS: &[(&str, &Grammar)] = &[("Python", &python::PYTHON)];
+
+/// The grammar for a Pygments lexer name.
+pub(super) fn grammar(lexer_name: &str) -> Option<&'static Grammar> {
+    GRAMMARS.iter().find(|(name, _)| *name == lexer_name).map(|(_, grammar)| *grammar)
+}
