@@ -85,7 +85,13 @@ pub(crate) struct Rule {
     pub(crate) ahead: Option<(&'static str, bool)>,
     /// Characters the text must not have right before the match (a look-behind).
     pub(crate) not_after: &'static str,
+    /// Moves the match's end (or refuses the match): for what a regex cannot say, such as a
+    /// heredoc running to its own delimiter.
+    pub(crate) extend: Option<Extend>,
 }
+
+/// Given the text and the pattern's match, the end of the whole match, or `None` for no match.
+pub(crate) type Extend = fn(&str, Range<usize>) -> Option<usize>;
 
 impl Rule {
     pub(crate) const fn push(mut self, states: &'static [&'static str]) -> Rule {
@@ -114,6 +120,12 @@ impl Rule {
         self
     }
 
+    /// Lets `extend` move the end of the match, or refuse it.
+    pub(crate) const fn extended(mut self, extend: Extend) -> Rule {
+        self.extend = Some(extend);
+        self
+    }
+
     /// Matches only when `pattern` matches right after.
     pub(crate) const fn before(mut self, pattern: &'static str) -> Rule {
         self.ahead = Some((pattern, false));
@@ -129,27 +141,27 @@ impl Rule {
 
 /// A rule making one token.
 pub(crate) const fn r(pattern: &'static str, token: Token) -> Rule {
-    Rule { pattern, action: Action::Token(token), next: Next::Stay, ahead: None, not_after: "" }
+    Rule { pattern, action: Action::Token(token), next: Next::Stay, ahead: None, not_after: "", extend: None }
 }
 
 /// A rule making one token per capture group.
 pub(crate) const fn g(pattern: &'static str, tokens: &'static [Token]) -> Rule {
-    Rule { pattern, action: Action::Groups(tokens), next: Next::Stay, ahead: None, not_after: "" }
+    Rule { pattern, action: Action::Groups(tokens), next: Next::Stay, ahead: None, not_after: "", extend: None }
 }
 
 /// A rule whose match another grammar lexes.
 pub(crate) const fn using(pattern: &'static str, grammar: &'static Grammar) -> Rule {
-    Rule { pattern, action: Action::Using(grammar), next: Next::Stay, ahead: None, not_after: "" }
+    Rule { pattern, action: Action::Using(grammar), next: Next::Stay, ahead: None, not_after: "", extend: None }
 }
 
 /// A rule whose groups are tokens or lexed by other grammars.
 pub(crate) const fn parts(pattern: &'static str, parts: &'static [Part]) -> Rule {
-    Rule { pattern, action: Action::GroupsUsing(parts), next: Next::Stay, ahead: None, not_after: "" }
+    Rule { pattern, action: Action::GroupsUsing(parts), next: Next::Stay, ahead: None, not_after: "", extend: None }
 }
 
 /// A rule that matches the empty string: only its state change applies.
 pub(crate) const fn default() -> Rule {
-    Rule { pattern: "", action: Action::Nothing, next: Next::Stay, ahead: None, not_after: "" }
+    Rule { pattern: "", action: Action::Nothing, next: Next::Stay, ahead: None, not_after: "", extend: None }
 }
 
 /// A state's rules grouped for matching.
@@ -165,6 +177,7 @@ struct Segment {
     first_rule: usize,
     ahead: Option<(Regex, bool)>,
     not_after: &'static str,
+    extend: Option<Extend>,
 }
 
 /// A rule's next state, with state names resolved to indices.
@@ -197,7 +210,9 @@ impl Compiled {
             let rules: Vec<Rule> = state.rules.iter().flat_map(|list| list.iter().copied()).collect();
             let mut i = 0;
             while i <= rules.len() {
-                let boundary = i == rules.len() || rules[i].ahead.is_some() || !rules[i].not_after.is_empty();
+                let boundary = i == rules.len() || rules[i].ahead.is_some()
+                    || !rules[i].not_after.is_empty()
+                    || rules[i].extend.is_some();
                 if boundary {
                     if start < i {
                         segments.push(Segment::new(&rules[start..i], start)?);
@@ -234,8 +249,8 @@ impl Segment {
             Some((pattern, negated)) if rules.len() == 1 => Some((anchored_regex(&[pattern])?, negated)),
             _ => None,
         };
-        let not_after = if rules.len() == 1 { rules[0].not_after } else { "" };
-        Some(Segment { regex, first_rule, ahead, not_after })
+        let (not_after, extend) = if rules.len() == 1 { (rules[0].not_after, rules[0].extend) } else { ("", None) };
+        Some(Segment { regex, first_rule, ahead, not_after, extend })
     }
 }
 
@@ -261,7 +276,13 @@ pub(crate) fn lex(grammar: &Grammar, text: &str, offset: usize, out: &mut Vec<Sp
             }
             let input = Input::new(text).range(pos..).anchored(Anchored::Yes);
             let Some(found) = segment.regex.search(&input) else { continue };
-            let end = found.end();
+            let mut end = found.end();
+            if let Some(extend) = segment.extend {
+                match extend(text, pos..end) {
+                    Some(extended) => end = extended,
+                    None => continue,
+                }
+            }
             if let Some((ahead, negated)) = &segment.ahead {
                 let after = Input::new(text).range(end..).anchored(Anchored::Yes);
                 if ahead.is_match(after) == *negated {

@@ -5,10 +5,21 @@
 
 use super::engine::Grammar;
 
+mod bash;
+mod javascript;
+mod json;
 mod python;
+mod sql;
 
 /// Each grammar by the Pygments lexer name (`data-code-language`) it stands in for.
-pub(super) static GRAMMARS: &[(&str, &Grammar)] = &[("Python", &python::PYTHON)];
+pub(super) static GRAMMARS: &[(&str, &Grammar)] = &[
+    ("Bash", &bash::BASH),
+    ("JavaScript", &javascript::JAVASCRIPT),
+    ("JSON", &json::JSON),
+    ("Python", &python::PYTHON),
+    ("SQL", &sql::SQL),
+    ("TypeScript", &javascript::TYPESCRIPT),
+];
 
 /// The grammar for a Pygments lexer name.
 pub(super) fn grammar(lexer_name: &str) -> Option<&'static Grammar> {
