@@ -6,17 +6,21 @@
 use super::engine::Grammar;
 
 mod bash;
+mod go;
 mod javascript;
 mod json;
 mod python;
+mod rust;
 mod sql;
 
 /// Each grammar by the Pygments lexer name (`data-code-language`) it stands in for.
 pub(super) static GRAMMARS: &[(&str, &Grammar)] = &[
     ("Bash", &bash::BASH),
+    ("Go", &go::GO),
     ("JavaScript", &javascript::JAVASCRIPT),
     ("JSON", &json::JSON),
     ("Python", &python::PYTHON),
+    ("Rust", &rust::RUST),
     ("SQL", &sql::SQL),
     ("TypeScript", &javascript::TYPESCRIPT),
 ];
