@@ -6,7 +6,9 @@
 use super::engine::Grammar;
 
 mod bash;
+mod csharp;
 mod go;
+mod java;
 mod javascript;
 mod json;
 mod python;
@@ -16,7 +18,9 @@ mod sql;
 /// Each grammar by the Pygments lexer name (`data-code-language`) it stands in for.
 pub(super) static GRAMMARS: &[(&str, &Grammar)] = &[
     ("Bash", &bash::BASH),
+    ("C#", &csharp::CSHARP),
     ("Go", &go::GO),
+    ("Java", &java::JAVA),
     ("JavaScript", &javascript::JAVASCRIPT),
     ("JSON", &json::JSON),
     ("Python", &python::PYTHON),
