@@ -7,7 +7,10 @@ use super::engine::Grammar;
 
 mod bash;
 mod csharp;
+mod diff;
+mod docker;
 mod go;
+mod ini;
 mod java;
 mod javascript;
 mod json;
@@ -19,7 +22,10 @@ mod sql;
 pub(super) static GRAMMARS: &[(&str, &Grammar)] = &[
     ("Bash", &bash::BASH),
     ("C#", &csharp::CSHARP),
+    ("Diff", &diff::DIFF),
+    ("Docker", &docker::DOCKER),
     ("Go", &go::GO),
+    ("INI", &ini::INI),
     ("Java", &java::JAVA),
     ("JavaScript", &javascript::JAVASCRIPT),
     ("JSON", &json::JSON),
