@@ -271,7 +271,8 @@ mod tests {
         assert_eq!(
             stash.get(marker),
             Some(
-                "<div class=\"codehilite\" data-code-language=\"Python\"><pre><span></span><code>x = 1\n</code></pre></div>"
+                "<div class=\"codehilite\" data-code-language=\"Python\"><pre><span></span><code>\
+                 <span class=\"n\">x</span> <span class=\"o\">=</span> <span class=\"mi\">1</span>\n</code></pre></div>"
             )
         );
     }
@@ -288,6 +289,29 @@ mod tests {
         let header =
             FENCE_RE.captures("```spoiler Open me").and_then(|m| m.name("header")).map(|h| h.as_str());
         assert_eq!(header, Some("Open me"));
+    }
+
+    #[test]
+    fn a_first_line_can_name_the_language() {
+        // Fenced without a language: Zulip keeps the shebang line and highlights by it, with
+        // Pygments' escaping (no lxml pass without a language).
+        assert_eq!(
+            code_block_html(None, "#!/usr/bin/env python3\nprint('x')", false),
+            "<div class=\"codehilite\"><pre><span></span><code><span class=\"ch\">#!/usr/bin/env python3</span>\n\
+             <span class=\"nb\">print</span><span class=\"p\">(</span><span class=\"s1\">&#39;x&#39;</span>\
+             <span class=\"p\">)</span>\n</code></pre></div>"
+        );
+        // Indented: Python-Markdown takes a `:::lang` line out.
+        assert_eq!(
+            code_block_html(None, ":::python\nx = 1", true),
+            "<div class=\"codehilite\"><pre><span></span><code><span class=\"n\">x</span> \
+             <span class=\"o\">=</span> <span class=\"mi\">1</span>\n</code></pre></div>"
+        );
+        // An unknown language leaves the code as it was.
+        assert_eq!(
+            code_block_html(None, ":::nosuchlanguage\nx", false),
+            "<div class=\"codehilite\"><pre><span></span><code>:::nosuchlanguage\nx\n</code></pre></div>"
+        );
     }
 
     #[test]

@@ -17,6 +17,7 @@ mod json;
 mod python;
 mod rust;
 mod sql;
+mod toml;
 
 /// Each grammar by the Pygments lexer name (`data-code-language`) it stands in for.
 pub(super) static GRAMMARS: &[(&str, &Grammar)] = &[
@@ -32,6 +33,7 @@ pub(super) static GRAMMARS: &[(&str, &Grammar)] = &[
     ("Python", &python::PYTHON),
     ("Rust", &rust::RUST),
     ("SQL", &sql::SQL),
+    ("TOML", &toml::TOML),
     ("TypeScript", &javascript::TYPESCRIPT),
 ];
 
