@@ -18,6 +18,7 @@ mod python;
 mod rust;
 mod sql;
 mod toml;
+mod xml;
 
 /// Each grammar by the Pygments lexer name (`data-code-language`) it stands in for.
 pub(super) static GRAMMARS: &[(&str, &Grammar)] = &[
@@ -34,6 +35,7 @@ pub(super) static GRAMMARS: &[(&str, &Grammar)] = &[
     ("Rust", &rust::RUST),
     ("SQL", &sql::SQL),
     ("TOML", &toml::TOML),
+    ("XML", &xml::XML),
     ("TypeScript", &javascript::TYPESCRIPT),
 ];
 
