@@ -35,7 +35,10 @@ fn main() {
     let highlighted = messages(&snippets, true);
     let plain = messages(&snippets, false);
     let kb = |messages: &[String]| messages.iter().map(String::len).sum::<usize>() as f64 / 1e3;
-    println!("{MESSAGES} code-heavy messages: {:.0} KB of Markdown, two code blocks each\n", kb(&highlighted));
+    println!(
+        "{MESSAGES} code-heavy messages: {:.0} KB of Markdown, two code blocks each\n",
+        kb(&highlighted)
+    );
 
     let organization = OrganizationSnapshot::default();
     let html_kb = |messages: &[String]| {
@@ -75,7 +78,8 @@ fn main() {
             .iter()
             .map(|content| {
                 let start = Instant::now();
-                let params = [("type", "stream"), ("to", "code"), ("topic", topic), ("content", content.as_str())];
+                let params =
+                    [("type", "stream"), ("to", "code"), ("topic", topic), ("content", content.as_str())];
                 api.post("/messages", Some(&owner), &params).ok();
                 start.elapsed()
             })
@@ -85,7 +89,8 @@ fn main() {
     };
     let fetch_all = |topic: &str| {
         let narrow = json!([["channel", "code"], ["topic", topic]]).to_string();
-        let params = [("anchor", "newest"), ("num_before", "100"), ("num_after", "0"), ("narrow", narrow.as_str())];
+        let params =
+            [("anchor", "newest"), ("num_before", "100"), ("num_after", "0"), ("narrow", narrow.as_str())];
         let mut bytes = 0;
         let time = median((0..FETCHES).map(|_| {
             let start = Instant::now();
@@ -132,7 +137,11 @@ fn messages(snippets: &[Snippet], with_language: bool) -> Vec<String> {
             };
             let first = &snippets[i % snippets.len()];
             let second = &snippets[(i * 7 + 3) % snippets.len()];
-            format!("Here is what I have so far:\n{}\nand the other half:\n{}\nThoughts?", block(first), block(second))
+            format!(
+                "Here is what I have so far:\n{}\nand the other half:\n{}\nThoughts?",
+                block(first),
+                block(second)
+            )
         })
         .collect()
 }

@@ -66,7 +66,8 @@ fn normalize(code: &str) -> String {
 /// Pygments' tokens for each snippet and its version, from `tests/python/pygments_tokens.py`
 /// run by `python`.
 pub fn pygments_tokens(python: &Path, workspace: &Path, snippets: &[Snippet]) -> (String, Vec<Tokens>) {
-    let input: Vec<Value> = snippets.iter().map(|s| json!({"language": s.language, "code": s.code})).collect();
+    let input: Vec<Value> =
+        snippets.iter().map(|s| json!({"language": s.language, "code": s.code})).collect();
     let mut child = Command::new(python)
         .arg(workspace.join("tests/python/pygments_tokens.py"))
         .stdin(Stdio::piped())
@@ -89,7 +90,12 @@ pub fn pygments_tokens(python: &Path, workspace: &Path, snippets: &[Snippet]) ->
                 .as_array()
                 .expect("a block's tokens")
                 .iter()
-                .map(|t| (t[0].as_str().unwrap_or_default().to_owned(), t[1].as_str().unwrap_or_default().to_owned()))
+                .map(|t| {
+                    (
+                        t[0].as_str().unwrap_or_default().to_owned(),
+                        t[1].as_str().unwrap_or_default().to_owned(),
+                    )
+                })
                 .collect()
         })
         .collect();
@@ -199,7 +205,11 @@ pub fn differences(ours: &Tokens, theirs: &Tokens) -> Vec<String> {
         let a: String = ours.iter().map(|c| c.0).collect();
         let b: String = theirs.iter().map(|c| c.0).collect();
         let at = a.chars().zip(b.chars()).take_while(|(x, y)| x == y).count();
-        return vec![format!("texts differ at char {at} ({} vs {} chars)", a.chars().count(), b.chars().count())];
+        return vec![format!(
+            "texts differ at char {at} ({} vs {} chars)",
+            a.chars().count(),
+            b.chars().count()
+        )];
     }
     let mut out = Vec::new();
     let mut line = 1;
@@ -210,7 +220,11 @@ pub fn differences(ours: &Tokens, theirs: &Tokens) -> Vec<String> {
         }
         if ours[i].1 != theirs[i].1 && !ours[i].0.is_whitespace() {
             let start = i;
-            while i < ours.len() && ours[i].1 != theirs[i].1 && ours[i].1 == ours[start].1 && theirs[i].1 == theirs[start].1 {
+            while i < ours.len()
+                && ours[i].1 != theirs[i].1
+                && ours[i].1 == ours[start].1
+                && theirs[i].1 == theirs[start].1
+            {
                 i += 1;
             }
             let text: String = ours[start..i].iter().map(|c| c.0).collect();

@@ -197,7 +197,8 @@ pub(crate) fn code_block_html(lang: Option<&str>, text: &str, indented: bool) ->
     if let Some((_, rest)) = header {
         source = rest.trim_matches('\n');
     }
-    let lexer = lang.or(header.map(|(lang, _)| lang)).map(|lang| code_language_name(&lang.to_lowercase()).to_owned());
+    let lexer =
+        lang.or(header.map(|(lang, _)| lang)).map(|lang| code_language_name(&lang.to_lowercase()).to_owned());
     let code = format!("{source}\n");
     let quotes = lang.is_none();
     if !lexer.is_some_and(|lexer| highlight::highlight_into(&mut html, &lexer, &code, quotes)) {
@@ -221,7 +222,8 @@ fn header_language(source: &str, indented: bool) -> Option<(&str, &str)> {
 
 /// Python-Markdown's CodeHilite header: colons or a shebang, an optional path, a language.
 static HEADER_RE: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r#"^(?::::*|(?P<shebang>#!))(?P<path>(?:/\w+)*[/ ])?(?P<lang>[\w#.+-]*)"#).expect("static regex")
+    Regex::new(r#"^(?::::*|(?P<shebang>#!))(?P<path>(?:/\w+)*[/ ])?(?P<lang>[\w#.+-]*)"#)
+        .expect("static regex")
 });
 
 /// A ```` ```math ```` block as Zulip renders it when KaTeX fails: each paragraph as a

@@ -146,17 +146,38 @@ pub(crate) const fn r(pattern: &'static str, token: Token) -> Rule {
 
 /// A rule making one token per capture group.
 pub(crate) const fn g(pattern: &'static str, tokens: &'static [Token]) -> Rule {
-    Rule { pattern, action: Action::Groups(tokens), next: Next::Stay, ahead: None, not_after: "", extend: None }
+    Rule {
+        pattern,
+        action: Action::Groups(tokens),
+        next: Next::Stay,
+        ahead: None,
+        not_after: "",
+        extend: None,
+    }
 }
 
 /// A rule whose match another grammar lexes.
 pub(crate) const fn using(pattern: &'static str, grammar: &'static Grammar) -> Rule {
-    Rule { pattern, action: Action::Using(grammar), next: Next::Stay, ahead: None, not_after: "", extend: None }
+    Rule {
+        pattern,
+        action: Action::Using(grammar),
+        next: Next::Stay,
+        ahead: None,
+        not_after: "",
+        extend: None,
+    }
 }
 
 /// A rule whose groups are tokens or lexed by other grammars.
 pub(crate) const fn parts(pattern: &'static str, parts: &'static [Part]) -> Rule {
-    Rule { pattern, action: Action::GroupsUsing(parts), next: Next::Stay, ahead: None, not_after: "", extend: None }
+    Rule {
+        pattern,
+        action: Action::GroupsUsing(parts),
+        next: Next::Stay,
+        ahead: None,
+        not_after: "",
+        extend: None,
+    }
 }
 
 /// A rule that matches the empty string: only its state change applies.
@@ -194,10 +215,7 @@ struct Compiled {
 }
 
 fn anchored_regex(patterns: &[&str]) -> Option<Regex> {
-    Regex::builder()
-        .syntax(syntax::Config::new().multi_line(true))
-        .build_many(patterns)
-        .ok()
+    Regex::builder().syntax(syntax::Config::new().multi_line(true)).build_many(patterns).ok()
 }
 
 impl Compiled {
@@ -210,7 +228,8 @@ impl Compiled {
             let rules: Vec<Rule> = state.rules.iter().flat_map(|list| list.iter().copied()).collect();
             let mut i = 0;
             while i <= rules.len() {
-                let boundary = i == rules.len() || rules[i].ahead.is_some()
+                let boundary = i == rules.len()
+                    || rules[i].ahead.is_some()
                     || !rules[i].not_after.is_empty()
                     || rules[i].extend.is_some();
                 if boundary {
@@ -249,7 +268,8 @@ impl Segment {
             Some((pattern, negated)) if rules.len() == 1 => Some((anchored_regex(&[pattern])?, negated)),
             _ => None,
         };
-        let (not_after, extend) = if rules.len() == 1 { (rules[0].not_after, rules[0].extend) } else { ("", None) };
+        let (not_after, extend) =
+            if rules.len() == 1 { (rules[0].not_after, rules[0].extend) } else { ("", None) };
         Some(Segment { regex, first_rule, ahead, not_after, extend })
     }
 }
@@ -313,7 +333,9 @@ pub(crate) fn lex(grammar: &Grammar, text: &str, offset: usize, out: &mut Vec<Sp
                             _ => None,
                         };
                         match part {
-                            Some(Part::Token(token)) => push(out, token, offset + span.start..offset + span.end),
+                            Some(Part::Token(token)) => {
+                                push(out, token, offset + span.start..offset + span.end)
+                            }
                             Some(Part::Using(other)) => {
                                 lex(other, &text[span.start..span.end], offset + span.start, out)?
                             }

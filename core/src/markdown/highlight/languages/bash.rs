@@ -8,7 +8,13 @@ use super::super::token::Token::*;
 
 pub(in super::super) static BASH: Grammar = Grammar::new(&[
     State { name: "root", rules: &[BASIC, BACKTICK, DATA, INTERP] },
-    State { name: "string", rules: &[&[r("\"", StringDouble).pop(), r(r#"(?s)(?:\\\\|\\[0-7]+|\\.|[^"\\$])+"#, StringDouble)], INTERP] },
+    State {
+        name: "string",
+        rules: &[
+            &[r("\"", StringDouble).pop(), r(r#"(?s)(?:\\\\|\\[0-7]+|\\.|[^"\\$])+"#, StringDouble)],
+            INTERP,
+        ],
+    },
     State { name: "curly", rules: &[CURLY, BASIC, BACKTICK, DATA, INTERP] },
     State { name: "paren", rules: &[&[r(r"\)", Keyword).pop()], BASIC, BACKTICK, DATA, INTERP] },
     State { name: "math", rules: &[MATH, BASIC, BACKTICK, DATA, INTERP] },
@@ -43,7 +49,9 @@ static BASIC: &[Rule] = &[
 
 /// A heredoc runs to the first later occurrence of its word.
 fn heredoc(text: &str, opener: Range<usize>) -> Option<usize> {
-    let word_start = text[opener.clone()].rfind(|c: char| !(c.is_alphanumeric() || c == '_')).map_or(opener.start, |i| opener.start + i + 1);
+    let word_start = text[opener.clone()]
+        .rfind(|c: char| !(c.is_alphanumeric() || c == '_'))
+        .map_or(opener.start, |i| opener.start + i + 1);
     let word = &text[word_start..opener.end];
     let body = opener.end + text[opener.end..].chars().next()?.len_utf8();
     text[body..].find(word).map(|at| body + at + word.len())

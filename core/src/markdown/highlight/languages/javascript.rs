@@ -10,7 +10,10 @@ pub(in super::super) static JAVASCRIPT: Grammar = Grammar::new(&[
     State { name: "slashstartsregex", rules: &[COMMENTS_AND_WHITESPACE, SLASH_STARTS_REGEX] },
     State { name: "badregex", rules: &[BAD_REGEX] },
     State { name: "interp", rules: &[INTERP] },
-    State { name: "interp-inside", rules: &[&[r(r"\}", StringInterpol).pop()], ROOT_START, COMMENTS_AND_WHITESPACE, ROOT] },
+    State {
+        name: "interp-inside",
+        rules: &[&[r(r"\}", StringInterpol).pop()], ROOT_START, COMMENTS_AND_WHITESPACE, ROOT],
+    },
 ]);
 
 pub(in super::super) static TYPESCRIPT: Grammar = Grammar::new(&[
@@ -18,7 +21,16 @@ pub(in super::super) static TYPESCRIPT: Grammar = Grammar::new(&[
     State { name: "slashstartsregex", rules: &[COMMENTS_AND_WHITESPACE, SLASH_STARTS_REGEX] },
     State { name: "badregex", rules: &[BAD_REGEX] },
     State { name: "interp", rules: &[INTERP] },
-    State { name: "interp-inside", rules: &[&[r(r"\}", StringInterpol).pop()], TYPESCRIPT_ROOT, ROOT_START, COMMENTS_AND_WHITESPACE, ROOT] },
+    State {
+        name: "interp-inside",
+        rules: &[
+            &[r(r"\}", StringInterpol).pop()],
+            TYPESCRIPT_ROOT,
+            ROOT_START,
+            COMMENTS_AND_WHITESPACE,
+            ROOT,
+        ],
+    },
 ]);
 
 const IDENT: &str = r"[$_\p{Lu}\p{Ll}\p{Lt}\p{Lm}\p{Lo}\p{Nl}][$\p{Lu}\p{Ll}\p{Lt}\p{Lm}\p{Lo}\p{Nl}\p{Mn}\p{Mc}\p{Nd}\p{Pc}\x{200c}\x{200d}]*";
@@ -46,10 +58,8 @@ static INTERP: &[Rule] = &[
     r(r"[^`\\$]+", StringBacktick),
 ];
 
-static ROOT_START: &[Rule] = &[
-    r(r"\A#! ?/.*?$", CommentHashbang),
-    r("^", Text).before(r"\s|/|<!--").push(&["slashstartsregex"]),
-];
+static ROOT_START: &[Rule] =
+    &[r(r"\A#! ?/.*?$", CommentHashbang), r("^", Text).before(r"\s|/|<!--").push(&["slashstartsregex"])];
 
 static ROOT: &[Rule] = &[
     r("0[bB][01]+n?", NumberBin),
@@ -84,7 +94,11 @@ static TYPESCRIPT_ROOT: &[Rule] = &[
     r(r"(?:enum|interface|override)\b", KeywordDeclaration).push(&["slashstartsregex"]),
     r(r"\b(?:declare|type)\b", KeywordReserved),
     r(r"\b(?:string|boolean|number)\b", KeywordType),
-    g(r"\b(module)(\s+)([\w?.$]+)(\s*)", &[KeywordReserved, Whitespace, NameOther, Whitespace]).push(&["slashstartsregex"]),
+    g(r"\b(module)(\s+)([\w?.$]+)(\s*)", &[KeywordReserved, Whitespace, NameOther, Whitespace])
+        .push(&["slashstartsregex"]),
     g(r"([\w?.$]+)(\s*)(:)(\s*)([\w?.$]+)", &[NameOther, Whitespace, Operator, Whitespace, KeywordType]),
-    r(r"@[$_\p{Lu}\p{Ll}\p{Lt}\p{Lm}\p{Lo}\p{Nl}][$\p{Lu}\p{Ll}\p{Lt}\p{Lm}\p{Lo}\p{Nl}\p{Mn}\p{Mc}\p{Nd}\p{Pc}]*", KeywordDeclaration),
+    r(
+        r"@[$_\p{Lu}\p{Ll}\p{Lt}\p{Lm}\p{Lo}\p{Nl}][$\p{Lu}\p{Ll}\p{Lt}\p{Lm}\p{Lo}\p{Nl}\p{Mn}\p{Mc}\p{Nd}\p{Pc}]*",
+        KeywordDeclaration,
+    ),
 ];

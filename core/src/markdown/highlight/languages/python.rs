@@ -9,18 +9,121 @@ pub(in super::super) static PYTHON: Grammar = Grammar::new(&[
     State { name: "classname", rules: &[&[r(NAME, NameClass).pop(), default().pop()]] },
     State { name: "import", rules: &[IMPORT] },
     State { name: "fromimport", rules: &[FROM_IMPORT] },
-    State { name: "dqs", rules: &[&[r(r#"""#, StringDouble).pop()], ESCAPES, &[r(r#"\\\\|\\"|\\\n"#, StringEscape)], FORMAT, &[r(r#"[^\\'"%{\n]+"#, StringDouble), r(r#"[\\'"%{]"#, StringDouble)]] },
-    State { name: "sqs", rules: &[&[r("'", StringSingle).pop()], ESCAPES, &[r(r"\\\\|\\'|\\\n", StringEscape)], FORMAT, &[r(r#"[^\\'"%{\n]+"#, StringSingle), r(r#"[\\'"%{]"#, StringSingle)]] },
-    State { name: "tdqs", rules: &[&[r(r#"""""#, StringDouble).pop()], ESCAPES, FORMAT, &[r(r#"[^\\'"%{]+"#, StringDouble), r(r#"[\\'"%{]"#, StringDouble)]] },
-    State { name: "tsqs", rules: &[&[r("'''", StringSingle).pop()], ESCAPES, FORMAT, &[r(r#"[^\\'"%{]+"#, StringSingle), r(r#"[\\'"%{]"#, StringSingle)]] },
-    State { name: "rdqs", rules: &[&[r(r#"""#, StringDouble).pop(), r(r#"\\\\|\\"|\\\n"#, StringEscape), r(r#"[^\\"\n]+|\\"#, StringDouble)]] },
-    State { name: "rsqs", rules: &[&[r("'", StringSingle).pop(), r(r"\\\\|\\'|\\\n", StringEscape), r(r"[^\\'\n]+|\\", StringSingle)]] },
-    State { name: "dqf", rules: &[&[r(r#"""#, StringDouble).pop()], ESCAPES, &[r(r#"\\\\|\\"|\\\n"#, StringEscape)], FSTRING, &[r(r#"[^\\'"{}\n]+"#, StringDouble), r(r#"[\\'"]"#, StringDouble)]] },
-    State { name: "sqf", rules: &[&[r("'", StringSingle).pop()], ESCAPES, &[r(r"\\\\|\\'|\\\n", StringEscape)], FSTRING, &[r(r#"[^\\'"{}\n]+"#, StringSingle), r(r#"[\\'"]"#, StringSingle)]] },
-    State { name: "tdqf", rules: &[&[r(r#"""""#, StringDouble).pop()], ESCAPES, FSTRING, &[r(r#"[^\\'"{}]+"#, StringDouble), r(r#"[\\'"]"#, StringDouble)]] },
-    State { name: "tsqf", rules: &[&[r("'''", StringSingle).pop()], ESCAPES, FSTRING, &[r(r#"[^\\'"{}]+"#, StringSingle), r(r#"[\\'"]"#, StringSingle)]] },
-    State { name: "fexpr", rules: &[&[r(r"[{(\[]", Punctuation).push(&["fexpr-inner"]), r(r"(?:=\s*)?(?:![sraf])?\}", StringInterpol).pop(), r(r"(?:=\s*)?(?:![sraf])?:", StringInterpol).pop(), r(r"\s+", Whitespace)], EXPR] },
-    State { name: "fexpr-inner", rules: &[&[r(r"[{(\[]", Punctuation).push(&["fexpr-inner"]), r(r"[\])}]", Punctuation).pop(), r(r"\s+", Whitespace)], EXPR] },
+    State {
+        name: "dqs",
+        rules: &[
+            &[r(r#"""#, StringDouble).pop()],
+            ESCAPES,
+            &[r(r#"\\\\|\\"|\\\n"#, StringEscape)],
+            FORMAT,
+            &[r(r#"[^\\'"%{\n]+"#, StringDouble), r(r#"[\\'"%{]"#, StringDouble)],
+        ],
+    },
+    State {
+        name: "sqs",
+        rules: &[
+            &[r("'", StringSingle).pop()],
+            ESCAPES,
+            &[r(r"\\\\|\\'|\\\n", StringEscape)],
+            FORMAT,
+            &[r(r#"[^\\'"%{\n]+"#, StringSingle), r(r#"[\\'"%{]"#, StringSingle)],
+        ],
+    },
+    State {
+        name: "tdqs",
+        rules: &[
+            &[r(r#"""""#, StringDouble).pop()],
+            ESCAPES,
+            FORMAT,
+            &[r(r#"[^\\'"%{]+"#, StringDouble), r(r#"[\\'"%{]"#, StringDouble)],
+        ],
+    },
+    State {
+        name: "tsqs",
+        rules: &[
+            &[r("'''", StringSingle).pop()],
+            ESCAPES,
+            FORMAT,
+            &[r(r#"[^\\'"%{]+"#, StringSingle), r(r#"[\\'"%{]"#, StringSingle)],
+        ],
+    },
+    State {
+        name: "rdqs",
+        rules: &[&[
+            r(r#"""#, StringDouble).pop(),
+            r(r#"\\\\|\\"|\\\n"#, StringEscape),
+            r(r#"[^\\"\n]+|\\"#, StringDouble),
+        ]],
+    },
+    State {
+        name: "rsqs",
+        rules: &[&[
+            r("'", StringSingle).pop(),
+            r(r"\\\\|\\'|\\\n", StringEscape),
+            r(r"[^\\'\n]+|\\", StringSingle),
+        ]],
+    },
+    State {
+        name: "dqf",
+        rules: &[
+            &[r(r#"""#, StringDouble).pop()],
+            ESCAPES,
+            &[r(r#"\\\\|\\"|\\\n"#, StringEscape)],
+            FSTRING,
+            &[r(r#"[^\\'"{}\n]+"#, StringDouble), r(r#"[\\'"]"#, StringDouble)],
+        ],
+    },
+    State {
+        name: "sqf",
+        rules: &[
+            &[r("'", StringSingle).pop()],
+            ESCAPES,
+            &[r(r"\\\\|\\'|\\\n", StringEscape)],
+            FSTRING,
+            &[r(r#"[^\\'"{}\n]+"#, StringSingle), r(r#"[\\'"]"#, StringSingle)],
+        ],
+    },
+    State {
+        name: "tdqf",
+        rules: &[
+            &[r(r#"""""#, StringDouble).pop()],
+            ESCAPES,
+            FSTRING,
+            &[r(r#"[^\\'"{}]+"#, StringDouble), r(r#"[\\'"]"#, StringDouble)],
+        ],
+    },
+    State {
+        name: "tsqf",
+        rules: &[
+            &[r("'''", StringSingle).pop()],
+            ESCAPES,
+            FSTRING,
+            &[r(r#"[^\\'"{}]+"#, StringSingle), r(r#"[\\'"]"#, StringSingle)],
+        ],
+    },
+    State {
+        name: "fexpr",
+        rules: &[
+            &[
+                r(r"[{(\[]", Punctuation).push(&["fexpr-inner"]),
+                r(r"(?:=\s*)?(?:![sraf])?\}", StringInterpol).pop(),
+                r(r"(?:=\s*)?(?:![sraf])?:", StringInterpol).pop(),
+                r(r"\s+", Whitespace),
+            ],
+            EXPR,
+        ],
+    },
+    State {
+        name: "fexpr-inner",
+        rules: &[
+            &[
+                r(r"[{(\[]", Punctuation).push(&["fexpr-inner"]),
+                r(r"[\])}]", Punctuation).pop(),
+                r(r"\s+", Whitespace),
+            ],
+            EXPR,
+        ],
+    },
 ]);
 
 const NAME: &str = r"[_\p{XID_Start}]\p{XID_Continue}*";
@@ -81,7 +184,10 @@ static EXPR: &[Rule] = &[
     r(NAME, Name),
 ];
 
-const MAGIC_FUNCTION: Rule = r(r"__(?:abs|add|aenter|aexit|aiter|and|anext|await|bool|bytes|call|complex|contains|del|delattr|delete|delitem|dir|divmod|enter|eq|exit|float|floordiv|format|ge|get|getattr|getattribute|getitem|gt|hash|iadd|iand|ifloordiv|ilshift|imatmul|imod|imul|index|init|instancecheck|int|invert|ior|ipow|irshift|isub|iter|itruediv|ixor|le|len|length_hint|lshift|lt|matmul|missing|mod|mul|ne|neg|new|next|or|pos|pow|prepare|radd|rand|rdivmod|repr|reversed|rfloordiv|rlshift|rmatmul|rmod|rmul|ror|round|rpow|rrshift|rshift|rsub|rtruediv|rxor|set|setattr|setitem|str|sub|subclasscheck|truediv|xor)__\b", NameFunctionMagic);
+const MAGIC_FUNCTION: Rule = r(
+    r"__(?:abs|add|aenter|aexit|aiter|and|anext|await|bool|bytes|call|complex|contains|del|delattr|delete|delitem|dir|divmod|enter|eq|exit|float|floordiv|format|ge|get|getattr|getattribute|getitem|gt|hash|iadd|iand|ifloordiv|ilshift|imatmul|imod|imul|index|init|instancecheck|int|invert|ior|ipow|irshift|isub|iter|itruediv|ixor|le|len|length_hint|lshift|lt|matmul|missing|mod|mul|ne|neg|new|next|or|pos|pow|prepare|radd|rand|rdivmod|repr|reversed|rfloordiv|rlshift|rmatmul|rmod|rmul|ror|round|rpow|rrshift|rshift|rsub|rtruediv|rxor|set|setattr|setitem|str|sub|subclasscheck|truediv|xor)__\b",
+    NameFunctionMagic,
+);
 
 static MAGIC_FUNCTIONS: &[Rule] = &[MAGIC_FUNCTION.pop()];
 
@@ -110,12 +216,12 @@ static ESCAPES: &[Rule] = &[
 /// `%` and `str.format` fields inside ordinary strings.
 static FORMAT: &[Rule] = &[
     r(r"%(?:\(\w+\))?[-#0 +]*(?:[0-9]+|[*])?(?:\.(?:[0-9]+|[*]))?[hlL]?[E-GXc-giorsaux%]", StringInterpol),
-    r(r"\{(?:\w+(?:\.\w+|\[[^\]]+\])*)?(?:![sra])?(?::(?:.?[<>=^])?[-+ ]?#?0?(?:\d+)?,?(?:\.\d+)?[E-GXb-gnosx%]?)?\}", StringInterpol),
+    r(
+        r"\{(?:\w+(?:\.\w+|\[[^\]]+\])*)?(?:![sra])?(?::(?:.?[<>=^])?[-+ ]?#?0?(?:\d+)?,?(?:\.\d+)?[E-GXb-gnosx%]?)?\}",
+        StringInterpol,
+    ),
 ];
 
 /// Replacement fields of f-strings.
-static FSTRING: &[Rule] = &[
-    r(r"\{\{|\}\}", StringEscape),
-    r(r"\}", StringInterpol),
-    r(r"\{", StringInterpol).push(&["fexpr"]),
-];
+static FSTRING: &[Rule] =
+    &[r(r"\{\{|\}\}", StringEscape), r(r"\}", StringInterpol), r(r"\{", StringInterpol).push(&["fexpr"])];

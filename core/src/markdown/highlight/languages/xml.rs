@@ -18,9 +18,21 @@ pub(in super::super) static XML: Grammar = Grammar::new(&[
             r(r"<\s*/\s*[\w:.-]+\s*>", NameTag),
         ]],
     },
-    State { name: "tag", rules: &[&[r(r"\s+", Whitespace), r(r"[\w.:-]+\s*=", NameAttribute).push(&["attr"]), r(r"/?\s*>", NameTag).pop()]] },
+    State {
+        name: "tag",
+        rules: &[&[
+            r(r"\s+", Whitespace),
+            r(r"[\w.:-]+\s*=", NameAttribute).push(&["attr"]),
+            r(r"/?\s*>", NameTag).pop(),
+        ]],
+    },
     State {
         name: "attr",
-        rules: &[&[r(r"\s+", Whitespace), r(r#"(?s)".*?""#, String).pop(), r(r"(?s)'.*?'", String).pop(), r(r"[^\s>]+", String).pop()]],
+        rules: &[&[
+            r(r"\s+", Whitespace),
+            r(r#"(?s)".*?""#, String).pop(),
+            r(r"(?s)'.*?'", String).pop(),
+            r(r"[^\s>]+", String).pop(),
+        ]],
     },
 ]);
