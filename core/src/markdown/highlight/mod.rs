@@ -83,6 +83,29 @@ pub(crate) fn escape(html: &mut String, text: &str, escape_quotes: bool) {
 mod tests {
     use super::*;
 
+    fn html(lexer: &str, code: &str, escape_quotes: bool) -> String {
+        let mut html = String::new();
+        assert!(highlight_into(&mut html, lexer, code, escape_quotes));
+        html
+    }
+
+    /// Pygments' `HtmlFormatter`: a run of one class is one span, plain text has none, and a
+    /// span never holds a newline.
+    #[test]
+    fn spans_are_pygments_html() {
+        assert_eq!(
+            html("Python", "def f() -> int:\n", false),
+            "<span class=\"k\">def</span><span class=\"w\"> </span><span class=\"nf\">f</span>\
+             <span class=\"p\">()</span> <span class=\"o\">-&gt;</span> <span class=\"nb\">int</span>\
+             <span class=\"p\">:</span>\n"
+        );
+        assert_eq!(
+            html("Python", "'''a\nb'''\n", true),
+            "<span class=\"sd\">&#39;&#39;&#39;a</span>\n<span class=\"sd\">b&#39;&#39;&#39;</span>\n"
+        );
+        assert!(!highlight_into(&mut String::new(), "Text only", "x\n", false));
+    }
+
     #[test]
     fn every_grammar_compiles() {
         for (name, grammar) in languages::GRAMMARS {
