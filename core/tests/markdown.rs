@@ -312,16 +312,16 @@ fn default_code_block_language_applies() {
         }
     }
     let org = WithDefault(Org::new());
-    let frame = |lang: &str| {
+    let frame = |lang: &str, class: &str| {
         format!(
-            "<div class=\"codehilite\" data-code-language=\"{lang}\"><pre><span></span><code>x\n</code></pre></div>"
+            "<div class=\"codehilite\" data-code-language=\"{lang}\"><pre><span></span><code><span class=\"{class}\">x</span>\n</code></pre></div>"
         )
     };
-    assert_eq!(render("```\nx\n```", &org).html, frame("Python"));
-    assert_eq!(render("```js\nx\n```", &org).html, frame("JavaScript"));
+    assert_eq!(render("```\nx\n```", &org).html, frame("Python", "n"));
+    assert_eq!(render("```js\nx\n```", &org).html, frame("JavaScript", "nx"));
     assert_eq!(
         render("````quote\n```\nx\n```\n\n````", &org).html,
-        format!("<blockquote>\n{}\n</blockquote>", frame("Python"))
+        format!("<blockquote>\n{}\n</blockquote>", frame("Python", "n"))
     );
     assert!(!render("```\nx\n```", &Org::new()).html.contains("data-code-language"));
 }

@@ -2,6 +2,7 @@
 //! directory, an HTTP client that speaks the API as Zulip clients do, and the real Python
 //! clients in a virtual environment that the harness installs itself.
 
+pub mod highlighting;
 pub mod load;
 pub mod python;
 pub mod scale;

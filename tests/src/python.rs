@@ -7,9 +7,17 @@ use std::process::{Command, Output};
 
 /// The pinned client packages.
 /// PyYAML and jsonschema read and apply Zulip's OpenAPI document (`tests/python/schemas.py`);
-/// zulip-bots and zulip-botserver run a real bot behind an outgoing webhook.
-pub const REQUIREMENTS: &[&str] =
-    &["zulip==0.9.1", "zulip-bots==0.9.1", "zulip-botserver==0.9.1", "PyYAML==6.0.2", "jsonschema==4.23.0"];
+/// zulip-bots and zulip-botserver run a real bot behind an outgoing webhook; Pygments is the
+/// highlighter Zulip's server uses, which ours is compared with (`tests/python/pygments_tokens.py`;
+/// the version whose lexer names `core/src/markdown/data/lexers.rs` holds).
+pub const REQUIREMENTS: &[&str] = &[
+    "zulip==0.9.1",
+    "zulip-bots==0.9.1",
+    "zulip-botserver==0.9.1",
+    "PyYAML==6.0.2",
+    "jsonschema==4.23.0",
+    "Pygments==2.21.0",
+];
 /// zulip-terminal 0.7.0 declares Python < 3.11 but runs on 3.11; it is installed after
 /// `zulip` with `--ignore-requires-python`.
 pub const TERMINAL_REQUIREMENT: &str = "zulip-term==0.7.0";
@@ -62,6 +70,11 @@ pub fn run_script(script: &str, args: &[&str]) -> Output {
     eprintln!("--- {script} stdout ---\n{}", String::from_utf8_lossy(&output.stdout));
     eprintln!("--- {script} stderr ---\n{}", String::from_utf8_lossy(&output.stderr));
     output
+}
+
+/// The environment's Python interpreter.
+pub fn python() -> PathBuf {
+    venv().join("bin/python")
 }
 
 /// The path of a command installed in the environment (for example `zulip-send`).

@@ -3,16 +3,16 @@
 //! kept in the [`HtmlStash`]; quotes become `> ` lines and spoilers HTML frames around their
 //! Markdown content, both rendered with the rest of the message.
 //!
-//! Code is not highlighted: the block has Zulip's frame (`<div class="codehilite"
-//! data-code-language="…"><pre><span></span><code>…</code></pre></div>`) with the language
-//! canonicalized to its Pygments lexer name, but no token `<span>`s inside, which is what Zulip's
-//! own web client shows for a message it rendered locally.
+//! Code has Zulip's frame (`<div class="codehilite" data-code-language="…"><pre><span></span>
+//! <code>…</code></pre></div>`) with the language canonicalized to its Pygments lexer name, and
+//! is highlighted (`highlight/`) when we have a grammar for the language.
 
 use std::sync::LazyLock;
 
 use regex::Regex;
 
 use super::data::lexers::LEXER_NAMES;
+use super::highlight;
 
 /// A fence line: the fence, an optional `{.lang}`-style language and a header.
 pub(crate) static FENCE_RE: LazyLock<Regex> = LazyLock::new(|| {
@@ -150,7 +150,7 @@ fn close(handlers: &mut Vec<Handler>, stash: &mut HtmlStash) {
     let text = handler.lines.join("\n");
     let formatted = match handler.kind {
         Kind::Outer => text,
-        Kind::Code { lang } => stash.store(code_block_html(lang.as_deref(), &text)),
+        Kind::Code { lang } => stash.store(code_block_html(lang.as_deref(), &text, false)),
         Kind::Math => stash.store(math_block_html(&text)),
         Kind::Quote => text.split('\n').map(|line| format!("> {line}")).collect::<Vec<_>>().join("\n"),
         Kind::Spoiler { header } => {
@@ -177,10 +177,12 @@ pub(crate) fn code_language_name(lang: &str) -> &str {
     }
 }
 
-/// Zulip's code block frame around unhighlighted code. With a language, Zulip re-serializes
-/// Pygments' output through lxml, which leaves quotes unescaped; without one it does not.
-pub(crate) fn code_block_html(lang: Option<&str>, text: &str) -> String {
-    let source = text.trim_matches('\n');
+/// Zulip's code block frame around the code, highlighted when there is a grammar for its
+/// language. With a language, Zulip re-serializes Pygments' output through lxml, which leaves
+/// quotes unescaped; without one it does not. `indented` blocks are Python-Markdown's, whose
+/// language line is taken out of the code (see [`header_language`]).
+pub(crate) fn code_block_html(lang: Option<&str>, text: &str, indented: bool) -> String {
+    let mut source = text.trim_matches('\n');
     let mut html = String::from("<div class=\"codehilite\"");
     if let Some(lang) = lang {
         html.push_str(" data-code-language=\"");
@@ -188,19 +190,41 @@ pub(crate) fn code_block_html(lang: Option<&str>, text: &str) -> String {
         html.push('"');
     }
     html.push_str("><pre><span></span><code>");
-    for c in source.chars() {
-        match c {
-            '&' => html.push_str("&amp;"),
-            '<' => html.push_str("&lt;"),
-            '>' => html.push_str("&gt;"),
-            '"' if lang.is_none() => html.push_str("&quot;"),
-            '\'' if lang.is_none() => html.push_str("&#39;"),
-            _ => html.push(c),
-        }
+    let header = match lang {
+        Some(_) => None,
+        None => header_language(source, indented),
+    };
+    if let Some((_, rest)) = header {
+        source = rest.trim_matches('\n');
     }
-    html.push_str("\n</code></pre></div>");
+    let lexer =
+        lang.or(header.map(|(lang, _)| lang)).map(|lang| code_language_name(&lang.to_lowercase()).to_owned());
+    let code = format!("{source}\n");
+    let quotes = lang.is_none();
+    if !lexer.is_some_and(|lexer| highlight::highlight_into(&mut html, &lexer, &code, quotes)) {
+        highlight::escape(&mut html, &code, quotes);
+    }
+    html.push_str("</code></pre></div>");
     html
 }
+
+/// The language a block without one names on its first line, as Python-Markdown's CodeHilite
+/// reads it: `:::lang` or a shebang (`#!lang`, `#!/usr/bin/env lang`), with the code that is
+/// highlighted. Zulip keeps that line in fenced blocks; Python-Markdown drops it from indented
+/// ones unless it is a shebang with a path.
+fn header_language(source: &str, indented: bool) -> Option<(&str, &str)> {
+    let (first, rest) = source.split_once('\n').unwrap_or((source, ""));
+    let m = HEADER_RE.captures(first)?;
+    let lang = m.name("lang").map_or("", |l| l.as_str());
+    let keep_line = !indented || m.name("path").is_some();
+    Some((lang, if keep_line { source } else { rest }))
+}
+
+/// Python-Markdown's CodeHilite header: colons or a shebang, an optional path, a language.
+static HEADER_RE: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r#"^(?::::*|(?P<shebang>#!))(?P<path>(?:/\w+)*[/ ])?(?P<lang>[\w#.+-]*)"#)
+        .expect("static regex")
+});
 
 /// A ```` ```math ```` block as Zulip renders it when KaTeX fails: each paragraph as a
 /// `tex-error` span with its source, escaped (Django's `escape`).
@@ -249,7 +273,8 @@ mod tests {
         assert_eq!(
             stash.get(marker),
             Some(
-                "<div class=\"codehilite\" data-code-language=\"Python\"><pre><span></span><code>x = 1\n</code></pre></div>"
+                "<div class=\"codehilite\" data-code-language=\"Python\"><pre><span></span><code>\
+                 <span class=\"n\">x</span> <span class=\"o\">=</span> <span class=\"mi\">1</span>\n</code></pre></div>"
             )
         );
     }
@@ -266,6 +291,29 @@ mod tests {
         let header =
             FENCE_RE.captures("```spoiler Open me").and_then(|m| m.name("header")).map(|h| h.as_str());
         assert_eq!(header, Some("Open me"));
+    }
+
+    #[test]
+    fn a_first_line_can_name_the_language() {
+        // Fenced without a language: Zulip keeps the shebang line and highlights by it, with
+        // Pygments' escaping (no lxml pass without a language).
+        assert_eq!(
+            code_block_html(None, "#!/usr/bin/env python3\nprint('x')", false),
+            "<div class=\"codehilite\"><pre><span></span><code><span class=\"ch\">#!/usr/bin/env python3</span>\n\
+             <span class=\"nb\">print</span><span class=\"p\">(</span><span class=\"s1\">&#39;x&#39;</span>\
+             <span class=\"p\">)</span>\n</code></pre></div>"
+        );
+        // Indented: Python-Markdown takes a `:::lang` line out.
+        assert_eq!(
+            code_block_html(None, ":::python\nx = 1", true),
+            "<div class=\"codehilite\"><pre><span></span><code><span class=\"n\">x</span> \
+             <span class=\"o\">=</span> <span class=\"mi\">1</span>\n</code></pre></div>"
+        );
+        // An unknown language leaves the code as it was.
+        assert_eq!(
+            code_block_html(None, ":::nosuchlanguage\nx", false),
+            "<div class=\"codehilite\"><pre><span></span><code>:::nosuchlanguage\nx\n</code></pre></div>"
+        );
     }
 
     #[test]

@@ -22,10 +22,12 @@
 //!
 //! # Choices
 //!
-//! - **No syntax highlighting.** Code blocks have Zulip's frame and `data-code-language` (the
-//!   Pygments lexer name for the language, from a generated table) but no token `<span>`s:
-//!   `<div class="codehilite" data-code-language="Python"><pre><span></span><code>…</code></pre></div>`.
-//!   This is what Zulip's web client itself shows for a locally rendered message.
+//! - **Syntax highlighting by our own grammars, not Pygments.** Code blocks have Zulip's frame
+//!   and `data-code-language` (the Pygments lexer name for the language, from a generated
+//!   table), and for the languages we have a grammar for (`highlight/languages/`), Pygments'
+//!   token `<span>`s with its short classes. Each grammar is written to tokenize as Pygments'
+//!   lexer does; `cargo bench -p confab-tests --bench highlighting` measures the agreement.
+//!   Other languages Pygments knows get no spans (Zulip would highlight them).
 //! - **No KaTeX.** `$$…$$` and ```` ```math ```` render as Zulip renders math that KaTeX
 //!   rejects: `<span class="tex-error">$$…$$</span>` inline, and one
 //!   `<span class="tex-error">…</span>` per paragraph of a math block, inside a `<p>`. Clients
@@ -41,7 +43,8 @@
 //!   (see `inline/time.rs`), not all of `dateutil`; text without a full date is an error (Zulip
 //!   would use today's date).
 //! - Emoticons (`:)`) are not translated (a per-sender setting we do not receive).
-//! - `![alt](url)` is not an image, and indented code ignores `:::lang` first lines.
+//! - `![alt](url)` is not an image.
+//! - Code blocks' `hl_lines` option (in a `:::lang hl_lines="1"` header) is ignored.
 //! - Linkifier patterns use the `regex` crate (RE2-like; `\d`, `\w`, `\s` are Unicode-aware),
 //!   and its error texts follow `Bad regular expression: …`.
 //! - Python-Markdown re-runs all patterns on the children of nested emphasis; we run each text
@@ -63,6 +66,7 @@ mod block;
 mod context;
 mod data;
 mod fence;
+mod highlight;
 mod inline;
 mod linkifier;
 mod preprocess;
@@ -78,6 +82,18 @@ pub use context::{
 pub use inline::emoji::{codepoint_to_name as unicode_emoji_name, name_to_codepoint as unicode_emoji_code};
 pub use linkifier::{template_variables, topic_links, validate_linkifier};
 pub use snapshot::{OrganizationSnapshot, render_description};
+
+/// The highlighter's tokens for `code` in a code block's language (any alias Pygments knows,
+/// as in ```` ```py ````): `(class, text)` pairs, `class` being Pygments' short CSS class
+/// (`"k"`, `"nf"`; `""` for plain text). The code is taken as Pygments takes it: without
+/// leading and trailing newlines, and with one newline added. `None` for a language that is not
+/// highlighted.
+pub fn code_tokens(language: &str, code: &str) -> Option<Vec<(&'static str, String)>> {
+    let code = format!("{}\n", code.trim_matches('\n'));
+    let lexer = fence::code_language_name(&language.to_lowercase()).to_owned();
+    let tokens = highlight::tokens(&lexer, &code)?;
+    Some(tokens.into_iter().map(|(token, text)| (token.class(), text.to_owned())).collect())
+}
 
 /// Every Zulip emoji name and alias with its codepoint (lowercase hex, `-`-joined, without
 /// U+FE0F), sorted by name: the catalogue typeaheads and pickers choose from.
@@ -153,7 +169,7 @@ fn highlight_indented_code(tree: &mut Tree) {
         if !tree.is(code, "code") {
             continue;
         }
-        let html = code_block_html(None, &tree.nodes[code].text);
+        let html = code_block_html(None, &tree.nodes[code].text, true);
         tree.remove(code);
         let raw = tree.add(Node::raw(html));
         tree.nodes[id].kind = Kind::Element("p");

@@ -3,4 +3,5 @@
 
 pub(crate) mod emoji;
 pub(crate) mod lexers;
+pub(crate) mod sql_words;
 pub(crate) mod tlds;

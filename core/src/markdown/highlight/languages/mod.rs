@@ -1,0 +1,45 @@
+//! One grammar per language, each written to tokenize as the Pygments lexer of the same name.
+//! The languages are the most used ones of the Stack Overflow Developer Survey 2024
+//! ("Programming, scripting, and markup languages"), then the formats most pasted in chat
+//! (ARCHITECTURE.md lists them).
+
+use super::engine::Grammar;
+
+mod bash;
+mod csharp;
+mod diff;
+mod docker;
+mod go;
+mod ini;
+mod java;
+mod javascript;
+mod json;
+mod python;
+mod rust;
+mod sql;
+mod toml;
+mod xml;
+
+/// Each grammar by the Pygments lexer name (`data-code-language`) it stands in for.
+pub(super) static GRAMMARS: &[(&str, &Grammar)] = &[
+    ("Bash", &bash::BASH),
+    ("C#", &csharp::CSHARP),
+    ("Diff", &diff::DIFF),
+    ("Docker", &docker::DOCKER),
+    ("Go", &go::GO),
+    ("INI", &ini::INI),
+    ("Java", &java::JAVA),
+    ("JavaScript", &javascript::JAVASCRIPT),
+    ("JSON", &json::JSON),
+    ("Python", &python::PYTHON),
+    ("Rust", &rust::RUST),
+    ("SQL", &sql::SQL),
+    ("TOML", &toml::TOML),
+    ("XML", &xml::XML),
+    ("TypeScript", &javascript::TYPESCRIPT),
+];
+
+/// The grammar for a Pygments lexer name.
+pub(super) fn grammar(lexer_name: &str) -> Option<&'static Grammar> {
+    GRAMMARS.iter().find(|(name, _)| *name == lexer_name).map(|(_, grammar)| *grammar)
+}
