@@ -24,7 +24,11 @@ type: MessageType, stream_id?: number,
 /**
  * The topic (empty for direct messages).
  */
-subject: string, display_recipient: DisplayRecipient, reactions: Array<ChatReaction>, flags: Array<string>, is_me_message: boolean, last_edit_timestamp?: number, last_moved_timestamp?: number, topic_links: Array<TopicLink>, client: string, 
+subject: string, display_recipient: DisplayRecipient, reactions: Array<ChatReaction>, 
+/**
+ * The message's widget and the changes to it, in id order (see `widgetState`).
+ */
+submessages: Array<ChatSubmessage>, flags: Array<string>, is_me_message: boolean, last_edit_timestamp?: number, last_moved_timestamp?: number, topic_links: Array<TopicLink>, client: string, 
 /**
  * Set on a local echo: the id the engine sent the message with.
  */
@@ -41,6 +45,8 @@ export type DisplayRecipient = string | Array<RecipientUser>;
 export type RecipientUser = { id: number, email: string, full_name: string, };
 
 export type ChatReaction = { emoji_name: string, emoji_code: string, reaction_type: string, user_id: number, };
+
+export type ChatSubmessage = { id: number, message_id: number, sender_id: number, msg_type: string, content: string, };
 
 export type TopicLink = { text: string, url: string, };
 
@@ -252,6 +258,66 @@ moveTopic: boolean,
  * Mark the topic resolved or unresolved.
  */
 resolve: boolean, };
+
+export type WidgetState = { "widget_type": "poll" } & PollState | { "widget_type": "todo" } & TodoState | { "widget_type": "zform", extra_data: JsonValue, };
+
+export type PollState = { 
+/**
+ * Empty until the poll's author sets one.
+ */
+question: string, 
+/**
+ * In the order they were added.
+ */
+options: Array<PollOption>, 
+/**
+ * Whether the poll is the viewer's (only they may change the question).
+ */
+is_my_poll: boolean, 
+/**
+ * The `idx` the viewer's next new option takes (`{"type": "new_option", "idx": ...,
+ * "option": ...}`).
+ */
+next_option_idx: number, };
+
+export type PollOption = { 
+/**
+ * What a vote names (`{"type": "vote", "key": ..., "vote": 1}`).
+ */
+key: string, option: string, 
+/**
+ * Who voted for it, in the order they voted.
+ */
+voters: Array<number>, 
+/**
+ * Whether the viewer is among the voters (their next vote on it is -1, taking it back).
+ */
+current_user_vote: boolean, };
+
+export type TodoState = { 
+/**
+ * Empty when none was given (Zulip's web app then shows "Task list").
+ */
+task_list_title: string, 
+/**
+ * In the order they were added.
+ */
+tasks: Array<TodoItem>, 
+/**
+ * Whether the list is the viewer's (only they may change the title).
+ */
+is_my_task_list: boolean, 
+/**
+ * The `key` the viewer's next new task takes (`{"type": "new_task", "key": ..., "task":
+ * ..., "desc": ..., "completed": false}`).
+ */
+next_task_key: number, };
+
+export type TodoItem = { 
+/**
+ * What a strike names (`{"type": "strike", "key": ...}`).
+ */
+key: string, idx: number, task: string, desc: string, completed: boolean, };
 
 export type Rendering = { 
 /**

@@ -7,6 +7,7 @@
 
 use confab_core::client::types::*;
 use confab_core::events::server_event::*;
+use confab_core::widgets::{PollOption, PollState, TodoItem, TodoState, WidgetState};
 use confab_core::markdown::{
     CustomEmoji, Linkifier, MentionGroup, MentionStream, MentionUser, OrganizationSnapshot, Rendering,
 };
@@ -48,6 +49,7 @@ fn declarations() -> String {
         DisplayRecipient,
         RecipientUser,
         ChatReaction,
+        ChatSubmessage,
         TopicLink,
         NarrowTerm,
         Anchor,
@@ -77,6 +79,11 @@ fn declarations() -> String {
         EmojiType,
         GroupSummary,
         MessageActions,
+        WidgetState,
+        PollState,
+        PollOption,
+        TodoState,
+        TodoItem,
         Rendering,
         OrganizationSnapshot,
         MentionUser,
