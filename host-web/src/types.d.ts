@@ -417,7 +417,7 @@ pattern: string,
  */
 url_template: string, };
 
-export type ServerEvent = { "type": "message" } & MessageEvent | { "type": "update_message" } & UpdateMessageEvent | { "type": "delete_message" } & DeleteMessageEvent | { "type": "update_message_flags" } & UpdateMessageFlagsEvent | { "type": "reaction" } & ReactionEvent | { "type": "typing" } & TypingEvent | { "type": "subscription" } & SubscriptionEvent | { "type": "stream" } & StreamEvent | { "type": "realm" } & RealmEvent | { "type": "realm_user" } & RealmUserEvent | { "type": "realm_bot" } & RealmBotEvent | { "type": "presence" } & PresenceEvent | { "type": "user_status" } & UserStatusEvent | { "type": "realm_linkifiers" } & RealmLinkifiersEvent | { "type": "user_group" } & UserGroupEvent | { "type": "default_streams" } & DefaultStreamsEvent | { "type": "channel_folder" } & ChannelFolderEvent | { "type": "drafts" } & DraftsEvent | { "type": "saved_snippets" } & SavedSnippetsEvent | { "type": "navigation_view" } & NavigationViewEvent | { "type": "muted_users" } & MutedUsersEvent | { "type": "muted_topics" } & MutedTopicsEvent | { "type": "user_topic" } & UserTopicEvent | { "type": "realm_user_settings_defaults" } & SettingsEvent | { "type": "update_display_settings" } & LegacySetting | { "type": "update_global_notifications" } & LegacyNotificationSetting | { "type": "alert_words" } & AlertWordsEvent | { "type": "realm_emoji" } & RealmEmojiEvent | { "type": "custom_profile_fields" } & CustomProfileFieldsEvent | { "type": "scheduled_messages" } & ScheduledMessagesEvent | { "type": "reminders" } & RemindersEvent | { "type": "user_settings" } & SettingsEvent | { type: string, id?: number } & { [key in string]?: JsonValue };
+export type ServerEvent = { "type": "message" } & MessageEvent | { "type": "update_message" } & UpdateMessageEvent | { "type": "delete_message" } & DeleteMessageEvent | { "type": "update_message_flags" } & UpdateMessageFlagsEvent | { "type": "reaction" } & ReactionEvent | { "type": "submessage" } & SubmessageEvent | { "type": "typing" } & TypingEvent | { "type": "subscription" } & SubscriptionEvent | { "type": "stream" } & StreamEvent | { "type": "realm" } & RealmEvent | { "type": "realm_user" } & RealmUserEvent | { "type": "realm_bot" } & RealmBotEvent | { "type": "presence" } & PresenceEvent | { "type": "user_status" } & UserStatusEvent | { "type": "realm_linkifiers" } & RealmLinkifiersEvent | { "type": "user_group" } & UserGroupEvent | { "type": "default_streams" } & DefaultStreamsEvent | { "type": "channel_folder" } & ChannelFolderEvent | { "type": "drafts" } & DraftsEvent | { "type": "saved_snippets" } & SavedSnippetsEvent | { "type": "navigation_view" } & NavigationViewEvent | { "type": "muted_users" } & MutedUsersEvent | { "type": "muted_topics" } & MutedTopicsEvent | { "type": "user_topic" } & UserTopicEvent | { "type": "realm_user_settings_defaults" } & SettingsEvent | { "type": "update_display_settings" } & LegacySetting | { "type": "update_global_notifications" } & LegacyNotificationSetting | { "type": "alert_words" } & AlertWordsEvent | { "type": "realm_emoji" } & RealmEmojiEvent | { "type": "custom_profile_fields" } & CustomProfileFieldsEvent | { "type": "scheduled_messages" } & ScheduledMessagesEvent | { "type": "reminders" } & RemindersEvent | { "type": "user_settings" } & SettingsEvent | { type: string, id?: number } & { [key in string]?: JsonValue };
 
 export type MessageEvent = { message: EventMessage, flags: Array<string>, } & ({ [key in string]: number | string | boolean | Array<JsonValue> | { [key in string]: JsonValue } | null });
 
@@ -480,6 +480,12 @@ mentioned?: boolean, } & ({ [key in string]: number | string | boolean | Array<J
 export type ReactionEvent = { op: ReactionOp, message_id: number, user_id: number, emoji_name: string, emoji_code: string, reaction_type: string, } & ({ [key in string]: number | string | boolean | Array<JsonValue> | { [key in string]: JsonValue } | null });
 
 export type ReactionOp = "add" | "remove";
+
+export type SubmessageEvent = { message_id: number, submessage_id: number, sender_id: number, msg_type: string, 
+/**
+ * JSON text, as its sender sent it.
+ */
+content: string, } & ({ [key in string]: number | string | boolean | Array<JsonValue> | { [key in string]: JsonValue } | null });
 
 export type TypingEvent = { op: TypingOp, sender: TypingUser, 
 /**

@@ -103,6 +103,7 @@ fn declarations() -> String {
         MessageDetail,
         ReactionEvent,
         ReactionOp,
+        SubmessageEvent,
         TypingEvent,
         TypingOp,
         TypingUser,
