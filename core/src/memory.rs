@@ -11,8 +11,8 @@ use crate::ids::{
 };
 use crate::model::{
     Credentials, Linkifier, Message, MessageFlags, MessageKind, Presence, ProfileField, ProfileValue,
-    Reaction, Realm, Recipient, RecipientKind, ScheduledMessage, SendOrigin, Stream, Submessage, Subscription,
-    User, UserGroup, direct_group_key,
+    Reaction, Realm, Recipient, RecipientKind, ScheduledMessage, SendOrigin, Stream, Submessage,
+    Subscription, User, UserGroup, direct_group_key,
 };
 use crate::store::{Change, Direction, MessageIdIter, MessageIndex, PendingDeliveries, Store};
 

@@ -229,28 +229,22 @@ fn polls_and_their_votes_keep_state_in_step() {
         ("topic", "lunch"),
         ("content", "/poll Where?\nsoup\nsalad"),
     ];
-    let events = check(
-        &mut w,
-        "bob@example.com",
-        register,
-        run(|s, a, p, now| api::messages::send_message(s, a, p, now), owner, &poll_params),
-    );
+    let events =
+        check(&mut w, "bob@example.com", register, run(api::messages::send_message, owner, &poll_params));
     let poll = events
         .iter()
         .find_map(|e| e["message"]["id"].as_u64().filter(|_| e["type"] == "message"))
         .expect("the poll's message event");
     let vote = r#"{"type": "vote", "key": "canned,0", "vote": 1}"#;
     let option = r#"{"type": "new_option", "idx": 1, "option": "bread"}"#;
-    for (voter, content) in [("bob@example.com", vote), ("ada@example.com", option), ("owner@example.com", vote)] {
+    for (voter, content) in
+        [("bob@example.com", vote), ("ada@example.com", option), ("owner@example.com", vote)]
+    {
         let id = poll.to_string();
         let pairs = vec![("message_id", id.as_str()), ("msg_type", "widget"), ("content", content)];
         let actor = w.actor(voter);
-        let events = check(
-            &mut w,
-            "bob@example.com",
-            register,
-            run(|s, a, p, now| api::messages::process_submessage(s, a, p, now), actor, &pairs),
-        );
+        let events =
+            check(&mut w, "bob@example.com", register, run(api::messages::process_submessage, actor, &pairs));
         assert!(events.iter().any(|e| e["type"] == "submessage"), "{events:?}");
     }
 }

@@ -7,10 +7,10 @@
 
 use confab_core::client::types::*;
 use confab_core::events::server_event::*;
-use confab_core::widgets::{PollOption, PollState, TodoItem, TodoState, WidgetState};
 use confab_core::markdown::{
     CustomEmoji, Linkifier, MentionGroup, MentionStream, MentionUser, OrganizationSnapshot, Rendering,
 };
+use confab_core::widgets::{PollOption, PollState, TodoItem, TodoState, WidgetState};
 use ts_rs::{Config, TS};
 
 /// Declarations no Rust type stands for: open JSON objects, and the options object.

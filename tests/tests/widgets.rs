@@ -161,7 +161,11 @@ fn bad_submessages_get_zulips_errors() {
     let api = server.api();
     let poll = send(&api, &owner, "/poll Tabs or spaces?\ntabs\nspaces").to_string();
     let post = |who: Option<&Creds>, message_id: &str, msg_type: &str, content: &str| {
-        api.post("/submessage", who, &[("message_id", message_id), ("msg_type", msg_type), ("content", content)])
+        api.post(
+            "/submessage",
+            who,
+            &[("message_id", message_id), ("msg_type", msg_type), ("content", content)],
+        )
     };
     let refused = |who: &Creds, message_id: &str, content: &str, msg: &str| {
         let body = post(Some(who), message_id, "widget", content).error(400, "BAD_REQUEST");
@@ -175,8 +179,14 @@ fn bad_submessages_get_zulips_errors() {
         (r#"{"type": "vote", "key": "1,1,", "vote": 99}"#, r#"Invalid poll data["vote"]"#),
         (r#"{"type": "vote", "key": "1,1", "vote": 1, "extra": 1}"#, "Unexpected arguments: extra"),
         (r#"{"type": "new_option", "idx": 1001, "option": "pizza"}"#, r#"poll data["idx"] is too large"#),
-        (r#"{"type": "new_option", "idx": "bogus", "option": "maybe"}"#, r#"poll data["idx"] is not an integer"#),
-        (r#"{"type": "question", "question": "Vim or Emacs?"}"#, "You can't edit a question unless you are the author."),
+        (
+            r#"{"type": "new_option", "idx": "bogus", "option": "maybe"}"#,
+            r#"poll data["idx"] is not an integer"#,
+        ),
+        (
+            r#"{"type": "question", "question": "Vim or Emacs?"}"#,
+            "You can't edit a question unless you are the author.",
+        ),
     ];
     for (content, msg) in cases {
         refused(&ada, &poll, content, msg);
@@ -213,10 +223,14 @@ fn bad_submessages_get_zulips_errors() {
     assert_eq!(listed[1]["content"], "[1, 2]", "kept as sent");
 
     // A widget's content cannot be edited, nor a message with submessages; its topic can.
-    let edit = |id: &str, params: &[(&str, &str)]| api.patch(&format!("/messages/{id}"), Some(&owner), params);
+    let edit =
+        |id: &str, params: &[(&str, &str)]| api.patch(&format!("/messages/{id}"), Some(&owner), params);
     let body = edit(&poll, &[("content", "/poll changed?")]).error(400, "BAD_REQUEST");
     assert_eq!(body["msg"], "Widgets cannot be edited.");
-    assert_eq!(edit(&plain, &[("content", "more")]).error(400, "BAD_REQUEST")["msg"], "Widgets cannot be edited.");
+    assert_eq!(
+        edit(&plain, &[("content", "more")]).error(400, "BAD_REQUEST")["msg"],
+        "Widgets cannot be edited."
+    );
     edit(&poll, &[("topic", "elsewhere")]).ok();
 
     // Nothing refused was stored: the poll has its widget alone.
@@ -246,14 +260,23 @@ fn todo_lists_and_widget_content() {
     let refused = submessage(&api, &ada, todo, &title).error(400, "BAD_REQUEST");
     assert_eq!(refused["msg"], "You can't edit the task list title unless you are the author.");
     let bad_key = json!({"type": "strike", "key": 999});
-    assert_eq!(submessage(&api, &ada, todo, &bad_key).error(400, "BAD_REQUEST")["msg"], r#"todo data["key"] is not a string"#);
+    assert_eq!(
+        submessage(&api, &ada, todo, &bad_key).error(400, "BAD_REQUEST")["msg"],
+        r#"todo data["key"] is not a string"#
+    );
     submessage(&api, &owner, todo, &title).ok();
     assert_eq!(message(&api, &owner, todo)["submessages"].as_array().map(Vec::len), Some(4));
 
     // An API client's `widget_content`: Zulip takes only `zform` from clients.
     let zform = json!({"widget_type": "zform", "extra_data": {"type": "choices", "heading": "Pick", "choices": [{"short_name": "A", "long_name": "Apples", "reply": "apples"}]}});
     let with_widget = |content: &str, widget: &str| {
-        let params = [("type", "stream"), ("to", "general"), ("topic", "bots"), ("content", content), ("widget_content", widget)];
+        let params = [
+            ("type", "stream"),
+            ("to", "general"),
+            ("topic", "bots"),
+            ("content", content),
+            ("widget_content", widget),
+        ];
         api.post("/messages", Some(&owner), &params)
     };
     let sent = with_widget("/poll ignored?", &zform.to_string()).ok();
@@ -264,7 +287,10 @@ fn todo_lists_and_widget_content() {
         ("{{{{{{", "Widgets: API programmer sent invalid JSON content"),
         (r#"{"color": "red"}"#, "Widgets: widget_type is not in widget_content"),
         (r#"{"widget_type": "poll", "extra_data": {}}"#, "Widgets: unknown widget type: poll"),
-        (r#"{"widget_type": "zform", "extra_data": {"type": "choices"}}"#, "Widgets: heading key is missing from extra_data"),
+        (
+            r#"{"widget_type": "zform", "extra_data": {"type": "choices"}}"#,
+            "Widgets: heading key is missing from extra_data",
+        ),
     ];
     for (widget, msg) in refusals {
         assert_eq!(with_widget("hello", widget).error(400, "BAD_REQUEST")["msg"], msg, "{widget}");

@@ -44,7 +44,11 @@ impl Check {
             },
             Check::IntIn(allowed) => {
                 let n = python_int(var, value)?;
-                if allowed.iter().any(|a| i128::from(*a) == n) { Ok(()) } else { Err(format!("Invalid {var}")) }
+                if allowed.iter().any(|a| i128::from(*a) == n) {
+                    Ok(())
+                } else {
+                    Err(format!("Invalid {var}"))
+                }
             }
             Check::IntRange(low, high) => {
                 let n = python_int(var, value)?;
@@ -120,8 +124,7 @@ pub fn check_submessage_content(
     content: &str,
     is_widget_author: bool,
 ) -> Result<(), String> {
-    let data: Value =
-        serde_json::from_str(content).map_err(|_| "Invalid json for submessage".to_owned())?;
+    let data: Value = serde_json::from_str(content).map_err(|_| "Invalid json for submessage".to_owned())?;
     match widget_type {
         Some("poll") => validate_poll_data(&data, is_widget_author),
         Some("todo") => validate_todo_data(&data, is_widget_author),
@@ -235,9 +238,18 @@ mod tests {
             (r#"{"type": "question"}"#, Err("question key is missing from poll data")),
             (r#"{"type": "question", "question": 7}"#, Err(r#"poll data["question"] is not a string"#)),
             (r#"{"type": "new_option"}"#, Err("option key is missing from poll data")),
-            (r#"{"type": "new_option", "idx": 7, "option": 999}"#, Err(r#"poll data["option"] is not a string"#)),
-            (r#"{"type": "new_option", "idx": -1, "option": "pizza"}"#, Err(r#"poll data["idx"] is too small"#)),
-            (r#"{"type": "new_option", "idx": 1001, "option": "pizza"}"#, Err(r#"poll data["idx"] is too large"#)),
+            (
+                r#"{"type": "new_option", "idx": 7, "option": 999}"#,
+                Err(r#"poll data["option"] is not a string"#),
+            ),
+            (
+                r#"{"type": "new_option", "idx": -1, "option": "pizza"}"#,
+                Err(r#"poll data["idx"] is too small"#),
+            ),
+            (
+                r#"{"type": "new_option", "idx": 1001, "option": "pizza"}"#,
+                Err(r#"poll data["idx"] is too large"#),
+            ),
             (
                 r#"{"type": "new_option", "idx": "bogus", "option": "maybe"}"#,
                 Err(r#"poll data["idx"] is not an integer"#),
@@ -263,7 +275,10 @@ mod tests {
             check_submessage_content(Some("poll"), r#"{"type": "question"}"#, false),
             Err("You can't edit a question unless you are the author.".into())
         );
-        assert_eq!(check_submessage_content(Some("poll"), r#"{"type": "vote", "key": "k", "vote": 1}"#, false), Ok(()));
+        assert_eq!(
+            check_submessage_content(Some("poll"), r#"{"type": "vote", "key": "k", "vote": 1}"#, false),
+            Ok(())
+        );
     }
 
     /// Zulip's `test_todo_type_validation` and `test_todo_permissions`.
@@ -289,7 +304,10 @@ mod tests {
                 r#"{"type": "new_task", "key": 7, "task": "eat", "desc": "", "completed": "no"}"#,
                 Err(r#"todo data["completed"] is not a boolean"#),
             ),
-            (r#"{"type": "new_task", "key": 7, "task": "eat", "desc": ""}"#, Err("completed key is missing from todo data")),
+            (
+                r#"{"type": "new_task", "key": 7, "task": "eat", "desc": ""}"#,
+                Err("completed key is missing from todo data"),
+            ),
             (r#"{"type": "strike"}"#, Err("key key is missing from todo data")),
             (r#"{"type": "strike", "key": 999}"#, Err(r#"todo data["key"] is not a string"#)),
             (r#"{"type": "new_task_list_title"}"#, Err("title key is missing from todo data")),

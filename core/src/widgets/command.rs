@@ -113,7 +113,9 @@ fn todo_extra_data(rest: &str) -> TodoExtraData {
         .map(item)
         .filter(|t| !t.is_empty())
         .map(|text| match text.split_once(": ") {
-            Some((task, desc)) => TodoTask { task: python_strip(task).into(), desc: python_strip(desc).into() },
+            Some((task, desc)) => {
+                TodoTask { task: python_strip(task).into(), desc: python_strip(desc).into() }
+            }
             None => TodoTask { task: python_strip(text).into(), desc: String::new() },
         })
         .collect();
@@ -190,13 +192,19 @@ mod tests {
             ),
             (
                 "/todo School Work\nchemistry homework: assignment 2\nstudy for english test: pages 56-67",
-                todo("School Work", &[("chemistry homework", "assignment 2"), ("study for english test", "pages 56-67")]),
+                todo(
+                    "School Work",
+                    &[("chemistry homework", "assignment 2"), ("study for english test", "pages 56-67")],
+                ),
             ),
             // The command may end its first line with a tab or any other whitespace.
             ("/poll\tWhy?\r\n* a\r\n-b\r\n**c**\r\n-\r\n--d", poll("Why?", &["a", "b", "*c**", "-d"])),
             ("/poll   \nA\nA", poll("", &["A", "A"])),
             ("/poll\u{a0}Q\u{2028}x", poll("Q", &["x"])),
-            ("/todo T\na:b: c\n: only desc\nx:  y: z", todo("T", &[("a:b", "c"), ("", "only desc"), ("x", "y: z")])),
+            (
+                "/todo T\na:b: c\n: only desc\nx:  y: z",
+                todo("T", &[("a:b", "c"), ("", "only desc"), ("x", "y: z")]),
+            ),
             ("/todo\n\n\n", todo("", &[])),
         ];
         for (content, expected) in cases {
@@ -223,7 +231,9 @@ mod tests {
         let zform = r#"{"widget_type": "zform", "extra_data": {"type": "choices", "heading": "Options:", "choices": []}}"#;
         assert_eq!(
             widget_content_submessage(zform).as_deref(),
-            Ok(r#"{"widget_type": "zform", "extra_data": {"choices": [], "heading": "Options:", "type": "choices"}}"#)
+            Ok(
+                r#"{"widget_type": "zform", "extra_data": {"choices": [], "heading": "Options:", "type": "choices"}}"#
+            )
         );
         let refused = [
             ("{{{{{{", "Widgets: API programmer sent invalid JSON content"),

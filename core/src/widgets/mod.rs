@@ -32,7 +32,9 @@ mod python_json;
 pub mod state;
 
 pub use check::{check_submessage_content, check_widget_content};
-pub use command::{PollExtraData, TodoExtraData, TodoTask, WidgetCommand, widget_command, widget_content_submessage};
+pub use command::{
+    PollExtraData, TodoExtraData, TodoTask, WidgetCommand, widget_command, widget_content_submessage,
+};
 pub use state::{PollOption, PollState, TodoItem, TodoState, WidgetState, widget_state};
 
 use serde_json::Value;
@@ -74,7 +76,15 @@ fn python_splitlines(s: &str) -> Vec<&str> {
     while let Some((at, c)) = chars.next() {
         let boundary = matches!(
             c,
-            '\n' | '\r' | '\u{b}' | '\u{c}' | '\u{1c}' | '\u{1d}' | '\u{1e}' | '\u{85}' | '\u{2028}' | '\u{2029}'
+            '\n' | '\r'
+                | '\u{b}'
+                | '\u{c}'
+                | '\u{1c}'
+                | '\u{1d}'
+                | '\u{1e}'
+                | '\u{85}'
+                | '\u{2028}'
+                | '\u{2029}'
         );
         if !boundary {
             continue;
@@ -133,7 +143,10 @@ mod tests {
         };
         let poll = sub(1, "widget", r#"{"widget_type": "poll", "extra_data": {}}"#);
         assert_eq!(widget_type(std::slice::from_ref(&poll)).as_deref(), Some("poll"));
-        assert_eq!(widget_type(&[sub(1, "other", r#"{"widget_type": "todo"}"#), poll]).as_deref(), Some("poll"));
+        assert_eq!(
+            widget_type(&[sub(1, "other", r#"{"widget_type": "todo"}"#), poll]).as_deref(),
+            Some("poll")
+        );
         assert_eq!(widget_type(&[sub(1, "widget", "bogus non-json")]), None);
         assert_eq!(widget_type(&[sub(1, "widget", r#"{"bogus": 1}"#)]), None);
         assert_eq!(widget_type(&[sub(1, "widget", r#"{"widget_type": "todo"}"#)]).as_deref(), Some("todo"));

@@ -33,7 +33,11 @@ impl Formatter for PythonFormatter {
         writer.write_all(b": ")
     }
 
-    fn write_string_fragment<W: ?Sized + io::Write>(&mut self, writer: &mut W, fragment: &str) -> io::Result<()> {
+    fn write_string_fragment<W: ?Sized + io::Write>(
+        &mut self,
+        writer: &mut W,
+        fragment: &str,
+    ) -> io::Result<()> {
         // serde_json escapes quotes, backslashes and control characters itself; the rest of
         // what `ensure_ascii` escapes (DEL and everything non-ASCII) arrives here.
         for c in fragment.chars() {
@@ -48,7 +52,11 @@ impl Formatter for PythonFormatter {
         Ok(())
     }
 
-    fn write_char_escape<W: ?Sized + io::Write>(&mut self, writer: &mut W, escape: CharEscape) -> io::Result<()> {
+    fn write_char_escape<W: ?Sized + io::Write>(
+        &mut self,
+        writer: &mut W,
+        escape: CharEscape,
+    ) -> io::Result<()> {
         let text: &[u8] = match escape {
             CharEscape::Quote => b"\\\"",
             CharEscape::ReverseSolidus => b"\\\\",

@@ -118,7 +118,11 @@ impl std::fmt::Display for Sender {
 /// The state of the widget a message's submessages make, as `viewer` sees it, or `None` if
 /// they make none (no submessages, a first one from someone other than `message_sender`, or
 /// not a widget Zulip's clients know).
-pub fn widget_state(message_sender: UserId, submessages: &[Submessage], viewer: UserId) -> Option<WidgetState> {
+pub fn widget_state(
+    message_sender: UserId,
+    submessages: &[Submessage],
+    viewer: UserId,
+) -> Option<WidgetState> {
     let mut ordered: Vec<&Submessage> = submessages.iter().collect();
     ordered.sort_by_key(|s| s.id);
     let (first, changes) = ordered.split_first()?;
@@ -186,7 +190,8 @@ impl Poll {
             Some(list) => list.as_array()?.iter().map(Value::as_str).collect::<Option<_>>()?,
             None => Vec::new(),
         };
-        let state = PollState { question, is_my_poll: sender == me, next_option_idx: 1, ..PollState::default() };
+        let state =
+            PollState { question, is_my_poll: sender == me, next_option_idx: 1, ..PollState::default() };
         let mut poll = Poll { sender, me, state };
         for (i, option) in options.into_iter().enumerate() {
             poll.new_option(Sender::Canned, i64::try_from(i).unwrap_or(i64::MAX), option);
@@ -293,7 +298,8 @@ impl Todo {
                 }
             }
             "strike" => {
-                if let Some(item) = data["key"].as_str().and_then(|key| self.state.tasks.iter_mut().find(|t| t.key == key))
+                if let Some(item) =
+                    data["key"].as_str().and_then(|key| self.state.tasks.iter_mut().find(|t| t.key == key))
                 {
                     item.completed = !item.completed;
                 }
@@ -317,7 +323,8 @@ impl Todo {
         let key = format!("{idx},{sender}");
         let tasks = &mut self.state.tasks;
         if !tasks.iter().any(|t| t.task == task) {
-            let new = TodoItem { key: key.clone(), idx, task: task.to_owned(), desc: desc.to_owned(), completed };
+            let new =
+                TodoItem { key: key.clone(), idx, task: task.to_owned(), desc: desc.to_owned(), completed };
             match tasks.iter_mut().find(|t| t.key == key) {
                 Some(existing) => *existing = new,
                 None => tasks.push(new),
@@ -430,18 +437,21 @@ mod tests {
             (BOB, json!({"type": "new_option", "idx": 1, "option": "d"})),
         ];
         let poll = poll(&items, BOB);
-        assert_eq!(
-            tally(&poll),
-            [("canned,0", "a", vec![]), ("11,1", "d", vec![]), ("12,1", "c", vec![])]
-        );
+        assert_eq!(tally(&poll), [("canned,0", "a", vec![]), ("11,1", "d", vec![]), ("12,1", "c", vec![])]);
         assert_eq!(poll.next_option_idx, 2);
     }
 
     #[test]
     fn tasks_are_added_struck_and_retitled() {
         let items = [
-            widget("todo", json!({"task_list_title": "Chores", "tasks": [{"task": "dishes", "desc": ""}, {"task": "laundry", "desc": "whites"}]})),
-            (BOB, json!({"type": "new_task", "key": 2, "task": "groceries", "desc": "milk", "completed": false})),
+            widget(
+                "todo",
+                json!({"task_list_title": "Chores", "tasks": [{"task": "dishes", "desc": ""}, {"task": "laundry", "desc": "whites"}]}),
+            ),
+            (
+                BOB,
+                json!({"type": "new_task", "key": 2, "task": "groceries", "desc": "milk", "completed": false}),
+            ),
             (CAROL, json!({"type": "strike", "key": "0,canned"})),
             (BOB, json!({"type": "strike", "key": "2,11"})),
             (CAROL, json!({"type": "strike", "key": "2,11"})),
@@ -455,8 +465,11 @@ mod tests {
         ];
         let todo = todo(&items, BOB);
         assert_eq!(todo.task_list_title, "House chores");
-        let tasks: Vec<(&str, &str, &str, bool)> =
-            todo.tasks.iter().map(|t| (t.key.as_str(), t.task.as_str(), t.desc.as_str(), t.completed)).collect();
+        let tasks: Vec<(&str, &str, &str, bool)> = todo
+            .tasks
+            .iter()
+            .map(|t| (t.key.as_str(), t.task.as_str(), t.desc.as_str(), t.completed))
+            .collect();
         assert_eq!(
             tasks,
             [
@@ -482,7 +495,10 @@ mod tests {
             Some(WidgetState::Poll(PollState { next_option_idx: 1, ..PollState::default() }))
         );
         let zform = json!({"type": "choices", "heading": "Pick", "choices": []});
-        assert_eq!(state(&[widget("zform", zform.clone())], BOB), Some(WidgetState::Zform { extra_data: zform }));
+        assert_eq!(
+            state(&[widget("zform", zform.clone())], BOB),
+            Some(WidgetState::Zform { extra_data: zform })
+        );
     }
 
     #[test]

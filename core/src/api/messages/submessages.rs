@@ -25,7 +25,12 @@ use super::automatic_follow;
 /// others add theirs); the content must be JSON, and for a poll or a to-do list one of its
 /// changes (`widgets::check_submessage_content`). Taking part may follow or unmute the topic
 /// for the actor, as reacting does. Everyone who can see the message gets a `submessage` event.
-pub fn process_submessage(store: &impl Store, actor: &Actor, params: &Params, now: i64) -> ApiResult<Outcome> {
+pub fn process_submessage(
+    store: &impl Store,
+    actor: &Actor,
+    params: &Params,
+    now: i64,
+) -> ApiResult<Outcome> {
     let content: String = params.required("content")?;
     let message_id: i64 = params.required("message_id")?;
     let msg_type: String = params.required("msg_type")?;

@@ -132,7 +132,8 @@ pub(super) async fn remove_reaction(
 
 /// `POST /submessage`: a widget's change (a vote, a new option, a struck task).
 pub(super) async fn process_submessage(State(state): State<AppState>, request: ApiRequest) -> Response {
-    command(state, request, |t, actor, params, now| api::messages::process_submessage(t, actor, params, now)).await
+    command(state, request, |t, actor, params, now| api::messages::process_submessage(t, actor, params, now))
+        .await
 }
 
 pub(super) async fn render_message(State(state): State<AppState>, request: ApiRequest) -> Response {
