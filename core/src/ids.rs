@@ -49,6 +49,12 @@ id_type!(
     ScheduledMessageId
 );
 
+id_type!(
+    /// A submessage (a widget, or one change to it). Increasing in the order they were added,
+    /// unique across the server, as Zulip's.
+    SubmessageId
+);
+
 /// Which id sequence a new object draws from. The store keeps one counter per kind.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum IdKind {
@@ -66,6 +72,7 @@ pub enum IdKind {
     RealmEmoji,
     ProfileField,
     ScheduledMessage,
+    Submessage,
 }
 
 impl IdKind {
@@ -85,6 +92,7 @@ impl IdKind {
             IdKind::RealmEmoji => "realm_emoji",
             IdKind::ProfileField => "profile_field",
             IdKind::ScheduledMessage => "scheduled_message",
+            IdKind::Submessage => "submessage",
         }
     }
 }

@@ -35,6 +35,7 @@ pub mod subdomains;
 pub mod time;
 pub mod timezones;
 pub mod version;
+pub mod widgets;
 pub mod wire;
 
 pub use command::{Actor, Event, Outcome};

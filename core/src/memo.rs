@@ -119,6 +119,7 @@ impl<S: Store> Store for Memo<'_, S> {
         message_users(message: MessageId) -> ApiResult<Vec<UserId>>;
         sent_message(origin: &SendOrigin) -> ApiResult<Option<MessageId>>;
         reactions(message: MessageId) -> ApiResult<Vec<Reaction>>;
+        submessages(message: MessageId) -> ApiResult<Vec<crate::model::Submessage>>;
         linkifiers(realm: RealmId) -> ApiResult<Vec<Linkifier>>;
         presence(user: UserId) -> ApiResult<Option<Presence>>;
         presences_changed_after(realm: RealmId, after: u64) -> ApiResult<Vec<Presence>>;

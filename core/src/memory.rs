@@ -11,8 +11,8 @@ use crate::ids::{
 };
 use crate::model::{
     Credentials, Linkifier, Message, MessageFlags, MessageKind, Presence, ProfileField, ProfileValue,
-    Reaction, Realm, Recipient, RecipientKind, ScheduledMessage, SendOrigin, Stream, Subscription, User,
-    UserGroup, direct_group_key,
+    Reaction, Realm, Recipient, RecipientKind, ScheduledMessage, SendOrigin, Stream, Submessage,
+    Subscription, User, UserGroup, direct_group_key,
 };
 use crate::store::{Change, Direction, MessageIdIter, MessageIndex, PendingDeliveries, Store};
 
@@ -29,6 +29,7 @@ pub struct MemoryStore {
     flags: BTreeMap<(UserId, MessageId), MessageFlags>,
     sent: BTreeMap<SendOrigin, MessageId>,
     reactions: BTreeMap<MessageId, Vec<Reaction>>,
+    submessages: BTreeMap<MessageId, Vec<Submessage>>,
     linkifiers: BTreeMap<(RealmId, u64), Linkifier>,
     user_groups: BTreeMap<(RealmId, UserGroupId), UserGroup>,
     channel_folders: BTreeMap<(RealmId, u64), crate::model::ChannelFolder>,
@@ -102,6 +103,7 @@ impl MemoryStore {
             Change::DeleteMessage(id) => {
                 self.messages.remove(id);
                 self.reactions.remove(id);
+                self.submessages.remove(id);
                 self.flags.retain(|(_, message), _| message != id);
             }
             Change::AddReaction(reaction) => {
@@ -111,6 +113,13 @@ impl MemoryStore {
                 if let Some(list) = self.reactions.get_mut(&reaction.message_id) {
                     list.retain(|r| r != reaction);
                 }
+            }
+            Change::AddSubmessage(submessage) => {
+                self.bump(IdKind::Submessage, submessage.id.0);
+                let list = self.submessages.entry(submessage.message_id).or_default();
+                list.retain(|s| s.id != submessage.id);
+                list.push(submessage.clone());
+                list.sort_by_key(|s| s.id);
             }
             Change::PutLinkifier(linkifier) => {
                 self.bump(IdKind::Linkifier, linkifier.id);
@@ -326,6 +335,10 @@ impl Store for MemoryStore {
 
     fn reactions(&self, message: MessageId) -> ApiResult<Vec<Reaction>> {
         Ok(self.reactions.get(&message).cloned().unwrap_or_default())
+    }
+
+    fn submessages(&self, message: MessageId) -> ApiResult<Vec<Submessage>> {
+        Ok(self.submessages.get(&message).cloned().unwrap_or_default())
     }
 
     fn linkifiers(&self, realm: RealmId) -> ApiResult<Vec<Linkifier>> {

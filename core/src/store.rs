@@ -11,8 +11,8 @@ use crate::error::ApiResult;
 use crate::ids::{IdKind, MessageId, RealmId, RecipientId, ScheduledMessageId, StreamId, UserId};
 use crate::model::{
     Credentials, IndexedFlag, Linkifier, Message, MessageFlags, MessageKind, Presence, ProfileField,
-    ProfileValue, Reaction, Realm, Recipient, ScheduledMessage, SendOrigin, Stream, Subscription, User,
-    UserGroup,
+    ProfileValue, Reaction, Realm, Recipient, ScheduledMessage, SendOrigin, Stream, Submessage, Subscription,
+    User, UserGroup,
 };
 
 /// An ordered set of message ids the store can walk without scanning all messages.
@@ -103,6 +103,8 @@ pub trait Store {
     fn sent_message(&self, origin: &SendOrigin) -> ApiResult<Option<MessageId>>;
     /// The message's reactions, in the order they were added.
     fn reactions(&self, message: MessageId) -> ApiResult<Vec<Reaction>>;
+    /// The message's submessages, by id (the order they were added).
+    fn submessages(&self, message: MessageId) -> ApiResult<Vec<Submessage>>;
     /// The organization's linkifiers, in order.
     fn linkifiers(&self, realm: RealmId) -> ApiResult<Vec<Linkifier>>;
     fn presence(&self, user: UserId) -> ApiResult<Option<Presence>>;
@@ -209,10 +211,12 @@ pub enum Change {
     /// Replaces a message after an edit or move; the indexes follow its new channel, topic and
     /// words.
     UpdateMessage(Message),
-    /// Deletes a message with its flags, reactions and index rows.
+    /// Deletes a message with its flags, reactions, submessages and index rows.
     DeleteMessage(MessageId),
     AddReaction(Reaction),
     RemoveReaction(Reaction),
+    /// Adds a submessage to its message; the id counter moves past its id.
+    AddSubmessage(Submessage),
     PutLinkifier(Linkifier),
     DeleteLinkifier {
         realm: RealmId,

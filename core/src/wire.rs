@@ -279,6 +279,7 @@ pub fn message(
         fields["edit_history"] = history;
     }
     fields["reactions"] = reactions(store, msg)?;
+    fields["submessages"] = submessages(store, msg)?;
     if let Some(ts) = msg.last_edit_timestamp {
         fields["last_edit_timestamp"] = ts.into();
     }
@@ -314,6 +315,23 @@ pub fn reactions(store: &impl Store, msg: &Message) -> ApiResult<Value> {
         }));
     }
     Ok(Value::Array(shown))
+}
+
+/// A message's submessages (its widget and the changes to it), in the order they were added,
+/// as Zulip's `SubMessage.get_raw_db_rows` lists them.
+pub fn submessages(store: &impl Store, msg: &Message) -> ApiResult<Value> {
+    Ok(Value::Array(store.submessages(msg.id)?.iter().map(submessage).collect()))
+}
+
+/// One submessage as messages carry it.
+pub fn submessage(s: &crate::model::Submessage) -> Value {
+    json!({
+        "msg_type": s.msg_type,
+        "content": s.content,
+        "message_id": s.message_id,
+        "sender_id": s.sender_id,
+        "id": s.id,
+    })
 }
 
 /// `display_recipient` of a direct message: every participant, sender included. Zulip orders a

@@ -134,3 +134,44 @@ fn a_channel_the_user_only_reads_is_not_cached() {
     let query = engine.messages_query(&general(), Anchor::Id(100), 50, 50).expect("a narrow");
     assert!(engine.cached_messages(&query).is_none());
 }
+
+#[test]
+fn a_widget_folds_the_submessages_its_message_and_events_bring() {
+    let mut engine = session();
+    let mut poll = message(103, GENERAL, "general", &[]);
+    poll["submessages"] = json!([{
+        "id": 7, "message_id": 103, "sender_id": OTHER, "msg_type": "widget",
+        "content": r#"{"widget_type": "poll", "extra_data": {"question": "Lunch?", "options": ["soup", "salad"]}}"#,
+    }]);
+    let submessage = |id: u64, sender: u64, content: &str| {
+        json!({
+            "type": "submessage", "msg_type": "widget", "message_id": 103, "submessage_id": id,
+            "sender_id": sender, "content": content,
+        })
+    };
+    let vote = r#"{"type": "vote", "key": "canned,1", "vote": 1}"#;
+    events(
+        &mut engine,
+        vec![
+            json!({"type": "message", "message": poll, "flags": []}),
+            submessage(9, ME, vote),
+            submessage(8, OTHER, vote),
+            // The same submessage twice counts once.
+            submessage(9, ME, vote),
+            // A message the cache does not hold changes nothing.
+            json!({"type": "submessage", "msg_type": "widget", "message_id": 5, "submessage_id": 10, "sender_id": ME, "content": vote}),
+        ],
+    );
+    let shown = cached(&engine, &all_messages()).expect("cached");
+    let ids: Vec<u64> = shown.last().expect("the poll").submessages.iter().map(|s| s.id).collect();
+    assert_eq!(ids, [7, 8, 9], "in id order");
+    let Some(confab_core::widgets::WidgetState::Poll(state)) = engine.widget(103) else {
+        panic!("a poll: {:?}", engine.widget(103))
+    };
+    assert_eq!(state.question, "Lunch?");
+    let tally: Vec<(&str, Vec<u64>, bool)> =
+        state.options.iter().map(|o| (o.option.as_str(), o.voters.clone(), o.current_user_vote)).collect();
+    assert_eq!(tally, [("soup", vec![], false), ("salad", vec![OTHER, ME], true)]);
+    assert_eq!(engine.widget(102), None, "not a widget");
+    assert_eq!(engine.widget(5), None, "not cached");
+}

@@ -216,6 +216,40 @@ fn reactions_leave_state_alone() {
 }
 
 #[test]
+fn polls_and_their_votes_keep_state_in_step() {
+    let mut w = world();
+    // The poll's message event carries its widget; votes and options change no register state
+    // (but may follow the voter's topic, which `user_topic` events keep in step).
+    let register = &[("event_types", r#"["message", "submessage", "user_topic", "update_message_flags"]"#)];
+    let owner = w.actor("owner@example.com");
+    let general = channel(&w, "general").to_string();
+    let poll_params = vec![
+        ("type", "stream"),
+        ("to", general.as_str()),
+        ("topic", "lunch"),
+        ("content", "/poll Where?\nsoup\nsalad"),
+    ];
+    let events =
+        check(&mut w, "bob@example.com", register, run(api::messages::send_message, owner, &poll_params));
+    let poll = events
+        .iter()
+        .find_map(|e| e["message"]["id"].as_u64().filter(|_| e["type"] == "message"))
+        .expect("the poll's message event");
+    let vote = r#"{"type": "vote", "key": "canned,0", "vote": 1}"#;
+    let option = r#"{"type": "new_option", "idx": 1, "option": "bread"}"#;
+    for (voter, content) in
+        [("bob@example.com", vote), ("ada@example.com", option), ("owner@example.com", vote)]
+    {
+        let id = poll.to_string();
+        let pairs = vec![("message_id", id.as_str()), ("msg_type", "widget"), ("content", content)];
+        let actor = w.actor(voter);
+        let events =
+            check(&mut w, "bob@example.com", register, run(api::messages::process_submessage, actor, &pairs));
+        assert!(events.iter().any(|e| e["type"] == "submessage"), "{events:?}");
+    }
+}
+
+#[test]
 fn typing_changes_nothing() {
     let mut w = world();
     let ada = w.actor("ada@example.com");

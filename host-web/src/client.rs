@@ -417,6 +417,17 @@ impl Client {
         to_js(&self.inner.engine.borrow().message_actions(message_id as u64, now_ms()))
     }
 
+    /// What the widget of a cached message shows the user (a poll's options and voters, a
+    /// to-do list's tasks), from its submessages; `undefined` if the message is no widget or
+    /// is not cached. Changes arrive as the message's id in `Changes`.
+    #[wasm_bindgen(unchecked_return_type = "WidgetState | undefined")]
+    pub fn widget(&self, #[wasm_bindgen(js_name = messageId)] message_id: f64) -> Result<JsValue, JsValue> {
+        match self.inner.engine.borrow().widget(message_id as u64) {
+            Some(state) => to_js(&state),
+            None => Ok(JsValue::UNDEFINED),
+        }
+    }
+
     /// Messages of a narrow around an anchor: from the cache when it covers the range, else
     /// fetched (and merged into the cache).
     #[wasm_bindgen(unchecked_return_type = "Promise<MessagesPage>")]

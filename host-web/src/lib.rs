@@ -13,6 +13,7 @@ mod live_state;
 mod values;
 
 use confab_core::markdown::{self, OrganizationSnapshot};
+use confab_core::widgets;
 use wasm_bindgen::prelude::*;
 
 pub use client::Client;
@@ -83,4 +84,41 @@ pub fn apply_event(
     let event = confab_core::events::ServerEvent::parse(from_js(event)?);
     confab_core::events::apply_server_event(&mut state, &event, user_id as u64);
     to_js(&state)
+}
+
+/// The state of the widget a message's submessages make (Zulip's poll and to-do list, folded
+/// as its web app folds them), as user `viewerId` sees it; `undefined` if they make none. The
+/// sender is the message's; the submessages are its `submessages`, in any order.
+#[wasm_bindgen(js_name = widgetState, unchecked_return_type = "WidgetState | undefined")]
+pub fn widget_state(
+    #[wasm_bindgen(js_name = senderId)] sender_id: f64,
+    #[wasm_bindgen(unchecked_param_type = "ChatSubmessage[]")] submessages: JsValue,
+    #[wasm_bindgen(js_name = viewerId)] viewer_id: f64,
+) -> Result<JsValue, JsValue> {
+    let submessages: Vec<confab_core::client::ChatSubmessage> = from_js(submessages)?;
+    let submessages: Vec<_> = submessages.iter().map(|s| s.to_model()).collect();
+    let sender = confab_core::ids::UserId(sender_id as u64);
+    match widgets::widget_state(sender, &submessages, confab_core::ids::UserId(viewer_id as u64)) {
+        Some(state) => to_js(&state),
+        None => Ok(JsValue::UNDEFINED),
+    }
+}
+
+/// Checks a change to a widget as `POST /submessage` does: `content` must be JSON, and for a
+/// `poll` or `todo` widget one of its changes (only its author may change the question or the
+/// title). Returns the server's error message, or `undefined` when it would be accepted.
+#[wasm_bindgen(js_name = checkSubmessage)]
+pub fn check_submessage(
+    #[wasm_bindgen(js_name = widgetType)] widget_type: Option<String>,
+    content: &str,
+    #[wasm_bindgen(js_name = isWidgetAuthor)] is_widget_author: bool,
+) -> Option<String> {
+    widgets::check_submessage_content(widget_type.as_deref(), content, is_widget_author).err()
+}
+
+/// The `widget` submessage content the server stores for a message's content (`/poll` or
+/// `/todo` on its first word), or `undefined` when it makes no widget: for a local echo.
+#[wasm_bindgen(js_name = widgetCommand)]
+pub fn widget_command(content: &str) -> Option<String> {
+    widgets::widget_command(content).map(|command| command.submessage_content())
 }

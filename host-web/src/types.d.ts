@@ -24,7 +24,11 @@ type: MessageType, stream_id?: number,
 /**
  * The topic (empty for direct messages).
  */
-subject: string, display_recipient: DisplayRecipient, reactions: Array<ChatReaction>, flags: Array<string>, is_me_message: boolean, last_edit_timestamp?: number, last_moved_timestamp?: number, topic_links: Array<TopicLink>, client: string, 
+subject: string, display_recipient: DisplayRecipient, reactions: Array<ChatReaction>, 
+/**
+ * The message's widget and the changes to it, in id order (see `widgetState`).
+ */
+submessages: Array<ChatSubmessage>, flags: Array<string>, is_me_message: boolean, last_edit_timestamp?: number, last_moved_timestamp?: number, topic_links: Array<TopicLink>, client: string, 
 /**
  * Set on a local echo: the id the engine sent the message with.
  */
@@ -41,6 +45,8 @@ export type DisplayRecipient = string | Array<RecipientUser>;
 export type RecipientUser = { id: number, email: string, full_name: string, };
 
 export type ChatReaction = { emoji_name: string, emoji_code: string, reaction_type: string, user_id: number, };
+
+export type ChatSubmessage = { id: number, message_id: number, sender_id: number, msg_type: string, content: string, };
 
 export type TopicLink = { text: string, url: string, };
 
@@ -253,6 +259,66 @@ moveTopic: boolean,
  */
 resolve: boolean, };
 
+export type WidgetState = { "widget_type": "poll" } & PollState | { "widget_type": "todo" } & TodoState | { "widget_type": "zform", extra_data: JsonValue, };
+
+export type PollState = { 
+/**
+ * Empty until the poll's author sets one.
+ */
+question: string, 
+/**
+ * In the order they were added.
+ */
+options: Array<PollOption>, 
+/**
+ * Whether the poll is the viewer's (only they may change the question).
+ */
+is_my_poll: boolean, 
+/**
+ * The `idx` the viewer's next new option takes (`{"type": "new_option", "idx": ...,
+ * "option": ...}`).
+ */
+next_option_idx: number, };
+
+export type PollOption = { 
+/**
+ * What a vote names (`{"type": "vote", "key": ..., "vote": 1}`).
+ */
+key: string, option: string, 
+/**
+ * Who voted for it, in the order they voted.
+ */
+voters: Array<number>, 
+/**
+ * Whether the viewer is among the voters (their next vote on it is -1, taking it back).
+ */
+current_user_vote: boolean, };
+
+export type TodoState = { 
+/**
+ * Empty when none was given (Zulip's web app then shows "Task list").
+ */
+task_list_title: string, 
+/**
+ * In the order they were added.
+ */
+tasks: Array<TodoItem>, 
+/**
+ * Whether the list is the viewer's (only they may change the title).
+ */
+is_my_task_list: boolean, 
+/**
+ * The `key` the viewer's next new task takes (`{"type": "new_task", "key": ..., "task":
+ * ..., "desc": ..., "completed": false}`).
+ */
+next_task_key: number, };
+
+export type TodoItem = { 
+/**
+ * What a strike names (`{"type": "strike", "key": ...}`).
+ */
+key: string, idx: number, task: string, desc: string, completed: boolean, };
+
 export type Rendering = { 
 /**
  * The message's `rendered_content`.
@@ -351,7 +417,7 @@ pattern: string,
  */
 url_template: string, };
 
-export type ServerEvent = { "type": "message" } & MessageEvent | { "type": "update_message" } & UpdateMessageEvent | { "type": "delete_message" } & DeleteMessageEvent | { "type": "update_message_flags" } & UpdateMessageFlagsEvent | { "type": "reaction" } & ReactionEvent | { "type": "typing" } & TypingEvent | { "type": "subscription" } & SubscriptionEvent | { "type": "stream" } & StreamEvent | { "type": "realm" } & RealmEvent | { "type": "realm_user" } & RealmUserEvent | { "type": "realm_bot" } & RealmBotEvent | { "type": "presence" } & PresenceEvent | { "type": "user_status" } & UserStatusEvent | { "type": "realm_linkifiers" } & RealmLinkifiersEvent | { "type": "user_group" } & UserGroupEvent | { "type": "default_streams" } & DefaultStreamsEvent | { "type": "channel_folder" } & ChannelFolderEvent | { "type": "drafts" } & DraftsEvent | { "type": "saved_snippets" } & SavedSnippetsEvent | { "type": "navigation_view" } & NavigationViewEvent | { "type": "muted_users" } & MutedUsersEvent | { "type": "muted_topics" } & MutedTopicsEvent | { "type": "user_topic" } & UserTopicEvent | { "type": "realm_user_settings_defaults" } & SettingsEvent | { "type": "update_display_settings" } & LegacySetting | { "type": "update_global_notifications" } & LegacyNotificationSetting | { "type": "alert_words" } & AlertWordsEvent | { "type": "realm_emoji" } & RealmEmojiEvent | { "type": "custom_profile_fields" } & CustomProfileFieldsEvent | { "type": "scheduled_messages" } & ScheduledMessagesEvent | { "type": "reminders" } & RemindersEvent | { "type": "user_settings" } & SettingsEvent | { type: string, id?: number } & { [key in string]?: JsonValue };
+export type ServerEvent = { "type": "message" } & MessageEvent | { "type": "update_message" } & UpdateMessageEvent | { "type": "delete_message" } & DeleteMessageEvent | { "type": "update_message_flags" } & UpdateMessageFlagsEvent | { "type": "reaction" } & ReactionEvent | { "type": "submessage" } & SubmessageEvent | { "type": "typing" } & TypingEvent | { "type": "subscription" } & SubscriptionEvent | { "type": "stream" } & StreamEvent | { "type": "realm" } & RealmEvent | { "type": "realm_user" } & RealmUserEvent | { "type": "realm_bot" } & RealmBotEvent | { "type": "presence" } & PresenceEvent | { "type": "user_status" } & UserStatusEvent | { "type": "realm_linkifiers" } & RealmLinkifiersEvent | { "type": "user_group" } & UserGroupEvent | { "type": "default_streams" } & DefaultStreamsEvent | { "type": "channel_folder" } & ChannelFolderEvent | { "type": "drafts" } & DraftsEvent | { "type": "saved_snippets" } & SavedSnippetsEvent | { "type": "navigation_view" } & NavigationViewEvent | { "type": "muted_users" } & MutedUsersEvent | { "type": "muted_topics" } & MutedTopicsEvent | { "type": "user_topic" } & UserTopicEvent | { "type": "realm_user_settings_defaults" } & SettingsEvent | { "type": "update_display_settings" } & LegacySetting | { "type": "update_global_notifications" } & LegacyNotificationSetting | { "type": "alert_words" } & AlertWordsEvent | { "type": "realm_emoji" } & RealmEmojiEvent | { "type": "custom_profile_fields" } & CustomProfileFieldsEvent | { "type": "scheduled_messages" } & ScheduledMessagesEvent | { "type": "reminders" } & RemindersEvent | { "type": "user_settings" } & SettingsEvent | { type: string, id?: number } & { [key in string]?: JsonValue };
 
 export type MessageEvent = { message: EventMessage, flags: Array<string>, } & ({ [key in string]: number | string | boolean | Array<JsonValue> | { [key in string]: JsonValue } | null });
 
@@ -414,6 +480,12 @@ mentioned?: boolean, } & ({ [key in string]: number | string | boolean | Array<J
 export type ReactionEvent = { op: ReactionOp, message_id: number, user_id: number, emoji_name: string, emoji_code: string, reaction_type: string, } & ({ [key in string]: number | string | boolean | Array<JsonValue> | { [key in string]: JsonValue } | null });
 
 export type ReactionOp = "add" | "remove";
+
+export type SubmessageEvent = { message_id: number, submessage_id: number, sender_id: number, msg_type: string, 
+/**
+ * JSON text, as its sender sent it.
+ */
+content: string, } & ({ [key in string]: number | string | boolean | Array<JsonValue> | { [key in string]: JsonValue } | null });
 
 export type TypingEvent = { op: TypingOp, sender: TypingUser, 
 /**

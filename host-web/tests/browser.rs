@@ -88,6 +88,26 @@ fn live_state_follows_events_in_place() {
     assert_eq!(live.get("max_message_id").expect("a value").as_f64(), Some(5.0));
 }
 
+#[wasm_bindgen_test]
+fn widgets_fold_and_check_as_the_server_does() {
+    let poll = confab_web::widget_command("/poll Lunch?\nsoup").expect("a poll");
+    let submessages = json(&format!(
+        r#"[{{"id": 2, "message_id": 5, "sender_id": 8, "msg_type": "widget", "content": "{{\"type\": \"vote\", \"key\": \"canned,0\", \"vote\": 1}}"}},
+            {{"id": 1, "message_id": 5, "sender_id": 9, "msg_type": "widget", "content": {}}}]"#,
+        js_sys::JSON::stringify(&JsValue::from_str(&poll)).expect("a string").as_string().expect("text")
+    ));
+    let state = confab_web::widget_state(9.0, submessages, 8.0).expect("a state");
+    assert_eq!(text(&field(&state, "widget_type")), "poll");
+    assert_eq!(text(&field(&state, "question")), "Lunch?");
+    let options: js_sys::Array = field(&state, "options").into();
+    assert_eq!(field(&options.get(0), "current_user_vote").as_bool(), Some(true));
+    assert_eq!(
+        confab_web::check_submessage(Some("poll".into()), r#"{"type": "vote"}"#, false).as_deref(),
+        Some("key key is missing from poll data")
+    );
+    assert_eq!(confab_web::check_submessage(None, "{}", false), None);
+}
+
 /// `location.origin` of the page the tests run in.
 fn web_sys_origin() -> String {
     let location = field(&js_sys::global(), "location");

@@ -10,6 +10,7 @@ use confab_core::events::server_event::*;
 use confab_core::markdown::{
     CustomEmoji, Linkifier, MentionGroup, MentionStream, MentionUser, OrganizationSnapshot, Rendering,
 };
+use confab_core::widgets::{PollOption, PollState, TodoItem, TodoState, WidgetState};
 use ts_rs::{Config, TS};
 
 /// Declarations no Rust type stands for: open JSON objects, and the options object.
@@ -48,6 +49,7 @@ fn declarations() -> String {
         DisplayRecipient,
         RecipientUser,
         ChatReaction,
+        ChatSubmessage,
         TopicLink,
         NarrowTerm,
         Anchor,
@@ -77,6 +79,11 @@ fn declarations() -> String {
         EmojiType,
         GroupSummary,
         MessageActions,
+        WidgetState,
+        PollState,
+        PollOption,
+        TodoState,
+        TodoItem,
         Rendering,
         OrganizationSnapshot,
         MentionUser,
@@ -96,6 +103,7 @@ fn declarations() -> String {
         MessageDetail,
         ReactionEvent,
         ReactionOp,
+        SubmessageEvent,
         TypingEvent,
         TypingOp,
         TypingUser,

@@ -500,6 +500,7 @@ const MESSAGE_PROBES: &[Probe] = &[
     ("POST", "/messages/{id}/reactions", &[("emoji_name", "octopus")]),
     ("DELETE", "/messages/{id}/reactions", &[("emoji_name", "cloud")]),
     ("POST", "/messages/{id}/report", &[("report_type", "spam")]),
+    ("POST", "/submessage", &[("message_id", "{id}"), ("msg_type", "widget"), ("content", "{}")]),
     ("POST", "/messages/flags", &[("messages", "[{id}]"), ("op", "add"), ("flag", "starred")]),
     ("POST", "/messages/flags", &[("messages", "[{id}]"), ("op", "remove"), ("flag", "read")]),
     ("GET", "/messages", &[("message_ids", "[{id}]")]),

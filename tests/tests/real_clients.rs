@@ -59,3 +59,13 @@ fn the_python_client_uploads_a_file_that_only_its_recipients_download() {
     let stdout = String::from_utf8_lossy(&output.stdout);
     assert!(stdout.contains(" passed, 0 failed"), "{stdout}");
 }
+
+#[test]
+fn the_python_client_votes_in_a_poll_through_call_endpoint() {
+    let server = TestServer::start(env!("CARGO_BIN_EXE_confab-under-test"));
+    let zuliprc = server.data_dir.join("zuliprc");
+    let output = python::run_script("widgets.py", &[zuliprc.to_str().expect("utf-8 path")]);
+    assert!(output.status.success(), "the Python client's checks failed (see its output above)");
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    assert!(stdout.contains(" passed, 0 failed"), "{stdout}");
+}

@@ -9,7 +9,9 @@ use crate::model::MessageFlags;
 
 use super::Engine;
 use super::narrow_terms::Aspects;
-use super::types::{ChatMessage, ChatReaction, DisplayRecipient, MessageType, TopicLink, TypingNotice};
+use super::types::{
+    ChatMessage, ChatReaction, ChatSubmessage, DisplayRecipient, MessageType, TopicLink, TypingNotice,
+};
 
 impl Engine {
     /// Follows one event from the server.
@@ -22,6 +24,7 @@ impl Engine {
             "delete_message" => self.follow_delete(event),
             "update_message_flags" => self.follow_flags(event),
             "reaction" => self.follow_reaction(event),
+            "submessage" => self.follow_submessage(event),
             "typing" => self.follow_typing(event, now_ms),
             "subscription" | "stream" => {
                 self.channel_index.take();
@@ -317,6 +320,28 @@ impl Engine {
             let changed = self.cache.on_received(&[id], &self.projection);
             self.changes.narrows(changed);
         }
+    }
+
+    /// A widget changed: the cached message gains the submessage (once, in id order, as Zulip's
+    /// web app keeps `message.submessages`), so the widget's state folds it in.
+    fn follow_submessage(&mut self, event: &Value) {
+        let (Some(id), Some(submessage_id)) = (event["message_id"].as_u64(), event["submessage_id"].as_u64())
+        else {
+            return;
+        };
+        let Some(message) = self.cache.messages.get_mut(&id) else { return };
+        if message.submessages.iter().any(|s| s.id == submessage_id) {
+            return;
+        }
+        message.submessages.push(ChatSubmessage {
+            id: submessage_id,
+            message_id: id,
+            sender_id: event["sender_id"].as_u64().unwrap_or_default(),
+            msg_type: event["msg_type"].as_str().unwrap_or_default().to_owned(),
+            content: event["content"].as_str().unwrap_or_default().to_owned(),
+        });
+        message.submessages.sort_by_key(|s| s.id);
+        self.changes.message(id);
     }
 
     fn follow_typing(&mut self, event: &Value, now_ms: i64) {

@@ -1,5 +1,5 @@
-//! Which actions a message offers (Zulip's `message_edit.ts`: `is_content_editable`,
-//! `is_topic_editable`, `get_deletability`, and resolving), decided by core's own permission
+//! Which actions a message offers (Zulip's `message_edit.ts`: `is_content_editable`, which
+//! refuses widgets, `is_topic_editable`, `get_deletability`, and resolving), decided by core's own permission
 //! rules (`crate::permissions`) over the projection of the organization's settings, groups and
 //! channels, with the server's time limits. A message the server would refuse to change is not
 //! offered for changing; the server still has the last word.
@@ -46,8 +46,11 @@ impl Engine {
             .is_some_and(|sender| sender.bot_owner_id == Some(UserId(self.user_id)));
         let moderator = permissions::is_moderator(&actor.user);
 
-        let edit =
-            settings.allow_message_editing && mine && within(settings.message_content_edit_limit_seconds);
+        // A widget's content is what made it (Zulip's `is_widget_message`).
+        let edit = settings.allow_message_editing
+            && mine
+            && message.submessages.is_empty()
+            && within(settings.message_content_edit_limit_seconds);
         let delete = allowed.can_delete_any_message(stream).ok()?
             || ((mine || my_bot)
                 && allowed.can_delete_own_message(stream).ok()?
@@ -108,6 +111,16 @@ mod tests {
         assert_eq!(actions(&engine, 1), [true, true, true, true]);
         assert_eq!(actions(&engine, 2), [false, false, true, true]);
         assert_eq!(actions(&engine, 5), [true, true, false, false]);
+    }
+
+    #[test]
+    fn a_widgets_content_is_not_editable() {
+        let mut engine = organization(MEMBER, |_| {});
+        let mut poll = channel_message(7, ME, GENERAL, "lunch", NOW - MINUTE);
+        poll["submessages"] = json!([{"id": 1, "message_id": 7, "sender_id": ME, "msg_type": "widget",
+                                      "content": r#"{"widget_type": "poll", "extra_data": null}"#}]);
+        cache(&mut engine, vec![poll]);
+        assert_eq!(actions(&engine, 7), [false, true, true, true]);
     }
 
     #[test]

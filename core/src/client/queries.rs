@@ -276,6 +276,19 @@ impl Engine {
         self.state.get("user_settings").and_then(Value::as_object).cloned().unwrap_or_default()
     }
 
+    /// What the widget of a cached message shows the user (a poll's tally, a to-do list's
+    /// tasks), folded from its submessages as Zulip's web app folds them; `None` for a message
+    /// the cache does not hold or that is no widget.
+    pub fn widget(&self, message_id: u64) -> Option<crate::widgets::WidgetState> {
+        let message = self.cache.messages.get(&message_id)?;
+        let submessages: Vec<_> = message.submessages.iter().map(|s| s.to_model()).collect();
+        crate::widgets::widget_state(
+            crate::ids::UserId(message.sender_id),
+            &submessages,
+            crate::ids::UserId(self.user_id),
+        )
+    }
+
     /// Who is typing now.
     pub fn typing(&self) -> Vec<TypingNotice> {
         self.typing.iter().map(|(notice, _)| notice.clone()).collect()
@@ -324,6 +337,7 @@ impl Engine {
             subject,
             display_recipient,
             reactions: Vec::new(),
+            submessages: Vec::new(),
             flags: vec!["read".into()],
             is_me_message: entry.content.starts_with("/me "),
             last_edit_timestamp: None,

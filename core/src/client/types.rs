@@ -39,6 +39,9 @@ pub struct ChatMessage {
     pub display_recipient: DisplayRecipient,
     #[serde(default)]
     pub reactions: Vec<ChatReaction>,
+    /// The message's widget and the changes to it, in id order (see `widgetState`).
+    #[serde(default)]
+    pub submessages: Vec<ChatSubmessage>,
     #[serde(default)]
     pub flags: Vec<String>,
     #[serde(default)]
@@ -97,6 +100,31 @@ pub struct ChatReaction {
     pub emoji_code: String,
     pub reaction_type: String,
     pub user_id: u64,
+}
+
+/// A submessage as messages carry it: a widget (`msg_type` `widget`, from the message's sender)
+/// or one change to it, its `content` JSON text.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "typescript", derive(TS))]
+pub struct ChatSubmessage {
+    pub id: u64,
+    pub message_id: u64,
+    pub sender_id: u64,
+    pub msg_type: String,
+    pub content: String,
+}
+
+impl ChatSubmessage {
+    /// As core's model keeps it, for the widget rules.
+    pub fn to_model(&self) -> crate::model::Submessage {
+        crate::model::Submessage {
+            id: crate::ids::SubmessageId(self.id),
+            message_id: crate::ids::MessageId(self.message_id),
+            sender_id: crate::ids::UserId(self.sender_id),
+            msg_type: self.msg_type.clone(),
+            content: self.content.clone(),
+        }
+    }
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]

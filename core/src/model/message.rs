@@ -1,6 +1,6 @@
 use serde::{Deserialize, Serialize};
 
-use crate::ids::{MessageId, RealmId, RecipientId, StreamId, UserId};
+use crate::ids::{MessageId, RealmId, RecipientId, StreamId, SubmessageId, UserId};
 
 /// Where a message was sent.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -94,6 +94,21 @@ pub struct Reaction {
     pub emoji_code: String,
     /// `unicode_emoji`, `realm_emoji` or `zulip_extra_emoji`.
     pub reaction_type: String,
+}
+
+/// Data attached to a message after it was sent (Zulip's `SubMessage`): what widgets are made
+/// of. A `/poll` or `/todo` message gets a `widget` submessage from its sender when it is sent,
+/// and each vote, new option or struck task is one more (see [`crate::widgets`]). Never changed
+/// or removed but with their message.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Submessage {
+    pub id: SubmessageId,
+    pub message_id: MessageId,
+    pub sender_id: UserId,
+    /// `widget` for widgets; any string a client sends.
+    pub msg_type: String,
+    /// JSON text, kept as sent.
+    pub content: String,
 }
 
 impl Message {

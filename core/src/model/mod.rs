@@ -24,7 +24,7 @@ pub use emoji::RealmEmoji;
 pub use flags::{IndexedFlag, MessageFlags};
 pub use group::{GroupSetting, SystemGroup, UserGroup};
 pub use linkifier::Linkifier;
-pub use message::{EditRecord, Message, MessageKind, Reaction, SendOrigin};
+pub use message::{EditRecord, Message, MessageKind, Reaction, SendOrigin, Submessage};
 pub use presence::Presence;
 pub use profile::{ProfileField, ProfileFieldType, ProfileValue};
 pub use realm::{Playground, Realm, RealmSettings};

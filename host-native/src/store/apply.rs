@@ -132,6 +132,11 @@ impl WriteTables<'_> {
                 }
                 Ok(())
             }
+            Change::AddSubmessage(submessage) => {
+                let key = (submessage.message_id.0, submessage.id.0);
+                self.submessages.insert(key, encode(submessage)?.as_slice()).map_err(storage)?;
+                self.bump(IdKind::Submessage, submessage.id.0)
+            }
             Change::PutLinkifier(linkifier) => {
                 let key = (linkifier.realm_id.0, linkifier.id);
                 self.linkifiers.insert(key, encode(linkifier)?.as_slice()).map_err(storage)?;
@@ -421,6 +426,13 @@ impl WriteTables<'_> {
         }
         for key in reactions {
             self.reactions.remove(key).map_err(storage)?;
+        }
+        let mut submessages = Vec::new();
+        for row in self.submessages.range((id, 0)..=(id, u64::MAX)).map_err(storage)? {
+            submessages.push(row.map_err(storage)?.0.value());
+        }
+        for key in submessages {
+            self.submessages.remove(key).map_err(storage)?;
         }
         self.by_recipient.remove((old.recipient_id.0, id)).map_err(storage)?;
         self.by_sender.remove((old.sender_id.0, id)).map_err(storage)?;

@@ -68,6 +68,8 @@ define_tables! {
     sent: SENDERID_QUEUEID_LOCALID_MSGID = "senderid_queueid_localid_msgid", (u64, &'static str, &'static str) => u64;
     words: REALMID_WORD_MSGID = "realmid_word_msgid", (u64, &'static str, u64) => ();
     reactions: MSGID_SEQ_REACTION = "msgid_seq_reaction", (u64, u64) => &'static [u8];
+    // Widgets and their changes, by message and submessage id (the order they were added).
+    submessages: MSGID_SUBMESSAGEID_SUBMESSAGE = "msgid_submessageid_submessage", (u64, u64) => &'static [u8];
     presences: USERID_PRESENCE = "userid_presence", u64 => &'static [u8];
     // Each presence under its latest change in the organization's presence sequence: what a
     // presence check-in with `last_update_id` reads.

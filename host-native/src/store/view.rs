@@ -196,6 +196,14 @@ macro_rules! impl_store {
                 Ok(reactions)
             }
 
+            fn submessages(&self, message: MessageId) -> ApiResult<Vec<Submessage>> {
+                let mut submessages = Vec::new();
+                for row in self.submessages.range((message.0, 0)..=(message.0, u64::MAX)).map_err(storage)? {
+                    submessages.push(codec::decode(row.map_err(storage)?.1.value())?);
+                }
+                Ok(submessages)
+            }
+
             fn linkifiers(&self, realm: RealmId) -> ApiResult<Vec<Linkifier>> {
                 let mut linkifiers: Vec<Linkifier> = Vec::new();
                 for row in self.linkifiers.range((realm.0, 0)..=(realm.0, u64::MAX)).map_err(storage)? {
@@ -446,7 +454,8 @@ mod impls {
     use confab_core::ids::{IdKind, MessageId, RealmId, RecipientId, ScheduledMessageId, StreamId, UserId};
     use confab_core::model::{
         Credentials, Linkifier, Message, MessageFlags, MessageKind, Presence, ProfileField, ProfileValue,
-        Reaction, Realm, Recipient, ScheduledMessage, SendOrigin, Stream, Subscription, User, UserGroup,
+        Reaction, Realm, Recipient, ScheduledMessage, SendOrigin, Stream, Submessage, Subscription, User,
+        UserGroup,
     };
     use confab_core::store::{Direction, MessageIdIter, MessageIndex, PendingDeliveries};
     use redb::ReadableTable;

@@ -95,6 +95,12 @@ pub enum Op {
     Unreact {
         reaction: u8,
     },
+    /// A widget, or a change to one, on a message: from its sender first, then from anyone.
+    AddSubmessage {
+        message: u8,
+        user: u8,
+        content: u8,
+    },
     PutLinkifier {
         realm: u8,
         pick: u8,
@@ -213,6 +219,7 @@ pub fn op() -> impl Strategy<Value = Op> {
         2 => n().prop_map(|message| Op::Delete { message }),
         3 => (n(), n(), n()).prop_map(|(message, user, emoji)| Op::React { message, user, emoji }),
         2 => n().prop_map(|reaction| Op::Unreact { reaction }),
+        3 => (n(), n(), n()).prop_map(|(message, user, content)| Op::AddSubmessage { message, user, content }),
         1 => (n(), n(), n()).prop_map(|(realm, pick, order)| Op::PutLinkifier { realm, pick, order }),
         1 => n().prop_map(|pick| Op::DeleteLinkifier { pick }),
         1 => (n(), n()).prop_map(|(user, at)| Op::PutPresence { user, at }),

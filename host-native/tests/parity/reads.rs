@@ -16,7 +16,7 @@ use super::vocabulary::{
 };
 
 /// Every id kind, for `next_id`.
-const ID_KINDS: [IdKind; 13] = [
+const ID_KINDS: [IdKind; 14] = [
     IdKind::Realm,
     IdKind::User,
     IdKind::Stream,
@@ -30,6 +30,7 @@ const ID_KINDS: [IdKind; 13] = [
     IdKind::RealmEmoji,
     IdKind::ProfileField,
     IdKind::ScheduledMessage,
+    IdKind::Submessage,
 ];
 
 /// Each read on which `redb` answers differently from `memory`, naming the call and both
@@ -168,6 +169,7 @@ impl Comparison<'_> {
             self.same(|| format!("message_kind({message:?})"), |s| s.message_kind(message));
             self.same(|| format!("message_users({message:?})"), |s| s.message_users(message));
             self.same(|| format!("reactions({message:?})"), |s| s.reactions(message));
+            self.same(|| format!("submessages({message:?})"), |s| s.submessages(message));
             for &user in users {
                 self.same(
                     || format!("message_flags({user:?}, {message:?})"),

@@ -33,6 +33,14 @@ pub const EMOJI: [(&str, &str, &str); 4] = [
     ("zulip", "zulip", "zulip_extra_emoji"),
 ];
 
+/// `(msg_type, content)` of submessages: a widget and changes to it, and one of another type.
+pub const SUBMESSAGES: [(&str, &str); 4] = [
+    ("widget", r#"{"widget_type": "poll", "extra_data": {"question": "Lunch?", "options": ["soup"]}}"#),
+    ("widget", r#"{"type": "vote", "key": "canned,0", "vote": 1}"#),
+    ("widget", r#"{"type": "new_option", "idx": 1, "option": "caf\u00e9"}"#),
+    ("whatever", r#"{"name": "alice", "salary": 20}"#),
+];
+
 pub const ALERT_WORDS: [&str; 4] = ["lunch", "release", "Bugs", "hello"];
 
 pub const SETTINGS: [(&str, &str); 3] =

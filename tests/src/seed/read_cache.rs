@@ -127,6 +127,7 @@ impl Store for Cached<'_, '_> {
         message_users(message: MessageId) -> ApiResult<Vec<UserId>>;
         sent_message(origin: &SendOrigin) -> ApiResult<Option<MessageId>>;
         reactions(message: MessageId) -> ApiResult<Vec<Reaction>>;
+        submessages(message: MessageId) -> ApiResult<Vec<confab_core::model::Submessage>>;
         linkifiers(realm: RealmId) -> ApiResult<Vec<confab_core::model::Linkifier>>;
         presence(user: UserId) -> ApiResult<Option<Presence>>;
         user_settings(user: UserId) -> ApiResult<serde_json::Map<String, serde_json::Value>>;

@@ -184,9 +184,10 @@ pub(super) fn on_send(
     Ok(automatic)
 }
 
-/// What the actor reacting to `message` changes: their own policy for its topic, when they
-/// are subscribed to its channel.
-pub(super) fn on_reaction(
+/// What the actor taking part in `message` (reacting to it, or adding a submessage to it, as
+/// voting in a poll) changes: their own policy for its topic, when they are subscribed to its
+/// channel.
+pub(super) fn on_participation(
     store: &impl Store,
     actor: &Actor,
     message: &Message,

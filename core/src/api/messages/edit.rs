@@ -156,6 +156,10 @@ fn parse_request(
     if content.is_some() && stream.is_some() {
         return Err(ApiError::bad_request("Cannot change message content while changing channel"));
     }
+    // A widget's content made it what it is (Zulip's `is_widget_message`: any submessage).
+    if content.is_some() && !store.submessages(message.id)?.is_empty() {
+        return Err(ApiError::bad_request("Widgets cannot be edited."));
+    }
     Ok(Request { content, topic, stream, propagate_mode, notify_old, notify_new })
 }
 

@@ -1,4 +1,4 @@
-//! Messages: sending, fetching, and (in later issues) editing, flags and reactions.
+//! Messages: sending, fetching, editing, flags, reactions and submessages (widgets).
 
 mod access;
 mod automatic_follow;
@@ -15,6 +15,7 @@ mod reactions;
 mod rendering;
 mod report;
 mod send;
+mod submessages;
 
 pub use access::visible_flags;
 pub use delete::{delete_message, delete_topic, get_stream_topics};
@@ -38,3 +39,4 @@ pub use send::{
     MAX_MESSAGE_LENGTH, MAX_TOPIC_LENGTH, check_content, check_topic, send_message, truncate_topic,
 };
 pub(crate) use send::{check_message, interactive_client, notify_user, truncate};
+pub use submessages::process_submessage;

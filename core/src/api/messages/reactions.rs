@@ -76,7 +76,7 @@ pub fn add_reaction(
         let flags = MessageFlags::READ.with(MessageFlags::HISTORICAL);
         changes.push(Change::SetMessageFlags { user: actor.user.id, message: id, flags });
     }
-    let automatic = automatic_follow::on_reaction(store, actor, &message, now)?;
+    let automatic = automatic_follow::on_participation(store, actor, &message, now)?;
     changes.extend(automatic.changes);
     let mut events = automatic.events;
     events.push(reaction_event(store, actor, &message, &reaction, "add")?);

@@ -7,12 +7,14 @@ use serde_json::{Value, json};
 use crate::command::{Actor, Event, Outcome};
 use crate::error::{ApiError, ApiResult};
 use crate::groups::channel_permission;
-use crate::ids::{IdKind, MessageId, RecipientId, StreamId, UserId};
+use crate::ids::{IdKind, MessageId, RecipientId, StreamId, SubmessageId, UserId};
 use crate::model::{
-    Message, MessageFlags, MessageKind, Recipient, RecipientKind, SendOrigin, Stream, User, direct_group_key,
+    Message, MessageFlags, MessageKind, Recipient, RecipientKind, SendOrigin, Stream, Submessage, User,
+    direct_group_key,
 };
 use crate::params::Params;
 use crate::store::{Change, Direction, IdAllocator, MessageIndex, Store};
+use crate::widgets;
 
 use super::super::streams::{has_content_access, is_forbidden_char, stream_by_name, stream_in_realm};
 use super::automatic_follow;
@@ -41,12 +43,13 @@ pub fn truncate_topic(raw: &str) -> String {
     truncate(raw, MAX_TOPIC_LENGTH, "...")
 }
 
-/// Checks and normalizes message content.
+/// Checks and normalizes message content as Zulip's `normalize_body`: trailing whitespace and
+/// leading blank lines go (so `"\n/poll"` is still a poll).
 pub fn check_content(raw: &str) -> ApiResult<String> {
     if raw.contains('\0') {
         return Err(ApiError::bad_request("Message must not contain null bytes"));
     }
-    let content = raw.trim_end();
+    let content = raw.trim_end().trim_start_matches('\n');
     if content.is_empty() {
         return Err(ApiError::bad_request("Message must not be empty"));
     }
@@ -312,8 +315,8 @@ fn address_direct(store: &impl Store, actor: &Actor, params: &Params) -> ApiResu
 
 /// Every parameter [`send_message`] reads: a retry answered from the store reads none of them
 /// but must not report them in `ignored_parameters_unsupported`, which the first answer did not.
-const SEND_PARAMETERS: [&str; 8] =
-    ["type", "to", "content", "topic", "subject", "read_by_sender", "queue_id", "local_id"];
+const SEND_PARAMETERS: [&str; 9] =
+    ["type", "to", "content", "topic", "subject", "read_by_sender", "queue_id", "local_id", "widget_content"];
 
 /// `POST /messages`: sends a channel or direct message (spec 4.x; Zulip's send-message).
 ///
@@ -373,6 +376,12 @@ fn send(
         "private" | "direct" => address_direct(store, actor, params)?,
         _ => return Err(ApiError::bad_request("Invalid type")),
     };
+    // The widget: a client's `widget_content` (checked once the message is addressed, as
+    // Zulip's `check_message` does), else the one the content's command makes.
+    let widget = match params.optional::<String>("widget_content")? {
+        Some(raw) => Some(widgets::widget_content_submessage(&raw).map_err(ApiError::bad_request)?),
+        None => widgets::widget_command(&content).map(|command| command.submessage_content()),
+    };
 
     let sender_reads = read_by_sender.unwrap_or_else(|| interactive_client(&actor.client));
     let place = match (&addressed.stream, &addressed.kind) {
@@ -392,6 +401,16 @@ fn send(
         None => automatic_follow::Automatic::default(),
     };
     let mut changes = composed.changes;
+    if let Some(content) = widget {
+        // Stored with the message, so that its event and every fetch of it carry the widget.
+        changes.push(Change::AddSubmessage(Submessage {
+            id: SubmessageId(IdAllocator::new(store, IdKind::Submessage)?.take()),
+            message_id: composed.id,
+            sender_id: actor.user.id,
+            msg_type: widgets::WIDGET_MSG_TYPE.to_owned(),
+            content,
+        }));
+    }
     if let Some(origin) = origin.as_ref().filter(|o| o.is_remembered()) {
         changes.push(Change::PutSentMessage { origin: origin.clone(), message: composed.id });
     }
@@ -585,6 +604,7 @@ mod tests {
     #[test]
     fn content_is_checked_and_truncated() {
         assert_eq!(check_content("hi \n").ok(), Some("hi".to_owned()));
+        assert_eq!(check_content("\n\n  hi\n").ok(), Some("  hi".to_owned()));
         assert_eq!(check_content("  ").map_err(|e| e.msg), Err("Message must not be empty".to_owned()));
         assert!(check_content("a\0b").is_err());
         let long = "x".repeat(10_005);

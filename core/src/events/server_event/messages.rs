@@ -181,6 +181,22 @@ pub enum ReactionOp {
     Remove,
 }
 
+/// A submessage added to a message: a widget's change (a vote, a new option, a struck task).
+/// Register's state has no widgets, so it changes nothing there; clients add it to the cached
+/// message's `submessages`.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "typescript", derive(TS))]
+pub struct SubmessageEvent {
+    pub message_id: u64,
+    pub submessage_id: u64,
+    pub sender_id: u64,
+    pub msg_type: String,
+    /// JSON text, as its sender sent it.
+    pub content: String,
+    #[serde(flatten)]
+    pub rest: Rest,
+}
+
 /// An emoji reaction added or removed.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(feature = "typescript", derive(TS))]

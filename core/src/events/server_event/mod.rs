@@ -21,7 +21,7 @@ pub use channels::{
 };
 pub use messages::{
     DeleteMessageEvent, EventMessage, FlagOp, MessageDetail, MessageEvent, ReactionEvent, ReactionOp,
-    RecipientRef, Recipients, UpdateMessageEvent, UpdateMessageFlagsEvent,
+    RecipientRef, Recipients, SubmessageEvent, UpdateMessageEvent, UpdateMessageFlagsEvent,
 };
 pub use organization::{
     ChannelFolderEvent, CustomProfileFieldsEvent, DefaultStreamsEvent, PropertyChange, RealmEmojiEvent,
@@ -53,6 +53,7 @@ pub enum ServerEvent {
     DeleteMessage(DeleteMessageEvent),
     UpdateMessageFlags(UpdateMessageFlagsEvent),
     Reaction(ReactionEvent),
+    Submessage(SubmessageEvent),
     Typing(TypingEvent),
     Subscription(SubscriptionEvent),
     Stream(StreamEvent),

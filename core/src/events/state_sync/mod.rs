@@ -33,7 +33,8 @@ pub fn apply_event(state: &mut Map<String, Value>, event: &Value, user_id: u64) 
 }
 
 /// Applies one event to a register state. `user_id` is the state's user. Events that change no
-/// state (typing, attachments, heartbeats, types this version does not know) leave it as it is.
+/// state (typing, submessages, attachments, heartbeats, types this version does not know) leave
+/// it as it is.
 pub fn apply_server_event(state: &mut Map<String, Value>, event: &ServerEvent, user_id: u64) {
     match event {
         ServerEvent::Message(event) => apply_message(state, event, user_id),
@@ -121,7 +122,7 @@ pub fn apply_server_event(state: &mut Map<String, Value>, event: &ServerEvent, u
                 state.insert(property.to_owned(), change.value.clone());
             }
         }
-        ServerEvent::Typing(_) | ServerEvent::Other(_) => {}
+        ServerEvent::Typing(_) | ServerEvent::Submessage(_) | ServerEvent::Other(_) => {}
     }
 }
 

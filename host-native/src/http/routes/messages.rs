@@ -1,4 +1,4 @@
-//! Message routes: sending, reading, flags, edits, reactions and previews.
+//! Message routes: sending, reading, flags, edits, reactions, submessages and previews.
 
 use super::*;
 
@@ -150,6 +150,12 @@ pub(super) async fn remove_reaction(
         api::messages::remove_reaction(t, actor, message_id_segment(&id)?, params)
     })
     .await
+}
+
+/// `POST /submessage`: a widget's change (a vote, a new option, a struck task).
+pub(super) async fn process_submessage(State(state): State<AppState>, request: ApiRequest) -> Response {
+    command(state, request, |t, actor, params, now| api::messages::process_submessage(t, actor, params, now))
+        .await
 }
 
 pub(super) async fn render_message(State(state): State<AppState>, request: ApiRequest) -> Response {

@@ -77,6 +77,7 @@ pub fn router() -> Router<AppState> {
         .route("/messages/{message_id}/read_receipts", get(get_read_receipts))
         .route("/messages/{message_id}/reactions", axum::routing::post(add_reaction).delete(remove_reaction))
         .route("/messages/render", axum::routing::post(render_message))
+        .route("/submessage", axum::routing::post(process_submessage))
         .route("/messages/matches_narrow", get(check_messages_match_narrow))
         .route("/realm", axum::routing::patch(update_realm))
         .route("/realm/deactivate", axum::routing::post(deactivate_realm))

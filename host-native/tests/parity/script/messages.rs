@@ -1,15 +1,15 @@
 //! Messages and everything hanging off them: receivers' flags, edits, moves, reactions.
 
-use confab_core::ids::{IdKind, MessageId, RecipientId, UserId};
+use confab_core::ids::{IdKind, MessageId, RecipientId, SubmessageId, UserId};
 use confab_core::model::{
-    Message, MessageFlags, MessageKind, Reaction, Recipient, RecipientKind, SendOrigin, User,
+    Message, MessageFlags, MessageKind, Reaction, Recipient, RecipientKind, SendOrigin, Submessage, User,
     direct_group_key,
 };
 use confab_core::store::{Change, Store};
 
 use super::{World, ok, pick};
 use crate::parity::ops::Op;
-use crate::parity::vocabulary::{CONTENTS, EMOJI, LOCAL_IDS, QUEUE_IDS, TOPICS, one};
+use crate::parity::vocabulary::{CONTENTS, EMOJI, LOCAL_IDS, QUEUE_IDS, SUBMESSAGES, TOPICS, one};
 
 /// Flags a user changes themselves.
 const USER_FLAGS: MessageFlags =
@@ -147,6 +147,23 @@ impl<S: Store> World<'_, S> {
                 let reactions: Vec<Reaction> =
                     self.messages().iter().flat_map(|m| ok(store.reactions(m.id))).collect();
                 vec![Change::RemoveReaction(pick(&reactions, reaction)?)]
+            }
+            Op::AddSubmessage { message, user, content } => {
+                let message = self.message(message)?;
+                // Core takes the first from the message's sender, later ones from its readers.
+                let sender = if ok(store.submessages(message.id)).is_empty() {
+                    message.sender_id
+                } else {
+                    pick(&ok(store.message_users(message.id)), user)?
+                };
+                let (msg_type, content) = one(&SUBMESSAGES, content);
+                vec![Change::AddSubmessage(Submessage {
+                    id: SubmessageId(self.next(IdKind::Submessage)),
+                    message_id: message.id,
+                    sender_id: sender,
+                    msg_type: msg_type.into(),
+                    content: content.into(),
+                })]
             }
             _ => return None,
         })

@@ -138,7 +138,8 @@ impl<S: Store> World<'_, S> {
             | Op::Move { .. }
             | Op::Delete { .. }
             | Op::React { .. }
-            | Op::Unreact { .. } => self.messages_and_flags(op, now),
+            | Op::Unreact { .. }
+            | Op::AddSubmessage { .. } => self.messages_and_flags(op, now),
             _ => self.settings_and_records(op, now),
         }
     }
