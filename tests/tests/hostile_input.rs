@@ -368,22 +368,23 @@ fn no_hostile_value_produces_a_server_error() {
     let scheduled_id = scheduled["scheduled_message_id"].as_u64().expect("id");
     let http = reqwest::blocking::Client::new();
     let mut requests = 0;
-    for (method, path, names) in endpoints(message_id, stream_id, scheduled_id) {
-        requests += send_hostile_values(&http, &server.base_url, Some(&owner), method, &path, &names);
-    }
     // Widgets: hostile changes to a poll and to a to-do list, any parameter of a submessage,
-    // and a hostile `widget_content` on a send.
+    // and a hostile `widget_content` on a send. First, while the channel takes messages.
+    let to = stream_id.to_string();
     for command in ["/poll Q?\na\nb", "/todo T\nx: y"] {
-        let params = [("type", "stream"), ("to", "general"), ("topic", "w"), ("content", command)];
+        let params = [("type", "stream"), ("to", to.as_str()), ("topic", "w"), ("content", command)];
         let widget = api.post("/messages", Some(&owner), &params).ok()["id"].as_u64().expect("id");
         let path = format!("/submessage?message_id={widget}&msg_type=widget");
         requests += send_hostile_values(&http, &server.base_url, Some(&owner), "POST", &path, &["content"]);
     }
     for (path, names) in [
-        ("/submessage", vec!["message_id", "msg_type", "content"]),
-        ("/messages?type=stream&to=general&topic=w&content=x", vec!["widget_content"]),
+        ("/submessage".to_owned(), vec!["message_id", "msg_type", "content"]),
+        (format!("/messages?type=stream&to={to}&topic=w&content=x"), vec!["widget_content"]),
     ] {
-        requests += send_hostile_values(&http, &server.base_url, Some(&owner), "POST", path, &names);
+        requests += send_hostile_values(&http, &server.base_url, Some(&owner), "POST", &path, &names);
+    }
+    for (method, path, names) in endpoints(message_id, stream_id, scheduled_id) {
+        requests += send_hostile_values(&http, &server.base_url, Some(&owner), method, &path, &names);
     }
     assert!(requests > 1000, "{requests} requests were sent");
     // And the server still works.
