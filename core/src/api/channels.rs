@@ -246,7 +246,7 @@ impl NewChannelSettings {
         for (setting, _) in ChannelPermissions::default().fields() {
             if let Some(Json(value)) = params.optional::<Json<Value>>(setting)? {
                 let parsed = groups.parse_setting(setting, &value)?;
-                check_channel_setting(&groups, setting, &parsed)?;
+                check_channel_setting(groups, setting, &parsed)?;
                 if let Some(slot) = permissions.slot(setting) {
                     *slot = Some(parsed);
                 }

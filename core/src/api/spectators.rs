@@ -112,6 +112,18 @@ fn is_web_public_narrow(raw: Option<&str>) -> bool {
     web_public && terms.iter().all(|(op, _, _)| SPECTATOR_OPERATORS.contains(&op.as_str()))
 }
 
+/// `GET /users` for a spectator (feature level 387): the organization's directory, as anyone
+/// without an account sees it (no real email addresses).
+pub fn get_users_as_spectator(
+    store: &impl Store,
+    realm: &Realm,
+    realm_url: String,
+    params: &Params,
+) -> ApiResult<Outcome> {
+    let spectator = spectator(realm, realm_url)?;
+    super::users::get_users(store, &spectator, params)
+}
+
 #[cfg(test)]
 mod tests {
     use super::is_web_public_narrow;
@@ -127,16 +139,4 @@ mod tests {
         )));
         assert!(!is_web_public_narrow(None));
     }
-}
-
-/// `GET /users` for a spectator (feature level 387): the organization's directory, as anyone
-/// without an account sees it (no real email addresses).
-pub fn get_users_as_spectator(
-    store: &impl Store,
-    realm: &Realm,
-    realm_url: String,
-    params: &Params,
-) -> ApiResult<Outcome> {
-    let spectator = spectator(realm, realm_url)?;
-    super::users::get_users(store, &spectator, params)
 }

@@ -661,33 +661,6 @@ pub(super) fn active_subscribers(store: &impl Store, stream_id: StreamId) -> Api
     Ok(active)
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn resolving_is_told_apart_from_renaming() {
-        let cases = [
-            ("lunch", "✔ lunch", TopicChange::Resolve),
-            ("✔ lunch", "lunch", TopicChange::Unresolve),
-            ("✔ ✔ lunch", "lunch", TopicChange::Unresolve),
-            ("lunch", "✔ dinner", TopicChange::Rename),
-            ("lunch", "dinner", TopicChange::Rename),
-            ("lunch", "lunch", TopicChange::None),
-        ];
-        for (old, new, expected) in cases {
-            assert_eq!(classify_topic_change(old, new), expected, "{old} -> {new}");
-        }
-    }
-
-    #[test]
-    fn limits_allow_twenty_seconds_of_grace() {
-        assert!(within_limit(Some(600), 0, 620));
-        assert!(!within_limit(Some(600), 0, 621));
-        assert!(within_limit(None, 0, i64::MAX));
-    }
-}
-
 /// A resolved-topic notice arrives read for each receiver whose
 /// `resolved_topic_notice_auto_read_policy` says so (feature level 385): `always`, or
 /// `except_followed` unless they follow the topic (`topic`, as the store has it before the
@@ -735,4 +708,31 @@ fn mark_resolve_notice_read(
         }
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn resolving_is_told_apart_from_renaming() {
+        let cases = [
+            ("lunch", "✔ lunch", TopicChange::Resolve),
+            ("✔ lunch", "lunch", TopicChange::Unresolve),
+            ("✔ ✔ lunch", "lunch", TopicChange::Unresolve),
+            ("lunch", "✔ dinner", TopicChange::Rename),
+            ("lunch", "dinner", TopicChange::Rename),
+            ("lunch", "lunch", TopicChange::None),
+        ];
+        for (old, new, expected) in cases {
+            assert_eq!(classify_topic_change(old, new), expected, "{old} -> {new}");
+        }
+    }
+
+    #[test]
+    fn limits_allow_twenty_seconds_of_grace() {
+        assert!(within_limit(Some(600), 0, 620));
+        assert!(!within_limit(Some(600), 0, 621));
+        assert!(within_limit(None, 0, i64::MAX));
+    }
 }
