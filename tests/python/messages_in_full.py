@@ -16,10 +16,9 @@ import configparser
 import json
 import sys
 
-import requests
 import zulip
 
-from checks import check, error, finish, ok
+from checks import check, error, finish, new_user, ok
 
 zuliprc = sys.argv[1]
 
@@ -34,10 +33,7 @@ site = config["api"]["site"]
 
 
 def user(email, full_name):
-    password = "correct horse battery staple"
-    ok(owner.create_user({"email": email, "password": password, "full_name": full_name}), f"owner creates {full_name}")
-    key = requests.post(f"{site}/api/v1/fetch_api_key", data={"username": email, "password": password}).json()["api_key"]
-    client = zulip.Client(email=email, api_key=key, site=site)
+    client, _ = new_user(owner, site, email, full_name)
     ok(client.add_subscriptions(streams=[{"name": "design"}]), f"{full_name} joins #design")
     return client
 

@@ -15,7 +15,7 @@ import sys
 import requests
 import zulip
 
-from checks import check, error, finish, ok
+from checks import check, error, finish, new_user, ok
 
 zuliprc = sys.argv[1]
 owner = zulip.Client(config_file=zuliprc)
@@ -24,15 +24,8 @@ config.read(zuliprc)
 site = config["api"]["site"]
 
 
-def user(email, full_name):
-    password = "correct horse battery staple"
-    ok(owner.create_user({"email": email, "password": password, "full_name": full_name}), f"owner creates {full_name}")
-    key = requests.post(f"{site}/api/v1/fetch_api_key", data={"username": email, "password": password}).json()["api_key"]
-    return zulip.Client(email=email, api_key=key, site=site), key
-
-
-ada, ada_key = user("ada@example.com", "Ada Lovelace")
-bob, bob_key = user("bob@example.com", "Bob Builder")
+ada, ada_key = new_user(owner, site, "ada@example.com", "Ada Lovelace")
+bob, bob_key = new_user(owner, site, "bob@example.com", "Bob Builder")
 ada_id = ada.get_profile()["user_id"]
 
 content = os.urandom(200_000) + "tail of the report".encode()
