@@ -187,8 +187,8 @@ fn a_group_named_in_a_setting_stays_active_until_freed_and_a_deactivated_group_c
     let deactivate = |id: u64| api.post(&format!("/user_groups/{id}/deactivate"), Some(&w.ada), &[]);
     let in_use = deactivate(helpers).error(400, "CANNOT_DEACTIVATE_GROUP_IN_USE");
     assert_eq!(in_use["objections"], json!([{"type": "realm", "settings": ["can_add_custom_emoji_group"]}]));
-    let everyone = group_named(&w, "role:everyone")["id"].clone();
-    let change = json!({"new": everyone}).to_string();
+    let members = group_named(&w, "role:members")["id"].clone();
+    let change = json!({"new": members}).to_string();
     api.patch("/realm", Some(&w.owner), &[("can_add_custom_emoji_group", change.as_str())]).ok();
     deactivate(helpers).ok();
 

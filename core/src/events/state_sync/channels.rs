@@ -21,12 +21,19 @@ fn has_subscriber_lists(state: &Map<String, Value>) -> bool {
 }
 
 /// Where an entry holds its channel's whole subscriber list, `subscriber_count` is its length.
-/// Without the list a client cannot know whether a `peer_add` names someone it counted already
-/// (Zulip's `apply_event` leaves the count alone on peer events for that reason), so the count
-/// stays as the server last sent it.
 fn count_subscribers(entry: &mut Value) {
     if let Some(count) = entry.get("subscribers").and_then(Value::as_array).map(Vec::len) {
         entry["subscriber_count"] = json!(count);
+    }
+}
+
+/// The user's own subscription changed a channel's count: its `streams` entry follows.
+fn set_stream_count(state: &mut Map<String, Value>, sub: &Value) {
+    let Some(count) = sub.get("subscriber_count").cloned() else { return };
+    if let Some(list) = list_mut(state, "streams") {
+        for stream in list.iter_mut().filter(|s| stream_matches(s, &sub["stream_id"])) {
+            stream["subscriber_count"] = count.clone();
+        }
     }
 }
 
@@ -54,6 +61,7 @@ pub(super) fn apply_subscription(state: &mut Map<String, Value>, event: &Subscri
                 if !with_subscribers && let Value::Object(fields) = &mut sub {
                     fields.remove("subscribers");
                 }
+                set_stream_count(state, &sub);
                 if let Some(list) = list_mut(state, "subscriptions") {
                     insert_by_stream_id(list, sub);
                 }
@@ -67,8 +75,11 @@ pub(super) fn apply_subscription(state: &mut Map<String, Value>, event: &Subscri
                     // Nobody tells the user they left the subscribers: the event is theirs.
                     if let Some(subscribers) = sub.get_mut("subscribers").and_then(Value::as_array_mut) {
                         subscribers.retain(|u| u.as_u64() != Some(user_id));
+                        count_subscribers(&mut sub);
+                    } else if let Some(count) = sub.get("subscriber_count").and_then(Value::as_u64) {
+                        sub["subscriber_count"] = json!(count.saturating_sub(1));
                     }
-                    count_subscribers(&mut sub);
+                    set_stream_count(state, &sub);
                     if let Some(unsubscribed) = list_mut(state, "unsubscribed") {
                         insert_by_stream_id(unsubscribed, sub);
                     }
@@ -88,14 +99,20 @@ pub(super) fn apply_subscription(state: &mut Map<String, Value>, event: &Subscri
 }
 
 /// Other users joined (or left) channels: their subscriber lists follow, where the state has
-/// them.
+/// them, and so do the counts. An entry without the list (and every `streams` entry) moves its
+/// count by the users the event names: the server sends peer events only for real changes.
 fn edit_subscribers(state: &mut Map<String, Value>, change: &PeerChange, joined: bool) {
-    for key in ["subscriptions", "unsubscribed", "never_subscribed"] {
+    for key in ["streams", "subscriptions", "unsubscribed", "never_subscribed"] {
         let Some(list) = list_mut(state, key) else { continue };
         let changed =
             |s: &&mut Value| s["stream_id"].as_u64().is_some_and(|id| change.stream_ids.contains(&id));
         for sub in list.iter_mut().filter(changed) {
             let Some(subscribers) = sub.get_mut("subscribers").and_then(Value::as_array_mut) else {
+                if let Some(count) = sub.get("subscriber_count").and_then(Value::as_u64) {
+                    let moved = change.user_ids.len() as u64;
+                    let count = if joined { count + moved } else { count.saturating_sub(moved) };
+                    sub["subscriber_count"] = json!(count);
+                }
                 continue;
             };
             if joined {
