@@ -129,6 +129,7 @@ fn declarations() -> String {
         PresenceEvent,
         UserStatusEvent,
         RealmLinkifiersEvent,
+        RealmPlaygroundsEvent,
         UserGroupEvent,
         DefaultStreamsEvent,
         ChannelFolderEvent,
