@@ -9,7 +9,6 @@ client registers a new queue by itself and receives the next message on it. Expi
 (10 idle minutes) is tested on a controlled clock in confab-core.
 """
 
-import configparser
 import queue
 import sys
 import threading
@@ -18,7 +17,7 @@ import time
 import requests
 import zulip
 
-from checks import check, finish
+from checks import check, finish, site_of
 
 zuliprc = sys.argv[1]
 LIMIT = 30  # seconds; bounds only a failing wait
@@ -26,9 +25,7 @@ LIMIT = 30  # seconds; bounds only a failing wait
 
 
 owner = zulip.Client(config_file=zuliprc)
-config = configparser.ConfigParser()
-config.read(zuliprc)
-site = config["api"]["site"]
+site = site_of(zuliprc)
 
 password = "correct horse battery staple"
 owner.create_user({"email": "ada@example.com", "password": password, "full_name": "Ada Lovelace"})

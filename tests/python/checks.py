@@ -1,6 +1,7 @@
 """What every client script shares: counting checks and printing them as the Rust test reads
 them (`N passed, M failed` on the last line), and making the users a script talks as."""
 
+import configparser
 import sys
 
 import requests
@@ -42,3 +43,10 @@ def new_user(owner, site, email, full_name):
     ok(owner.create_user({"email": email, "password": password, "full_name": full_name}), f"owner creates {full_name}")
     key = requests.post(f"{site}/api/v1/fetch_api_key", data={"username": email, "password": password}).json()["api_key"]
     return zulip.Client(email=email, api_key=key, site=site), key
+
+
+def site_of(zuliprc):
+    """The server a zuliprc names (its `site`)."""
+    config = configparser.ConfigParser()
+    config.read(zuliprc)
+    return config["api"]["site"]

@@ -12,13 +12,12 @@ asserting what Zulip answers:
 - reactions are added and removed, with Zulip's exact error texts.
 """
 
-import configparser
 import json
 import sys
 
 import zulip
 
-from checks import check, error, finish, new_user, ok
+from checks import check, error, finish, new_user, ok, site_of
 
 zuliprc = sys.argv[1]
 
@@ -27,9 +26,7 @@ zuliprc = sys.argv[1]
 
 
 owner = zulip.Client(config_file=zuliprc)
-config = configparser.ConfigParser()
-config.read(zuliprc)
-site = config["api"]["site"]
+site = site_of(zuliprc)
 
 
 def user(email, full_name):

@@ -7,7 +7,6 @@ downloads the same bytes; Bob, who has no message linking it, gets 403 or 404. T
 owner's attachment list, a temporary URL, and deleting the file.
 """
 
-import configparser
 import io
 import os
 import sys
@@ -15,13 +14,11 @@ import sys
 import requests
 import zulip
 
-from checks import check, error, finish, new_user, ok
+from checks import check, error, finish, new_user, ok, site_of
 
 zuliprc = sys.argv[1]
 owner = zulip.Client(config_file=zuliprc)
-config = configparser.ConfigParser()
-config.read(zuliprc)
-site = config["api"]["site"]
+site = site_of(zuliprc)
 
 
 ada, ada_key = new_user(owner, site, "ada@example.com", "Ada Lovelace")

@@ -10,19 +10,16 @@ submessage, both queues hearing every change, the message listing all of them, a
 errors for a bad change.
 """
 
-import configparser
 import json
 import sys
 
 import zulip
 
-from checks import check, error, finish, new_user, ok
+from checks import check, error, finish, new_user, ok, site_of
 
 zuliprc = sys.argv[1]
 owner = zulip.Client(config_file=zuliprc)
-config = configparser.ConfigParser()
-config.read(zuliprc)
-site = config["api"]["site"]
+site = site_of(zuliprc)
 
 
 def user(email, full_name):

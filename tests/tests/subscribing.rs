@@ -495,3 +495,19 @@ fn subscriptions_list_partial_subscribers_as_register_does() {
         "Invalid include_subscribers",
     );
 }
+
+#[test]
+fn a_new_user_joining_the_default_channels_is_announced_to_their_subscribers() {
+    let server = TestServer::start(env!("CARGO_BIN_EXE_confab-under-test"));
+    let owner = server.owner();
+    let api = server.api();
+    let queue = api.post("/register", Some(&owner), &[("event_types", r#"["subscription"]"#)]).ok();
+    let ada = api.create_user(&owner, "ada@example.com", "Ada");
+    let ada_id = api.user_id(&ada);
+    let general = api.get("/get_stream_id", Some(&owner), &[("stream", "general")]).ok()["stream_id"].clone();
+    let events = api.queued(&owner, &queue)["events"].clone();
+    let joined = events.as_array().expect("events").iter().find(|e| e["op"] == "peer_add").cloned();
+    let joined = joined.expect("a peer_add");
+    assert_eq!(joined["stream_ids"], serde_json::json!([general]));
+    assert_eq!(joined["user_ids"], serde_json::json!([ada_id]));
+}

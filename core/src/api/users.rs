@@ -11,7 +11,7 @@ use serde_json::{Value, json};
 
 use crate::command::{Actor, Event, Outcome, active_user_ids, require_admin};
 use crate::error::{ApiError, ApiResult};
-use crate::ids::{IdKind, RealmId, RecipientId, UserId};
+use crate::ids::{IdKind, RealmId, RecipientId, StreamId, UserId};
 use crate::model::{BotType, Credentials, Realm, Recipient, RecipientKind, Role, Subscription, User};
 
 use super::custom_profile_fields::values::profile_data_json;
@@ -192,6 +192,25 @@ pub fn create_user(store: &impl Store, actor: &Actor, new: NewUser, now: i64) ->
         }
         let groups = Groups::load(store, actor.realm.id)?;
         outcome.events.extend(role_group_events(&groups, created.id, None, Some(created.role)));
+        // The default channels' watchers see the newcomer join, as with any subscription.
+        let joined: Vec<StreamId> = outcome
+            .changes
+            .iter()
+            .filter_map(|c| match c {
+                Change::PutSubscription(sub) => Some(sub.stream_id),
+                _ => None,
+            })
+            .collect();
+        for stream in joined {
+            let Some(stream) = store.stream(stream)? else { continue };
+            outcome.events.extend(super::subscriptions::peer_event(
+                store,
+                &groups,
+                &stream,
+                &[created.id],
+                "peer_add",
+            )?);
+        }
     }
     Ok(outcome)
 }
