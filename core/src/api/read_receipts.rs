@@ -9,7 +9,7 @@ use crate::ids::{MessageId, UserId};
 use crate::model::{MessageFlags, RecordKind};
 use crate::store::Store;
 
-use super::messages::visible_flags;
+use super::messages::readable_message;
 use super::records::records;
 
 /// The users who read a message the actor can see, when the organization turned read receipts
@@ -17,10 +17,7 @@ use super::records::records;
 /// `send_read_receipts`, deactivated users, users who muted the actor (the actor could tell
 /// from their instant reads) and users the actor muted.
 pub fn read_receipts(store: &impl Store, actor: &Actor, id: MessageId) -> ApiResult<Outcome> {
-    let message = store.message(id)?.ok_or_else(ApiError::invalid_message)?;
-    if visible_flags(store, &actor.user, &message)?.is_none() {
-        return Err(ApiError::invalid_message());
-    }
+    let message = readable_message(store, actor, id)?;
     let properties = crate::model::realm_properties::realm_properties(&actor.realm.settings.properties);
     if properties.get("enable_read_receipts") != Some(&Value::Bool(true)) {
         return Err(ApiError::bad_request("Read receipts are disabled in this organization."));

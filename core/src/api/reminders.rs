@@ -16,7 +16,7 @@ use crate::model::{DeliveryState, Message, MessageKind, ReminderOf, ScheduledMes
 use crate::params::Params;
 use crate::store::{Change, IdAllocator, Store};
 
-use super::messages::{MAX_MESSAGE_LENGTH, check_message, truncate, visible_flags};
+use super::messages::{MAX_MESSAGE_LENGTH, check_message, readable_message, truncate};
 use super::scheduled_messages::not_in_future;
 
 /// Zulip's `MAX_REMINDER_NOTE_LENGTH` setting, in code points (register's
@@ -52,15 +52,6 @@ pub fn reminders_json(store: &impl Store, user: UserId) -> ApiResult<Value> {
 /// `GET /reminders`.
 pub fn get_reminders(store: &impl Store, actor: &Actor) -> ApiResult<Outcome> {
     Ok(Outcome::default().reply("reminders", reminders_json(store, actor.user.id)?))
-}
-
-/// The message a reminder is about, if the user may read it (Zulip's `access_message`).
-pub(crate) fn readable_message(store: &impl Store, actor: &Actor, id: MessageId) -> ApiResult<Message> {
-    let message = store.message(id)?.ok_or_else(ApiError::invalid_message)?;
-    if visible_flags(store, &actor.user, &message)?.is_none() {
-        return Err(ApiError::invalid_message());
-    }
-    Ok(message)
 }
 
 /// Zulip's `normalize_note_text`: trailing whitespace and leading newlines go; then at most

@@ -20,8 +20,9 @@ use crate::params::Params;
 use crate::store::{Change, Store};
 use crate::subdomains::Site;
 
+use super::messages::readable_message;
 use super::messages::{notify_user, send_message};
-use super::reminders::{readable_message, reminder_content, reminder_removed};
+use super::reminders::{reminder_content, reminder_removed};
 use super::scheduled_messages::scheduled_message_json;
 
 /// How late a scheduled message may still be sent (Zulip's

@@ -162,10 +162,7 @@ pub fn set_edit_typing_status(
     now: i64,
 ) -> ApiResult<Outcome> {
     let op = parse_op(params)?;
-    let message = store.message(id)?.ok_or_else(ApiError::invalid_message)?;
-    if super::messages::visible_flags(store, &actor.user, &message)?.is_none() {
-        return Err(ApiError::invalid_message());
-    }
+    let message = super::messages::readable_message(store, actor, id)?;
     super::messages::check_can_edit_content(actor, &message, now)?;
     let (users, recipient) = match &message.kind {
         MessageKind::Stream { stream_id, topic } => {

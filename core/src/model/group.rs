@@ -27,6 +27,20 @@ pub struct UserGroup {
     pub can_remove_members_group: GroupSetting,
 }
 
+impl UserGroup {
+    /// The group's permission settings, by name.
+    pub fn settings(&self) -> [(&'static str, &GroupSetting); 6] {
+        [
+            ("can_add_members_group", &self.can_add_members_group),
+            ("can_join_group", &self.can_join_group),
+            ("can_leave_group", &self.can_leave_group),
+            ("can_manage_group", &self.can_manage_group),
+            ("can_mention_group", &self.can_mention_group),
+            ("can_remove_members_group", &self.can_remove_members_group),
+        ]
+    }
+}
+
 /// Who holds a permission: a named group, or an anonymous set of users and groups.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(untagged)]

@@ -1,6 +1,8 @@
 //! Who may read a message, and with which flags.
 
-use crate::error::ApiResult;
+use crate::command::Actor;
+use crate::error::{ApiError, ApiResult};
+use crate::ids::MessageId;
 use crate::model::{Message, MessageFlags, User};
 use crate::store::Store;
 
@@ -28,4 +30,14 @@ pub fn visible_flags(store: &impl Store, viewer: &User, msg: &Message) -> ApiRes
     } else {
         Ok(None)
     }
+}
+
+/// The message if the actor may read it (Zulip's `access_message`); a missing message and one
+/// the actor may not read answer alike, so the answer never tells which.
+pub fn readable_message(store: &impl Store, actor: &Actor, id: MessageId) -> ApiResult<Message> {
+    let message = store.message(id)?.ok_or_else(ApiError::invalid_message)?;
+    if visible_flags(store, &actor.user, &message)?.is_none() {
+        return Err(ApiError::invalid_message());
+    }
+    Ok(message)
 }

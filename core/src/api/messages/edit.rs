@@ -22,7 +22,7 @@ use crate::store::{Change, Direction, IdAllocator, MessageIndex, Store};
 use crate::wire;
 
 use super::super::streams::{has_content_access, stream_in_realm};
-use super::access::visible_flags;
+use super::access::{readable_message, visible_flags};
 use super::preferences_on_move::{TopicMove, carry_preferences, moved_whole_topic};
 use super::rendering::{CONTENT_FLAGS, Mentions, is_me_message, render_message};
 use super::send::{Composed, check_topic, notify};
@@ -216,10 +216,7 @@ pub fn update_message(
     params: &Params,
     now: i64,
 ) -> ApiResult<Outcome> {
-    let message = store.message(id)?.ok_or_else(ApiError::invalid_message)?;
-    if visible_flags(store, &actor.user, &message)?.is_none() {
-        return Err(ApiError::invalid_message());
-    }
+    let message = readable_message(store, actor, id)?;
     let old_stream = match message.stream_id() {
         Some(stream_id) => Some(store.stream(stream_id)?.ok_or_else(ApiError::invalid_message)?),
         None => None,

@@ -11,7 +11,7 @@ use crate::params::Params;
 use crate::store::Store;
 use crate::wire::EMPTY_TOPIC_DISPLAY_NAME;
 
-use super::access::visible_flags;
+use super::access::readable_message;
 
 /// The state of a message after one edit: what the history endpoint calls a snapshot.
 struct State {
@@ -55,10 +55,7 @@ pub fn get_message_history(
     params: &Params,
 ) -> ApiResult<Outcome> {
     let allow_empty_topic_name = params.or("allow_empty_topic_name", false)?;
-    let message = store.message(id)?.ok_or_else(ApiError::invalid_message)?;
-    if visible_flags(store, &actor.user, &message)?.is_none() {
-        return Err(ApiError::invalid_message());
-    }
+    let message = readable_message(store, actor, id)?;
     if actor.realm.settings.message_edit_history_visibility_policy == "none" {
         return Err(ApiError::bad_request("Message edit history is disabled in this organization"));
     }

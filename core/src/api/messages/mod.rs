@@ -17,7 +17,7 @@ mod report;
 mod send;
 mod submessages;
 
-pub use access::visible_flags;
+pub use access::{readable_message, visible_flags};
 pub use delete::{delete_message, delete_topic, get_stream_topics};
 pub use edit::{
     PropagateMode, RESOLVED_TOPIC_PREFIX, TopicChange, check_can_edit_content, classify_topic_change,

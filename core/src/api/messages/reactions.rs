@@ -13,7 +13,7 @@ use crate::model::{Message, MessageFlags, Reaction};
 use crate::params::Params;
 use crate::store::{Change, Store};
 
-use super::access::visible_flags;
+use super::access::readable_message;
 use super::automatic_follow;
 use crate::api::emoji::{
     UNICODE_EMOJI, ZULIP_EMOJI, ZULIP_EXTRA_EMOJI, check_emoji, emoji_by_name, reaction_type,
@@ -27,10 +27,7 @@ fn accessible(
     actor: &Actor,
     id: MessageId,
 ) -> ApiResult<(Message, Option<MessageFlags>)> {
-    let message = store.message(id)?.ok_or_else(ApiError::invalid_message)?;
-    if visible_flags(store, &actor.user, &message)?.is_none() {
-        return Err(ApiError::invalid_message());
-    }
+    let message = readable_message(store, actor, id)?;
     let own = store.message_flags(actor.user.id, id)?;
     Ok((message, own))
 }

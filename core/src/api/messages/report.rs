@@ -11,7 +11,7 @@ use crate::model::MessageKind;
 use crate::params::Params;
 use crate::store::{IdAllocator, Store};
 
-use super::access::visible_flags;
+use super::access::readable_message;
 use super::send::notify;
 
 /// The reasons a message can be reported for.
@@ -60,10 +60,7 @@ pub fn report_message(
     if report_type == "other" && description.trim().is_empty() {
         return Err(ApiError::bad_request("For reason=other, an explanation must be provided."));
     }
-    let message = store.message(id)?.ok_or_else(ApiError::invalid_message)?;
-    if visible_flags(store, &actor.user, &message)?.is_none() {
-        return Err(ApiError::invalid_message());
-    }
+    let message = readable_message(store, actor, id)?;
     let channel = store.stream(channel_id)?.ok_or_else(|| ApiError::bad_request("Invalid channel ID"))?;
     let reported = store.user(message.sender_id)?.ok_or_else(ApiError::invalid_message)?;
     let reporter_mention = silent_mention(&actor.user.full_name, actor.user.id);

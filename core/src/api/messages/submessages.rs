@@ -15,7 +15,7 @@ use crate::params::Params;
 use crate::store::{Change, IdAllocator, Store};
 use crate::widgets;
 
-use super::access::visible_flags;
+use super::access::readable_message;
 use super::automatic_follow;
 
 /// `POST /submessage`: `message_id`, `msg_type` and `content` (JSON text, kept as sent).
@@ -74,10 +74,7 @@ pub fn process_submessage(
 /// answered as missing.
 fn modifiable(store: &impl Store, actor: &Actor, id: i64) -> ApiResult<Message> {
     let id = u64::try_from(id).map(MessageId).map_err(|_| ApiError::invalid_message())?;
-    let message = store.message(id)?.ok_or_else(ApiError::invalid_message)?;
-    if visible_flags(store, &actor.user, &message)?.is_none() {
-        return Err(ApiError::invalid_message());
-    }
+    let message = readable_message(store, actor, id)?;
     if let Some(stream) = message.stream_id().map(|s| store.stream(s)).transpose()?.flatten()
         && stream.is_archived
     {

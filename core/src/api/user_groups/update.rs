@@ -111,11 +111,8 @@ fn objections(store: &impl Store, actor: &Actor, groups: &Groups, id: UserGroupI
         }
     }
     for group in groups.all().filter(|g| g.id != id && !g.deactivated) {
-        let settings: Vec<&str> = SETTINGS
-            .iter()
-            .filter(|(name, _)| group_setting(group, name).is_some_and(names))
-            .map(|(name, _)| *name)
-            .collect();
+        let settings: Vec<&str> =
+            group.settings().into_iter().filter(|(_, value)| names(value)).map(|(name, _)| name).collect();
         if !settings.is_empty() {
             objections.push(json!({"type": "user_group", "group_id": group.id, "settings": settings}));
         }
@@ -126,19 +123,6 @@ fn objections(store: &impl Store, actor: &Actor, groups: &Groups, id: UserGroupI
         objections.push(json!({"type": "realm", "settings": realm_settings}));
     }
     Ok(objections)
-}
-
-/// A group's own setting of this name.
-fn group_setting<'g>(group: &'g UserGroup, name: &str) -> Option<&'g GroupSetting> {
-    match name {
-        "can_add_members_group" => Some(&group.can_add_members_group),
-        "can_join_group" => Some(&group.can_join_group),
-        "can_leave_group" => Some(&group.can_leave_group),
-        "can_manage_group" => Some(&group.can_manage_group),
-        "can_mention_group" => Some(&group.can_mention_group),
-        "can_remove_members_group" => Some(&group.can_remove_members_group),
-        _ => None,
-    }
 }
 
 pub fn deactivate_user_group(store: &impl Store, actor: &Actor, id: UserGroupId) -> ApiResult<Outcome> {
