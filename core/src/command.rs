@@ -4,6 +4,8 @@
 //! for no writes, or succeeds with an [`Outcome`]: the writes to commit, the reply to send once
 //! they are durable, and the events they cause.
 
+use serde::Serialize;
+use serde_json::value::RawValue;
 use serde_json::{Map, Value};
 
 use crate::error::{ApiError, ApiResult};
@@ -43,6 +45,10 @@ pub struct Outcome {
     pub changes: Vec<Change>,
     /// Fields of the success response besides `result` and `msg`.
     pub reply: Map<String, Value>,
+    /// More fields of the success response, serialized already: the host writes them into the
+    /// answer as they are. A page of messages goes here, so that its stored HTML is never
+    /// unescaped into a `Value` and escaped again (see [`crate::model::StoredHtml`]).
+    pub serialized_reply: Vec<(String, Box<RawValue>)>,
     pub events: Vec<Event>,
 }
 
@@ -50,6 +56,23 @@ impl Outcome {
     pub fn reply(mut self, key: &str, value: impl Into<Value>) -> Self {
         self.reply.insert(key.to_owned(), value.into());
         self
+    }
+
+    /// A reply field serialized here, once, with serde_json.
+    pub fn reply_serialized(mut self, key: &str, value: &impl Serialize) -> ApiResult<Self> {
+        let json = serde_json::value::to_raw_value(value).map_err(ApiError::internal)?;
+        self.serialized_reply.push((key.to_owned(), json));
+        Ok(self)
+    }
+
+    /// Every reply field as a `Value`, the serialized ones parsed again: for callers in the
+    /// same process, such as tests, that read the reply rather than send it.
+    pub fn reply_values(self) -> Map<String, Value> {
+        let mut reply = self.reply;
+        for (key, json) in self.serialized_reply {
+            reply.insert(key, serde_json::from_str(json.get()).unwrap_or(Value::Null));
+        }
+        reply
     }
 }
 

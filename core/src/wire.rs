@@ -1,12 +1,15 @@
 //! What clients see: the JSON shapes of users, channels, subscriptions and messages, with the
 //! field names of Zulip's API (feature level noted in `version`).
 
+use serde::ser::{Serialize, SerializeMap, Serializer};
 use serde_json::{Map, Value, json};
 
 use crate::error::ApiResult;
 use crate::groups::Groups;
 use crate::ids::UserId;
-use crate::model::{Message, MessageFlags, MessageKind, Realm, Stream, Subscription, SystemGroup, User};
+use crate::model::{
+    Message, MessageFlags, MessageKind, Realm, StoredHtml, Stream, Subscription, SystemGroup, User,
+};
 use crate::store::Store;
 use crate::time::iso8601;
 
@@ -220,8 +223,63 @@ pub struct MessageOptions {
 /// Zulip's name for the empty topic, shown to clients that do not handle empty topics.
 pub const EMPTY_TOPIC_DISPLAY_NAME: &str = "general chat";
 
-/// A message as `GET /messages` and message events show it to `viewer`.
+/// A message as `GET /messages/{id}` and message events show it to `viewer`.
 pub fn message(
+    store: &impl Store,
+    realm: &Realm,
+    msg: &Message,
+    viewer: UserId,
+    flags: MessageFlags,
+    options: MessageOptions,
+) -> ApiResult<Value> {
+    let mut fields = message_without_content(store, realm, msg, viewer, flags, options)?;
+    fields["content"] =
+        if options.apply_markdown { msg.rendered_content.html() } else { msg.content.clone() }.into();
+    Ok(fields)
+}
+
+/// A message as a page of `GET /messages` lists it: as [`message`] shows it, with its HTML
+/// written into the answer from the stored JSON literal.
+pub fn page_message(
+    store: &impl Store,
+    realm: &Realm,
+    msg: Message,
+    viewer: UserId,
+    flags: MessageFlags,
+    options: MessageOptions,
+) -> ApiResult<PageMessage> {
+    let mut fields = message_without_content(store, realm, &msg, viewer, flags, options)?;
+    let html = if options.apply_markdown {
+        Some(msg.rendered_content)
+    } else {
+        fields["content"] = msg.content.into();
+        None
+    };
+    Ok(PageMessage { fields, html })
+}
+
+/// One message of a page: its fields, and its HTML `content` kept as the stored literal.
+pub struct PageMessage {
+    fields: Value,
+    html: Option<StoredHtml>,
+}
+
+impl Serialize for PageMessage {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        let fields = self.fields.as_object();
+        let mut map = serializer.serialize_map(None)?;
+        for (key, value) in fields.into_iter().flatten() {
+            map.serialize_entry(key, value)?;
+        }
+        if let Some(html) = &self.html {
+            map.serialize_entry("content", html)?;
+        }
+        map.end()
+    }
+}
+
+/// Every field of a message but `content`.
+fn message_without_content(
     store: &impl Store,
     realm: &Realm,
     msg: &Message,
@@ -242,7 +300,6 @@ pub fn message(
         "sender_realm_str": realm.string_id(),
         "avatar_url": avatar,
         "client": msg.client,
-        "content": if options.apply_markdown { &msg.rendered_content } else { &msg.content },
         "content_type": if options.apply_markdown { "text/html" } else { "text/x-markdown" },
         "timestamp": msg.timestamp,
         "is_me_message": msg.is_me_message,

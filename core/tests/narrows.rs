@@ -288,7 +288,7 @@ fn topic_preferences_and_channel_muting_decide_what_is_muted() {
             ("num_after", "0"),
             ("narrow", narrow),
         ]);
-        let reply = api::messages::get_messages(&w.store, &ada, &p).expect("messages").reply;
+        let reply = api::messages::get_messages(&w.store, &ada, &p).expect("messages").reply_values();
         reply["anchor"].as_u64().expect("anchor")
     };
     // The muted topic is passed over, in the channel's view and everywhere else.

@@ -116,7 +116,7 @@ fn a_due_message_is_sent_as_its_sender_at_that_moment_and_once() {
     assert_eq!(sent.len(), 1);
     assert_eq!(sent[0].sender_id, w.user_id("ada@example.com"));
     assert_eq!(sent[0].timestamp, t + 3);
-    assert_eq!(sent[0].rendered_content, "<p>Ship <strong>it</strong></p>");
+    assert_eq!(sent[0].rendered_content.html(), "<p>Ship <strong>it</strong></p>");
     assert_eq!(stored(&w, id).state, DeliveryState::Delivered { message_id: sent[0].id });
     assert!(outcome.events.iter().any(|e| matches!(e, Event::Message { .. })));
     // Sent as Ada sends: she starts the topic, so she follows it (before the message); it is

@@ -107,7 +107,7 @@ pub fn request(
             let mut shown = wire::message(store, &realm, &message, bot.id, flags, options)?;
             if let Value::Object(fields) = &mut shown {
                 fields.remove("flags");
-                fields.insert("rendered_content".into(), message.rendered_content.clone().into());
+                fields.insert("rendered_content".into(), message.rendered_content.html().into());
                 if let Some(Value::String(avatar)) = fields.get_mut("avatar_url") {
                     *avatar = format!("{realm_url}{avatar}");
                 }

@@ -160,7 +160,7 @@ pub fn create_message_reminder(
         sender_id: actor.user.id,
         target: ScheduledTarget::Direct { to: vec![actor.user.id] },
         content: checked.content,
-        rendered_content: checked.rendered_content,
+        rendered_content: checked.rendered_content.html(),
         client: actor.client.clone(),
         deliver_at,
         read_by_sender: false,

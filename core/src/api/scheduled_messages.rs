@@ -150,7 +150,7 @@ fn check(
             ScheduledTarget::Direct { to: if others.is_empty() { vec![actor.user.id] } else { others } }
         }
     };
-    Ok(Checked { target, content: message.content, rendered_content: message.rendered_content })
+    Ok(Checked { target, content: message.content, rendered_content: message.rendered_content.html() })
 }
 
 /// The topic sent as `topic`, or as its older name `subject`.

@@ -252,7 +252,7 @@ impl Projection {
             recipient_id: recipient,
             kind,
             content: String::new(),
-            rendered_content: String::new(),
+            rendered_content: Default::default(),
             timestamp: message.timestamp,
             client: String::new(),
             is_me_message: message.is_me_message,

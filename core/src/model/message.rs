@@ -1,5 +1,6 @@
 use serde::{Deserialize, Serialize};
 
+use super::StoredHtml;
 use crate::ids::{MessageId, RealmId, RecipientId, StreamId, SubmessageId, UserId};
 
 /// Where a message was sent.
@@ -51,7 +52,7 @@ pub struct Message {
     pub kind: MessageKind,
     /// Markdown source.
     pub content: String,
-    pub rendered_content: String,
+    pub rendered_content: StoredHtml,
     pub timestamp: i64,
     /// The sending client's name, as Zulip reports it in `client`.
     pub client: String,

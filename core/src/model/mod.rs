@@ -15,6 +15,7 @@ mod recipient;
 mod records;
 mod scheduled_message;
 pub mod settings;
+mod stored_html;
 mod stream;
 mod user;
 
@@ -31,5 +32,6 @@ pub use realm::{Playground, Realm, RealmSettings};
 pub use recipient::{Recipient, RecipientKind, direct_group_key};
 pub use records::{RecordKind, topic_preference_key, topic_preference_place};
 pub use scheduled_message::{DeliveryState, ReminderOf, ScheduledMessage, ScheduledTarget};
+pub use stored_html::StoredHtml;
 pub use stream::{ChannelPermissions, Stream, Subscription};
 pub use user::{BotService, BotType, Credentials, EmailVisibility, Role, User};

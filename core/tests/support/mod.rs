@@ -69,7 +69,7 @@ impl World {
         self.now += 1;
         let outcome = f(&self.store, self.now)?;
         self.store.apply_all(&outcome.changes);
-        Ok(Value::Object(outcome.reply))
+        Ok(Value::Object(outcome.reply_values()))
     }
 
     /// Runs a command, applies its changes and returns the events it caused.
@@ -126,7 +126,7 @@ impl World {
         let p =
             params(&[("anchor", "newest"), ("num_before", "1000"), ("num_after", "0"), ("narrow", narrow)]);
         let outcome = api::messages::get_messages(&self.store, &actor, &p)?;
-        Ok(outcome.reply["messages"]
+        Ok(outcome.reply_values()["messages"]
             .as_array()
             .expect("messages")
             .iter()

@@ -3,6 +3,8 @@
 use axum::http::{HeaderValue, StatusCode, header};
 use axum::response::{IntoResponse, Response};
 use confab_core::{ApiError, ApiResult, ErrorCode, Outcome};
+use serde::ser::{Serialize, SerializeMap, Serializer};
+use serde_json::value::RawValue;
 use serde_json::{Map, Value};
 
 /// The JSON body of a success: `result`, `msg`, then the reply fields.
@@ -15,11 +17,44 @@ pub fn success(reply: Map<String, Value>) -> Response {
 
 /// A success's body as bytes, for a reply serialized away from the async threads.
 pub fn success_bytes(reply: Map<String, Value>) -> ApiResult<Vec<u8>> {
-    let mut body = Map::new();
-    body.insert("result".into(), "success".into());
-    body.insert("msg".into(), "".into());
-    body.extend(reply);
-    serde_json::to_vec(&body).map_err(ApiError::internal)
+    body_bytes(reply, &[])
+}
+
+/// A command's success body as bytes, with the fields it serialized already.
+pub fn outcome_bytes(outcome: Outcome) -> ApiResult<Vec<u8>> {
+    body_bytes(outcome.reply, &outcome.serialized_reply)
+}
+
+fn body_bytes(reply: Map<String, Value>, serialized: &[(String, Box<RawValue>)]) -> ApiResult<Vec<u8>> {
+    let mut fields = Map::new();
+    fields.insert("result".into(), "success".into());
+    fields.insert("msg".into(), "".into());
+    fields.extend(reply);
+    // A page of messages is megabytes: sized once, it is not copied again as the buffer grows.
+    let serialized_len: usize = serialized.iter().map(|(key, json)| key.len() + json.get().len() + 4).sum();
+    let mut bytes = Vec::with_capacity(serialized_len + 1024);
+    serde_json::to_writer(&mut bytes, &SuccessBody { fields: &fields, serialized })
+        .map_err(ApiError::internal)?;
+    Ok(bytes)
+}
+
+/// A success's JSON object: its fields, then those serialized already, written as they are.
+struct SuccessBody<'a> {
+    fields: &'a Map<String, Value>,
+    serialized: &'a [(String, Box<RawValue>)],
+}
+
+impl Serialize for SuccessBody<'_> {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        let mut map = serializer.serialize_map(Some(self.fields.len() + self.serialized.len()))?;
+        for (key, value) in self.fields {
+            map.serialize_entry(key, value)?;
+        }
+        for (key, json) in self.serialized {
+            map.serialize_entry(key, json)?;
+        }
+        map.end()
+    }
 }
 
 /// A 200 with a JSON body already serialized.
@@ -74,7 +109,10 @@ fn json_bytes(status: StatusCode, bytes: Vec<u8>) -> Response {
 /// A finished command: its reply or its error.
 pub fn outcome(result: ApiResult<Outcome>) -> Response {
     match result {
-        Ok(outcome) => success(outcome.reply),
+        Ok(outcome) => match outcome_bytes(outcome) {
+            Ok(bytes) => ok_json(bytes),
+            Err(e) => error(&e),
+        },
         Err(err) => error(&err),
     }
 }

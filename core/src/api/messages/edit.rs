@@ -334,7 +334,7 @@ pub fn update_message(
         if let (Some(content), Some(rendered), true) = (&request.content, &rendered, moved.id == message.id) {
             record.prev_content = Some(std::mem::replace(&mut moved.content, content.clone()));
             record.prev_rendered_content =
-                Some(std::mem::replace(&mut moved.rendered_content, rendered.html.clone()));
+                Some(std::mem::replace(&mut moved.rendered_content, rendered.html.as_str().into()).html());
             moved.has_link = rendered.has_link;
             moved.has_image = rendered.has_image;
             moved.has_attachment = rendered.has_attachment;
@@ -549,7 +549,7 @@ fn update_events(
     });
     if let (Some(content), Some(rendered)) = (&request.content, rendered) {
         body["orig_content"] = target.content.clone().into();
-        body["orig_rendered_content"] = target.rendered_content.clone().into();
+        body["orig_rendered_content"] = target.rendered_content.html().into();
         body["content"] = content.clone().into();
         body["rendered_content"] = rendered.html.clone().into();
         body["is_me_message"] = is_me_message(content).into();

@@ -3,8 +3,6 @@
 
 use std::ops::Bound;
 
-use serde_json::Value;
-
 use crate::command::{Actor, Outcome};
 use crate::error::{ApiError, ApiResult};
 use crate::ids::MessageId;
@@ -120,10 +118,10 @@ fn render(
     actor: &Actor,
     matches: Vec<Match>,
     options: MessageOptions,
-) -> ApiResult<Vec<Value>> {
+) -> ApiResult<Vec<wire::PageMessage>> {
     matches
         .into_iter()
-        .map(|m| wire::message(store, &actor.realm, &m.message, actor.user.id, m.flags, options))
+        .map(|m| wire::page_message(store, &actor.realm, m.message, actor.user.id, m.flags, options))
         .collect()
 }
 
@@ -245,12 +243,12 @@ pub fn get_messages(store: &impl Store, actor: &Actor, params: &Params) -> ApiRe
                 matches.push(m);
             }
         }
-        return Ok(Outcome::default()
-            .reply("messages", render(store, actor, matches, options)?)
+        return Outcome::default()
             .reply("found_anchor", false)
             .reply("found_oldest", false)
             .reply("found_newest", false)
-            .reply("history_limited", false));
+            .reply("history_limited", false)
+            .reply_serialized("messages", &render(store, actor, matches, options)?);
     }
     let anchor = resolve_anchor(store, actor, &narrow, params)?;
     let num_before: u64 = params.required("num_before")?;
@@ -262,13 +260,13 @@ pub fn get_messages(store: &impl Store, actor: &Actor, params: &Params) -> ApiRe
         )));
     }
     let range = fetch_range(store, actor, &narrow, anchor, num_before, num_after, include_anchor)?;
-    Ok(Outcome::default()
+    Outcome::default()
         .reply("anchor", range.anchor)
         .reply("found_anchor", range.found_anchor)
         .reply("found_oldest", range.found_oldest)
         .reply("found_newest", range.found_newest)
         .reply("history_limited", false)
-        .reply("messages", render(store, actor, range.matches, options)?))
+        .reply_serialized("messages", &render(store, actor, range.matches, options)?)
 }
 
 /// `GET /messages/{message_id}`: one message, with its Markdown as `raw_content`.

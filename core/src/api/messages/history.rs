@@ -70,7 +70,7 @@ pub fn get_message_history(
     let mut state = State {
         topic: message.topic().to_owned(),
         content: message.content.clone(),
-        rendered_content: message.rendered_content.clone(),
+        rendered_content: message.rendered_content.html(),
     };
     let mut snapshots: Vec<Value> = Vec::new();
     for record in message.edit_history.iter().rev() {

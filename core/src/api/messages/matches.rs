@@ -46,7 +46,7 @@ pub fn check_messages_match_narrow(store: &impl Store, actor: &Actor, params: &P
             found.insert(
                 id.to_string(),
                 json!({
-                    "match_content": search::highlight_html(&message.rendered_content, &terms),
+                    "match_content": search::highlight_html(&message.rendered_content.html(), &terms),
                     "match_subject": search::highlight_html(&escape(message.topic()), &terms),
                 }),
             );

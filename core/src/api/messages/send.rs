@@ -462,7 +462,7 @@ pub(super) fn compose(
         kind: addressed.kind,
         is_me_message: is_me_message(&content),
         content,
-        rendered_content: rendering.html.clone(),
+        rendered_content: rendering.html.as_str().into(),
         timestamp: now,
         client: client.to_owned(),
         has_link: rendering.has_link,

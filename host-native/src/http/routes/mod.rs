@@ -223,7 +223,7 @@ where
     let (store, site) = (state.store.clone(), state.site.clone());
     let answer = state
         .large_answers
-        .build(move || respond::success_bytes(read_as_actor(&store, &site, &request, f)?.reply))
+        .build(move || respond::outcome_bytes(read_as_actor(&store, &site, &request, f)?))
         .await;
     match answer {
         Ok(bytes) => respond::ok_json(bytes),

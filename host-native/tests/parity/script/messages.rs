@@ -92,7 +92,7 @@ impl<S: Store> World<'_, S> {
             Op::Edit { message, content, topic } => {
                 let mut message = self.message(message)?;
                 message.content = one(&CONTENTS, content).into();
-                message.rendered_content = format!("<p>{}</p>", message.content);
+                message.rendered_content = format!("<p>{}</p>", message.content).into();
                 if let MessageKind::Stream { topic: t, .. } = &mut message.kind {
                     *t = one(&TOPICS, topic).into();
                 }
@@ -201,7 +201,7 @@ impl<S: Store> World<'_, S> {
             realm_id: sender.realm_id,
             sender_id: sender.id,
             recipient_id,
-            rendered_content: format!("<p>{content}</p>"),
+            rendered_content: format!("<p>{content}</p>").into(),
             content,
             timestamp: now,
             client: "website".into(),
