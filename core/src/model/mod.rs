@@ -18,7 +18,7 @@ pub mod settings;
 mod stream;
 mod user;
 
-pub use attachment::Attachment;
+pub use attachment::{Attachment, ImageAttachment, StoredThumbnail};
 pub use channel_folder::ChannelFolder;
 pub use emoji::RealmEmoji;
 pub use flags::{IndexedFlag, MessageFlags};
