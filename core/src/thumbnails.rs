@@ -208,7 +208,12 @@ mod tests {
         assert_eq!(names, ["840x560-anim.webp", "840x560.webp"]);
         assert_eq!(
             RequestedFormat::parse("300x200-anim.gif"),
-            Some(RequestedFormat { max_width: 300, max_height: 200, animated: true, extension: "gif".into() })
+            Some(RequestedFormat {
+                max_width: 300,
+                max_height: 200,
+                animated: true,
+                extension: "gif".into()
+            })
         );
         for bad in ["840x560", "x560.webp", "840x.webp", "840x560.we/bp", "-1x5.webp", "840x560-ani.webp"] {
             assert_eq!(RequestedFormat::parse(bad), None, "{bad}");
@@ -258,6 +263,9 @@ mod tests {
             ("/user_uploads/thumbnail/2/ab/x/a.gif/840x560-anim.webp".to_owned(), true)
         );
         let still_image = ImageAttachment { frames: 1, ..image };
-        assert_eq!(default_thumbnail("2/ab/x/a.png", &still_image).0, "/user_uploads/thumbnail/2/ab/x/a.png/840x560.webp");
+        assert_eq!(
+            default_thumbnail("2/ab/x/a.png", &still_image).0,
+            "/user_uploads/thumbnail/2/ab/x/a.png/840x560.webp"
+        );
     }
 }

@@ -9,7 +9,13 @@ use confab_core::markdown::{
     UploadedImage, render,
 };
 
-fn image(width: u32, height: u32, content_type: &str, thumbnail: Option<&str>, animated: bool) -> UploadedImage {
+fn image(
+    width: u32,
+    height: u32,
+    content_type: &str,
+    thumbnail: Option<&str>,
+    animated: bool,
+) -> UploadedImage {
     UploadedImage {
         original_width_px: width,
         original_height_px: height,
@@ -56,11 +62,23 @@ fn organization() -> OrganizationSnapshot {
     let uploads = BTreeMap::from([
         (
             "2/ab/photo/photo.png".to_owned(),
-            image(1680, 600, "image/png", Some("/user_uploads/thumbnail/2/ab/photo/photo.png/840x560.webp"), false),
+            image(
+                1680,
+                600,
+                "image/png",
+                Some("/user_uploads/thumbnail/2/ab/photo/photo.png/840x560.webp"),
+                false,
+            ),
         ),
         (
             "2/cd/dance/dance.gif".to_owned(),
-            image(64, 64, "image/gif", Some("/user_uploads/thumbnail/2/cd/dance/dance.gif/840x560-anim.webp"), true),
+            image(
+                64,
+                64,
+                "image/gif",
+                Some("/user_uploads/thumbnail/2/cd/dance/dance.gif/840x560-anim.webp"),
+                true,
+            ),
         ),
         ("2/ef/slow/slow.jpg".to_owned(), image(4000, 3000, "image/jpeg", None, false)),
     ]);

@@ -33,7 +33,9 @@ fn animated_gif() -> Vec<u8> {
     encoder.set_repeat(Repeat::Infinite).expect("looping");
     for shade in [30u8, 130, 230] {
         let frame = RgbaImage::from_pixel(120, 80, Rgba([shade, 20, 200, 255]));
-        encoder.encode_frame(Frame::from_parts(frame, 0, 0, Delay::from_numer_denom_ms(80, 1))).expect("a frame");
+        encoder
+            .encode_frame(Frame::from_parts(frame, 0, 0, Delay::from_numer_denom_ms(80, 1)))
+            .expect("a frame");
     }
     drop(encoder);
     out
@@ -135,7 +137,8 @@ fn uploaded_images_are_thumbnailed_and_previewed_as_zulip_previews_them() {
     let mut html = std::collections::BTreeMap::new();
     for (name, link) in &uploads {
         let content = format!("[{name}]({link})");
-        let params = [("type", "stream"), ("to", "general"), ("topic", "images"), ("content", content.as_str())];
+        let params =
+            [("type", "stream"), ("to", "general"), ("topic", "images"), ("content", content.as_str())];
         let id = api.post("/messages", Some(&owner), &params).ok()["id"].as_u64().expect("id");
         let message = api.get(&format!("/messages/{id}"), Some(&owner), &[]).ok();
         html.insert(name.clone(), message["message"]["content"].as_str().expect("content").to_owned());
@@ -197,10 +200,10 @@ fn uploaded_images_are_thumbnailed_and_previewed_as_zulip_previews_them() {
     for name in ["bomb.png", "junk.png"] {
         let (status, content_type, body) = fetch(&server, &owner, &thumbnail(name, "840x560.webp"));
         assert_eq!(status, 404, "{name}");
-        assert_eq!((content_type.as_str(), String::from_utf8_lossy(&body).as_ref()), (
-            "text/html; charset=utf-8",
-            "<p>This file does not exist or has been deleted.</p>"
-        ));
+        assert_eq!(
+            (content_type.as_str(), String::from_utf8_lossy(&body).as_ref()),
+            ("text/html; charset=utf-8", "<p>This file does not exist or has been deleted.</p>")
+        );
         assert_eq!(fetch(&server, &owner, &url(name)).0, 200, "{name}");
     }
 
@@ -217,4 +220,39 @@ fn uploaded_images_are_thumbnailed_and_previewed_as_zulip_previews_them() {
     assert_eq!(fetch(&server, &owner, &thumbnail("wide.png", "840x560.webp")).0, 404);
     let path_id = url("wide.png").trim_start_matches("/user_uploads/").to_owned();
     assert!(!server.data_dir.join("uploads/thumbnail").join(path_id).exists());
+}
+
+#[test]
+fn images_kept_whole_are_refused_when_their_header_is_a_bomb() {
+    use confab_tests::UploadFile;
+    use reqwest::Method;
+
+    let server = TestServer::start(env!("CARGO_BIN_EXE_confab-under-test"));
+    let owner = server.owner();
+    let api = server.api();
+    let bomb = decompression_bomb();
+    let files = [UploadFile { name: "bomb.png", content_type: Some("image/png"), bytes: &bomb }];
+    // Zulip's answer when pyvips opens an avatar or emoji over its pixel limit.
+    let refused =
+        api.send_files(Method::POST, "/users/me/avatar", Some(&owner), &files).error(400, "BAD_REQUEST");
+    assert_eq!(refused["msg"], "Image size exceeds limit.");
+    let refused =
+        api.send_files(Method::POST, "/realm/emoji/boom", Some(&owner), &files).error(400, "BAD_REQUEST");
+    assert_eq!(refused["msg"], "Image size exceeds limit.");
+    // A small image of the same format is taken.
+    let small = png(64, 64);
+    let files = [UploadFile { name: "face.png", content_type: Some("image/png"), bytes: &small }];
+    api.send_files(Method::POST, "/users/me/avatar", Some(&owner), &files).ok();
+    // Nothing refused was kept.
+    let kept = std::fs::read_dir(server.data_dir.join("uploads/avatars")).map_or(0, |d| count_files(d));
+    assert_eq!(kept, 1);
+}
+
+fn count_files(dir: std::fs::ReadDir) -> usize {
+    dir.filter_map(Result::ok)
+        .map(|entry| match std::fs::read_dir(entry.path()) {
+            Ok(inner) => count_files(inner),
+            Err(_) => 1,
+        })
+        .sum()
 }

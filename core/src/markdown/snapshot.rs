@@ -8,7 +8,8 @@ use std::sync::OnceLock;
 use serde::{Deserialize, Serialize};
 
 use super::{
-    CustomEmoji, Linkifier, MarkdownContext, MentionGroup, MentionStream, MentionUser, UploadLookup, UploadedImage,
+    CustomEmoji, Linkifier, MarkdownContext, MentionGroup, MentionStream, MentionUser, UploadLookup,
+    UploadedImage,
 };
 
 /// What the renderer may look up, as lists. Lookups follow [`MarkdownContext`]'s rules:
@@ -93,7 +94,9 @@ impl MarkdownContext for OrganizationSnapshot {
     }
 
     fn uploaded_image(&self, path_id: &str) -> UploadLookup {
-        self.uploaded_images.get(path_id).map_or(UploadLookup::Unknown, |image| UploadLookup::Image(image.clone()))
+        self.uploaded_images
+            .get(path_id)
+            .map_or(UploadLookup::Unknown, |image| UploadLookup::Image(image.clone()))
     }
 }
 

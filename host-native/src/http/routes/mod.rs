@@ -39,8 +39,8 @@ use organization::*;
 use personal::*;
 use profile::*;
 use scheduled::*;
-use uploads::*;
 pub(crate) use uploads::thumbnail_upload;
+use uploads::*;
 use users::*;
 use web_client::*;
 

@@ -64,7 +64,11 @@ pub(super) async fn upload_file(State(state): State<AppState>, mut request: ApiR
 /// Thumbnails an upload whose bytes are in place, keeping the thumbnails durably before the
 /// upload is recorded: the image's record, or `None` when the upload stays a plain file (not
 /// an image, unreadable, or over Zulip's limits), as Zulip's `maybe_thumbnail` leaves it.
-pub(crate) async fn thumbnail_upload(state: &AppState, path_id: &str, content_type: &str) -> Option<ImageAttachment> {
+pub(crate) async fn thumbnail_upload(
+    state: &AppState,
+    path_id: &str,
+    content_type: &str,
+) -> Option<ImageAttachment> {
     if !api::uploads::may_thumbnail(content_type) {
         return None;
     }
@@ -205,12 +209,13 @@ pub(crate) async fn serve_thumbnail(
     };
     let store = state.store.clone();
     let (asked, format) = (path_id.clone(), format.to_owned());
-    let stored = tokio::task::spawn_blocking(move || {
-        store.read(|t| api::uploads::thumbnail_of(t, &asked, &format))
-    })
-    .await;
+    let stored =
+        tokio::task::spawn_blocking(move || store.read(|t| api::uploads::thumbnail_of(t, &asked, &format)))
+            .await;
     match stored {
-        Ok(Ok(Some(thumbnail))) => file_response(&state, thumbnail_path_id(&path_id, &thumbnail.name())).await,
+        Ok(Ok(Some(thumbnail))) => {
+            file_response(&state, thumbnail_path_id(&path_id, &thumbnail.name())).await
+        }
         Ok(Ok(None)) => not_found(),
         Ok(Err(e)) => respond::error(&e),
         Err(e) => respond::error(&ApiError::internal(e)),
