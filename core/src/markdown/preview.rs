@@ -83,7 +83,12 @@ pub(crate) fn inline_previews(tree: &mut Tree, realm_url: &str, ctx: &dyn Markdo
             facts.has_image = true;
             continue;
         }
-        let upload = link.url.strip_prefix("/user_uploads/").map(|path_id| ctx.uploaded_image(path_id));
+        // Path ids never hold `%` or `+` (`sanitize_file_name`): a link may spell a name's
+        // non-ASCII letters percent-encoded.
+        let upload = link
+            .url
+            .strip_prefix("/user_uploads/")
+            .map(|path_id| ctx.uploaded_image(&percent_decode(path_id)));
         let previewed = match &upload {
             Some(UploadLookup::Image(_)) => true,
             Some(UploadLookup::NotAnImage) => false,
