@@ -244,7 +244,7 @@ fn images_kept_whole_are_refused_when_their_header_is_a_bomb() {
     let files = [UploadFile { name: "face.png", content_type: Some("image/png"), bytes: &small }];
     api.send_files(Method::POST, "/users/me/avatar", Some(&owner), &files).ok();
     // Nothing refused was kept.
-    let kept = std::fs::read_dir(server.data_dir.join("uploads/avatars")).map_or(0, |d| count_files(d));
+    let kept = std::fs::read_dir(server.data_dir.join("uploads/avatars")).map_or(0, count_files);
     assert_eq!(kept, 1);
 }
 
