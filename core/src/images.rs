@@ -1,7 +1,8 @@
 //! Images people upload as custom emoji and avatars: which formats are taken, told by the
-//! bytes themselves. Zulip decodes and resizes them (pyvips); Confab only recognises the format
-//! from the file's first bytes and serves the image as uploaded: no thumbnails, no resizing,
-//! no still frame of an animated emoji.
+//! bytes themselves, and how large they may claim to be. Zulip decodes and resizes them
+//! (pyvips); Confab recognises the format from the file's first bytes, refuses images whose
+//! header is over Zulip's pixel limit, and serves the image as uploaded: no resizing, no still
+//! frame of an animated emoji. (Uploaded message images are thumbnailed: `thumbnails.rs`.)
 
 use crate::error::{ApiError, ApiResult};
 
@@ -13,7 +14,17 @@ impl ReceivedImage {
             Some(declared) => declared.to_owned(),
             None => crate::api::uploads::content_type_of(file_name).0.to_owned(),
         };
-        ReceivedImage { content_type: Some(content_type), size, head }
+        ReceivedImage { content_type: Some(content_type), size, head, exceeds_pixel_limit: false }
+    }
+
+    /// Checks the image as Zulip does before keeping it whole (custom emoji, avatars): its
+    /// type and bytes ([`check_image`]), then its size (`Image size exceeds limit.`).
+    pub fn check(&self) -> ApiResult<ImageFormat> {
+        let format = check_image(self.content_type.as_deref(), &self.head)?;
+        if self.exceeds_pixel_limit {
+            return Err(ApiError::bad_request(crate::thumbnails::IMAGE_SIZE_EXCEEDS_LIMIT));
+        }
+        Ok(format)
     }
 }
 
@@ -29,6 +40,9 @@ pub struct ReceivedImage {
     pub size: u64,
     /// The first [`SNIFF_BYTES`] bytes (fewer for a shorter file).
     pub head: Vec<u8>,
+    /// Whether its header claims more pixels, over all frames, than Zulip decodes
+    /// (`thumbnails::check_whole_image_size`): the host reads the header before the command.
+    pub exceeds_pixel_limit: bool,
 }
 
 /// A format Zulip both thumbnails and lets browsers show in place (the intersection of its

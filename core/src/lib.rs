@@ -32,6 +32,7 @@ pub mod rate_limit;
 pub mod search;
 pub mod store;
 pub mod subdomains;
+pub mod thumbnails;
 pub mod time;
 pub mod timezones;
 pub mod version;

@@ -284,7 +284,7 @@ fn uploads_are_not_in_register() {
     let path = format!("{}/ab/cdefghijklmnopqrstuvwxyz/notes.txt", w.realm);
     let upload = ada.clone();
     let events = check(&mut w, "ada@example.com", register, move |s, now| {
-        api::uploads::record_upload(s, &upload, path, "text/plain", 12, now)
+        api::uploads::record_upload(s, &upload, path, "text/plain", 12, None, now)
     });
     let id = events[0]["attachment"]["id"].as_u64().expect("attachment id");
     let link = format!("[notes](/user_uploads/{}/ab/cdefghijklmnopqrstuvwxyz/notes.txt)", w.realm);

@@ -99,6 +99,7 @@ fn custom_emoji() {
         content_type: Some("image/png".into()),
         size: 100,
         head: b"\x89PNG\r\n\x1a\n".to_vec(),
+        exceeds_pixel_limit: false,
     };
     let register = &[("event_types", r#"["realm_emoji"]"#)];
     let upload = owner.clone();

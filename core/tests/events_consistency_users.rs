@@ -94,6 +94,7 @@ fn avatars() {
         content_type: Some("image/png".into()),
         size: 100,
         head: b"\x89PNG\r\n\x1a\n".to_vec(),
+        exceeds_pixel_limit: false,
     };
     for gravatar in ["true", "false"] {
         let mut w = world();

@@ -14,5 +14,6 @@ pub mod outgoing;
 pub mod secrets;
 pub mod server;
 pub mod store;
+pub mod thumbnails;
 pub mod uploads;
 pub mod writer;

@@ -77,6 +77,18 @@ impl FileStore {
         valid.then(|| (directory.join(id), directory.join(format!("{id}.json"))))
     }
 
+    /// Where a path id's bytes are on disk, if the path id is a plain relative path.
+    pub fn path(&self, path_id: &str) -> Option<PathBuf> {
+        self.file(path_id)
+    }
+
+    /// Writes bytes made here (a thumbnail) into place durably, as [`FileStore::keep`] does.
+    pub fn keep_bytes(&self, path_id: &str, bytes: &[u8]) -> std::io::Result<()> {
+        let temporary = self.temporary()?;
+        std::fs::write(temporary.path(), bytes)?;
+        self.keep(&temporary, path_id)
+    }
+
     pub fn read(&self, path_id: &str) -> std::io::Result<Vec<u8>> {
         let path = self.file(path_id).ok_or_else(|| std::io::Error::from(std::io::ErrorKind::NotFound))?;
         std::fs::read(path)
@@ -88,6 +100,23 @@ impl FileStore {
             && let Err(e) = std::fs::remove_file(&path)
         {
             tracing::warn!("could not remove upload {}: {e}", path.display());
+        }
+    }
+
+    /// Removes an upload's bytes and its thumbnails.
+    pub fn remove_upload(&self, path_id: &str) {
+        self.remove(path_id);
+        self.remove_thumbnails(path_id);
+    }
+
+    /// Removes an upload's thumbnails (`thumbnail/<path_id>/`), if it has any.
+    pub fn remove_thumbnails(&self, path_id: &str) {
+        let thumbnails = confab_core::thumbnails::thumbnail_path_id(path_id, "");
+        if let Some(directory) = self.file(thumbnails.trim_end_matches('/'))
+            && let Err(e) = std::fs::remove_dir_all(&directory)
+            && e.kind() != std::io::ErrorKind::NotFound
+        {
+            tracing::warn!("could not remove thumbnails {}: {e}", directory.display());
         }
     }
 

@@ -369,7 +369,13 @@ export type OrganizationSnapshot = { users: Array<MentionUser>, groups: Array<Me
 /**
  * The channels the sender may link to.
  */
-streams: Array<MentionStream>, custom_emoji: Array<CustomEmoji>, linkifiers: Array<Linkifier>, realm_url: string, default_code_block_language: string | null, };
+streams: Array<MentionStream>, custom_emoji: Array<CustomEmoji>, linkifiers: Array<Linkifier>, realm_url: string, default_code_block_language: string | null, 
+/**
+ * Uploaded images by path id (`2/ab/…/photo.png`), as the server renders their previews.
+ * An upload not listed here is previewed by its extension (the snapshot cannot tell it
+ * is no image).
+ */
+uploaded_images: { [key in string]: UploadedImage }, };
 
 export type MentionUser = { id: number, 
 /**
@@ -416,6 +422,25 @@ pattern: string,
  * An RFC 6570 template whose variables are the pattern's named groups.
  */
 url_template: string, };
+
+export type UploadedImage = { 
+/**
+ * Its size as shown (after EXIF rotation): `data-original-dimensions`.
+ */
+original_width_px: number, original_height_px: number, 
+/**
+ * The type it was uploaded as: `data-original-content-type`.
+ */
+original_content_type: string, 
+/**
+ * The thumbnail the preview shows (`/user_uploads/thumbnail/<path_id>/840x560.webp`);
+ * `None` while none is made yet, which shows Zulip's loading placeholder.
+ */
+thumbnail_url: string | null, 
+/**
+ * Whether that thumbnail is animated: `data-animated`.
+ */
+animated: boolean, };
 
 export type ServerEvent = { "type": "message" } & MessageEvent | { "type": "update_message" } & UpdateMessageEvent | { "type": "delete_message" } & DeleteMessageEvent | { "type": "update_message_flags" } & UpdateMessageFlagsEvent | { "type": "reaction" } & ReactionEvent | { "type": "submessage" } & SubmessageEvent | { "type": "typing" } & TypingEvent | { "type": "subscription" } & SubscriptionEvent | { "type": "stream" } & StreamEvent | { "type": "realm" } & RealmEvent | { "type": "realm_user" } & RealmUserEvent | { "type": "realm_bot" } & RealmBotEvent | { "type": "presence" } & PresenceEvent | { "type": "user_status" } & UserStatusEvent | { "type": "realm_linkifiers" } & RealmLinkifiersEvent | { "type": "realm_playgrounds" } & RealmPlaygroundsEvent | { "type": "user_group" } & UserGroupEvent | { "type": "default_streams" } & DefaultStreamsEvent | { "type": "channel_folder" } & ChannelFolderEvent | { "type": "drafts" } & DraftsEvent | { "type": "saved_snippets" } & SavedSnippetsEvent | { "type": "navigation_view" } & NavigationViewEvent | { "type": "muted_users" } & MutedUsersEvent | { "type": "muted_topics" } & MutedTopicsEvent | { "type": "user_topic" } & UserTopicEvent | { "type": "realm_user_settings_defaults" } & SettingsEvent | { "type": "update_display_settings" } & LegacySetting | { "type": "update_global_notifications" } & LegacyNotificationSetting | { "type": "alert_words" } & AlertWordsEvent | { "type": "realm_emoji" } & RealmEmojiEvent | { "type": "custom_profile_fields" } & CustomProfileFieldsEvent | { "type": "scheduled_messages" } & ScheduledMessagesEvent | { "type": "reminders" } & RemindersEvent | { "type": "user_settings" } & SettingsEvent | { type: string, id?: number } & { [key in string]?: JsonValue };
 

@@ -9,6 +9,7 @@ use confab_core::client::types::*;
 use confab_core::events::server_event::*;
 use confab_core::markdown::{
     CustomEmoji, Linkifier, MentionGroup, MentionStream, MentionUser, OrganizationSnapshot, Rendering,
+    UploadedImage,
 };
 use confab_core::widgets::{PollOption, PollState, TodoItem, TodoState, WidgetState};
 use ts_rs::{Config, TS};
@@ -91,6 +92,7 @@ fn declarations() -> String {
         MentionStream,
         CustomEmoji,
         Linkifier,
+        UploadedImage,
         ServerEvent,
         MessageEvent,
         EventMessage,

@@ -11,7 +11,7 @@ use serde_json::json;
 use crate::command::{Actor, Event, Outcome, active_user_ids};
 use crate::error::{ApiError, ApiResult};
 use crate::ids::RealmId;
-use crate::images::{ReceivedImage, check_image};
+use crate::images::ReceivedImage;
 use crate::model::User;
 use crate::store::{Change, Store};
 use crate::wire;
@@ -58,7 +58,7 @@ pub fn set_avatar(
             "Uploaded file is larger than the allowed limit of {MAX_AVATAR_FILE_SIZE_MIB} MiB"
         )));
     }
-    check_image(file.content_type.as_deref(), &file.head)?;
+    file.check()?;
     changed(store, actor, Some(avatar_path(actor.realm.id, file_name)))
 }
 

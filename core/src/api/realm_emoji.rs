@@ -13,7 +13,7 @@ use crate::command::{Actor, Event, Outcome, active_user_ids};
 use crate::error::{ApiError, ApiResult};
 use crate::groups::{Groups, realm_permission};
 use crate::ids::{IdKind, RealmId};
-use crate::images::{ReceivedImage, check_image};
+use crate::images::ReceivedImage;
 use crate::markdown::{CustomEmoji, unicode_emoji_code};
 use crate::model::RealmEmoji;
 use crate::store::{Change, IdAllocator, Store};
@@ -136,7 +136,7 @@ pub fn upload_custom_emoji(
             "Uploaded file is larger than the allowed limit of {MAX_EMOJI_FILE_SIZE_MIB} MiB"
         )));
     }
-    check_image(file.content_type.as_deref(), &file.head)?;
+    file.check()?;
     let emoji = RealmEmoji {
         id: IdAllocator::new(store, IdKind::RealmEmoji)?.take(),
         realm_id: actor.realm.id,

@@ -489,8 +489,8 @@ fn realm_block(actor: &Actor, site: &Site) -> Map<String, Value> {
         "navigation_tour_video_url": Value::Null,
         "max_channel_folder_name_length": super::channel_folders::MAX_FOLDER_NAME_LENGTH,
         "max_channel_folder_description_length": super::channel_folders::MAX_FOLDER_DESCRIPTION_LENGTH,
-        // Nothing is thumbnailed yet: no formats (feature level 273).
-        "server_thumbnail_formats": [],
+        // The formats uploaded images are thumbnailed in (feature level 273).
+        "server_thumbnail_formats": crate::thumbnails::server_thumbnail_formats(),
         // No push notification service is configured (feature levels 406 and 409).
         "realm_require_e2ee_push_notifications": false,
         "push_devices": {},

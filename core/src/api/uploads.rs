@@ -12,7 +12,7 @@ use serde_json::{Value, json};
 use crate::command::{Actor, Event, Outcome};
 use crate::error::{ApiError, ApiResult};
 use crate::ids::{IdKind, MessageId};
-use crate::model::{Attachment, MessageKind, User};
+use crate::model::{Attachment, ImageAttachment, MessageKind, StoredThumbnail, User};
 use crate::store::{Change, IdAllocator, Store};
 
 /// Zulip's `MAX_FILE_UPLOAD_SIZE`, in MiB (register's `max_file_upload_size_mib`): Zulip's
@@ -67,6 +67,13 @@ pub fn new_path_id(actor: &Actor, random: &str, file_name: &str) -> String {
     format!("{}/{short}/{long}/{}", actor.realm.id, sanitize_file_name(file_name))
 }
 
+/// Whether Zulip would thumbnail a file of this content type (its `THUMBNAIL_ACCEPT_IMAGE_TYPES`,
+/// less the formats Confab cannot read: AVIF, HEIC, TIFF and SVG). Other files' bytes are
+/// never parsed.
+pub fn may_thumbnail(content_type: &str) -> bool {
+    matches!(content_type, "image/png" | "image/jpeg" | "image/gif" | "image/webp")
+}
+
 /// The path id a URL path names (`/user_uploads/<path_id>`), if it is one.
 pub fn path_id_of(url_path: &str) -> Option<&str> {
     url_path.strip_prefix(UPLOADS_PREFIX)
@@ -114,14 +121,16 @@ fn attachment_event(
     })
 }
 
-/// `POST /user_uploads`, once the host has stored the bytes durably under `path_id`. Answers
-/// Zulip's `uri` and `url` (the same) and the stored `filename`.
+/// `POST /user_uploads`, once the host has stored the bytes durably under `path_id` (and, for
+/// an image it could read, its thumbnails: `image`). Answers Zulip's `uri` and `url` (the same)
+/// and the stored `filename`.
 pub fn record_upload(
     store: &impl Store,
     actor: &Actor,
     path_id: String,
     content_type: &str,
     size: u64,
+    image: Option<ImageAttachment>,
     now: i64,
 ) -> ApiResult<Outcome> {
     check_upload(1, size)?;
@@ -136,6 +145,7 @@ pub fn record_upload(
         content_type: content_type.to_owned(),
         create_time: now,
         message_ids: Vec::new(),
+        image,
     };
     let url = format!("{UPLOADS_PREFIX}{}", attachment.path_id);
     let event =
@@ -174,6 +184,14 @@ pub fn may_download(store: &impl Store, user: &User, path_id: &str) -> ApiResult
         }
     }
     Ok(Some(false))
+}
+
+/// The stored thumbnail `GET /user_uploads/thumbnail/<path_id>/<format>` answers with, once
+/// [`may_download`] let the user have the file: none when the file is not an image that was
+/// thumbnailed, or `format` is no format's name (Zulip answers both 404).
+pub fn thumbnail_of(store: &impl Store, path_id: &str, format: &str) -> ApiResult<Option<StoredThumbnail>> {
+    let Some(image) = store.attachment_by_path(path_id)?.and_then(|a| a.image) else { return Ok(None) };
+    Ok(crate::thumbnails::thumbnail_to_serve(&image, format).cloned())
 }
 
 /// `GET /attachments`.

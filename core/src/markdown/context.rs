@@ -30,6 +30,40 @@ pub trait MarkdownContext {
     fn default_code_block_language(&self) -> Option<&str> {
         None
     }
+    /// What is known of the upload at `/user_uploads/<path_id>` as an image (Zulip's
+    /// `user_upload_previews`). A renderer that cannot tell answers `Unknown`, and the link is
+    /// previewed by its extension, showing the original file.
+    fn uploaded_image(&self, _path_id: &str) -> UploadLookup {
+        UploadLookup::Unknown
+    }
+}
+
+/// What a renderer knows of a link to an upload.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum UploadLookup {
+    /// It cannot tell (a browser that was not told): previewed by the link's extension.
+    Unknown,
+    /// No image it read (not one, unreadable, over the limits, or no such upload): a plain
+    /// link, whatever its extension.
+    NotAnImage,
+    /// An image: previewed from its thumbnail.
+    Image(UploadedImage),
+}
+
+/// An uploaded image as its preview shows it (Zulip's `MarkdownImageMetadata`).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "typescript", derive(ts_rs::TS))]
+pub struct UploadedImage {
+    /// Its size as shown (after EXIF rotation): `data-original-dimensions`.
+    pub original_width_px: u32,
+    pub original_height_px: u32,
+    /// The type it was uploaded as: `data-original-content-type`.
+    pub original_content_type: String,
+    /// The thumbnail the preview shows (`/user_uploads/thumbnail/<path_id>/840x560.webp`);
+    /// `None` while none is made yet, which shows Zulip's loading placeholder.
+    pub thumbnail_url: Option<String>,
+    /// Whether that thumbnail is animated: `data-animated`.
+    pub animated: bool,
 }
 
 /// A user as a mention shows them.

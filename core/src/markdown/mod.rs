@@ -33,8 +33,9 @@
 //!   `<span class="tex-error">…</span>` per paragraph of a math block, inside a `<p>`. Clients
 //!   show the source; nothing is lost, and a KaTeX pass could later replace these spans.
 //! - **No network.** Previews are made for image, video and YouTube links only (no Dropbox,
-//!   tweets or page embeds), without a Camo proxy; uploaded images are shown from their
-//!   `/user_uploads/` URL instead of a thumbnail placeholder.
+//!   tweets or page embeds), without a Camo proxy. Uploaded images are previewed as
+//!   Zulip 9+ previews them once thumbnailed, from what `MarkdownContext::uploaded_image` says
+//!   (see `preview.rs`).
 //!
 //! # Differences from Zulip
 //!
@@ -79,6 +80,7 @@ pub use alert::alert_word_hits;
 pub use context::{
     CustomEmoji, Linkifier, MarkdownContext, MentionGroup, MentionStream, MentionUser, Rendering, TopicLink,
 };
+pub use context::{UploadLookup, UploadedImage};
 pub use inline::emoji::{codepoint_to_name as unicode_emoji_name, name_to_codepoint as unicode_emoji_code};
 pub use linkifier::{template_variables, topic_links, validate_linkifier};
 pub use snapshot::{OrganizationSnapshot, render_description};
@@ -143,7 +145,7 @@ fn render_dyn(content: &str, ctx: &dyn MarkdownContext) -> Rendering {
     drop(engine);
 
     tree.prettify();
-    let links = preview::inline_previews(&mut tree, &realm_url);
+    let links = preview::inline_previews(&mut tree, &realm_url, ctx);
     rendering.html = tree.to_html();
     rendering.mentioned_user_ids = facts.mentioned_user_ids;
     rendering.mentioned_group_ids = facts.mentioned_group_ids;

@@ -5,11 +5,17 @@
 //! A preview is `<div class="message_inline_image"><a href="URL" [title="link text"]><img
 //! src="URL"></a></div>` after the link's paragraph (replacing the paragraph when it held only
 //! the bare link). Unlike Zulip we fetch nothing: no Dropbox, tweet or page-embed previews, no
-//! Camo proxy, and uploaded images are shown from their `/user_uploads/` URL rather than as a
-//! thumbnail placeholder.
+//! Camo proxy.
+//!
+//! A link to one of the organization's uploads (`/user_uploads/<path_id>`) is previewed as the
+//! context says (Zulip's `is_image` and `add_a`, then `rewrite_thumbnailed_images`): an image
+//! shows its thumbnail with `data-original-dimensions`, `data-original-content-type` and, when
+//! animated, `data-animated="true"`; anything else is no image, whatever its extension. A
+//! context that cannot tell previews it by extension from the original file.
 
 use std::collections::{BTreeSet, VecDeque};
 
+use super::context::{MarkdownContext, UploadLookup, UploadedImage};
 use super::tree::{Node, NodeId, ROOT, Tree};
 use super::url::{SplitUrl, urlsplit, urlunsplit};
 
@@ -43,8 +49,11 @@ struct Placement {
     remove: Option<NodeId>,
 }
 
+/// Zulip's loading spinner, the `src` of an upload not thumbnailed yet.
+const LOADING_PLACEHOLDER: &str = "/static/images/loading/loader-black.svg";
+
 /// Collects link facts and inserts previews.
-pub(crate) fn inline_previews(tree: &mut Tree, realm_url: &str) -> LinkFacts {
+pub(crate) fn inline_previews(tree: &mut Tree, realm_url: &str, ctx: &dyn MarkdownContext) -> LinkFacts {
     let realm_host = super::url::realm_host(realm_url);
     let found = find_links(tree);
     let mut facts = LinkFacts { has_link: !found.is_empty(), ..LinkFacts::default() };
@@ -74,13 +83,27 @@ pub(crate) fn inline_previews(tree: &mut Tree, realm_url: &str) -> LinkFacts {
             facts.has_image = true;
             continue;
         }
-        if is_image(&link.url) {
+        // Path ids never hold `%` or `+` (`sanitize_file_name`): a link may spell a name's
+        // non-ASCII letters percent-encoded.
+        let upload = link
+            .url
+            .strip_prefix("/user_uploads/")
+            .map(|path_id| ctx.uploaded_image(&percent_decode(path_id)));
+        let previewed = match &upload {
+            Some(UploadLookup::Image(_)) => true,
+            Some(UploadLookup::NotAnImage) => false,
+            Some(UploadLookup::Unknown) | None => is_image(&link.url),
+        };
+        if previewed {
             let (url, text) = match corrected_image_source(&link.url) {
                 Some(source) => (source.clone(), Some(source)),
                 None => (link.url.clone(), link.text.clone()),
             };
             let place = placement(tree, link, &url, text.as_deref());
-            add_preview(tree, &place, "message_inline_image", &url, &actual_image_url(&url), None);
+            let img = add_preview(tree, &place, "message_inline_image", &url, &actual_image_url(&url), None);
+            if let Some(UploadLookup::Image(image)) = &upload {
+                show_thumbnail(tree, img, image);
+            }
             remove(tree, &place);
             facts.has_image = true;
             continue;
@@ -227,7 +250,7 @@ fn add_preview(
     link: &str,
     image: &str,
     data_id: Option<&str>,
-) {
+) -> NodeId {
     let div = place_div(tree, place, class);
     let a = tree.append(div, "a");
     tree.nodes[a].attrs.push(("href", link.to_owned()));
@@ -239,6 +262,30 @@ fn add_preview(
     }
     let img = tree.append(a, "img");
     tree.nodes[img].attrs.push(("src", image.to_owned()));
+    img
+}
+
+/// An upload's preview image as Zulip leaves it once thumbnailed: the thumbnail with the
+/// original's dimensions and type (and `data-animated` for an animation); before that, the
+/// loading placeholder with the dimensions alone.
+fn show_thumbnail(tree: &mut Tree, img: NodeId, image: &UploadedImage) {
+    let dimensions = format!("{}x{}", image.original_width_px, image.original_height_px);
+    let attrs = &mut tree.nodes[img].attrs;
+    attrs.clear();
+    attrs.push(("data-original-dimensions", dimensions));
+    match &image.thumbnail_url {
+        Some(url) => {
+            attrs.push(("src", url.clone()));
+            attrs.push(("data-original-content-type", image.original_content_type.clone()));
+            if image.animated {
+                attrs.push(("data-animated", "true".to_owned()));
+            }
+        }
+        None => {
+            attrs.push(("class", "image-loading-placeholder".to_owned()));
+            attrs.push(("src", LOADING_PLACEHOLDER.to_owned()));
+        }
+    }
 }
 
 fn add_video(tree: &mut Tree, place: &Placement, url: &str) {

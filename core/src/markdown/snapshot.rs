@@ -2,12 +2,15 @@
 //! (through confab-web), and texts that mention no one (channel and organization
 //! descriptions, rendered against an empty snapshot).
 
-use std::collections::HashMap;
+use std::collections::{BTreeMap, HashMap};
 use std::sync::OnceLock;
 
 use serde::{Deserialize, Serialize};
 
-use super::{CustomEmoji, Linkifier, MarkdownContext, MentionGroup, MentionStream, MentionUser};
+use super::{
+    CustomEmoji, Linkifier, MarkdownContext, MentionGroup, MentionStream, MentionUser, UploadLookup,
+    UploadedImage,
+};
 
 /// What the renderer may look up, as lists. Lookups follow [`MarkdownContext`]'s rules:
 /// full names and group names case-insensitively, channel names exactly.
@@ -23,6 +26,10 @@ pub struct OrganizationSnapshot {
     pub linkifiers: Vec<Linkifier>,
     pub realm_url: String,
     pub default_code_block_language: Option<String>,
+    /// Uploaded images by path id (`2/ab/…/photo.png`), as the server renders their previews.
+    /// An upload not listed here is previewed by its extension (the snapshot cannot tell it
+    /// is no image).
+    pub uploaded_images: BTreeMap<String, UploadedImage>,
     /// `users` by lower-cased full name (indexes into `users`), built at the first mention
     /// lookup: in an organization of 10,000 users, lower-casing every name for every mention
     /// made rendering a 1 KB message cost more than a millisecond. A snapshot is not changed
@@ -84,6 +91,12 @@ impl MarkdownContext for OrganizationSnapshot {
 
     fn default_code_block_language(&self) -> Option<&str> {
         self.default_code_block_language.as_deref()
+    }
+
+    fn uploaded_image(&self, path_id: &str) -> UploadLookup {
+        self.uploaded_images
+            .get(path_id)
+            .map_or(UploadLookup::Unknown, |image| UploadLookup::Image(image.clone()))
     }
 }
 

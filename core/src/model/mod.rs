@@ -19,7 +19,7 @@ mod stored_html;
 mod stream;
 mod user;
 
-pub use attachment::Attachment;
+pub use attachment::{Attachment, ImageAttachment, StoredThumbnail};
 pub use channel_folder::ChannelFolder;
 pub use emoji::RealmEmoji;
 pub use flags::{IndexedFlag, MessageFlags};

@@ -24,6 +24,7 @@ use crate::events::EventHub;
 use crate::outgoing::{Deliverer, OutgoingWebhooks};
 use crate::secrets::PasswordChecks;
 use crate::store::Store;
+use crate::thumbnails::Thumbnailer;
 use crate::uploads::FileStore;
 use crate::writer::Writer;
 
@@ -51,6 +52,8 @@ pub struct AppState {
     pub events: EventHub,
     /// Uploaded files' bytes.
     pub files: Arc<FileStore>,
+    /// Makes uploaded images' thumbnails, a few at a time.
+    pub thumbnailer: Arc<Thumbnailer>,
     /// Wakes the task that sends scheduled messages when one is created or changed.
     pub deliveries: Deliveries,
 }
@@ -95,6 +98,7 @@ impl AppState {
             large_answers,
             writes: WriteAdmission::new(DEFAULT_WRITE_QUEUE),
             files: Arc::new(files),
+            thumbnailer: Arc::new(Thumbnailer::new()),
         }
     }
 }

@@ -229,6 +229,7 @@ async fn finish(
     }
     let _ = std::fs::remove_file(description);
     let (content_type, _) = uploads::content_type_of(&path_id);
+    let image = super::routes::thumbnail_upload(state, &path_id, content_type).await;
     let recorded = path_id.clone();
     let length = pending.length;
     let actor = actor.clone();
@@ -236,7 +237,7 @@ async fn finish(
         .writer
         .submit(Box::new(move |tables| {
             let actor = super::auth::refresh(tables, &actor)?;
-            uploads::record_upload(tables, &actor, recorded, content_type, length, now())
+            uploads::record_upload(tables, &actor, recorded, content_type, length, image, now())
         }))
         .await;
     match result {
@@ -247,7 +248,7 @@ async fn finish(
             offset_headers(respond::success(reply), length, length)
         }
         Err(e) => {
-            state.files.remove(&path_id);
+            state.files.remove_upload(&path_id);
             respond::error(&e)
         }
     }

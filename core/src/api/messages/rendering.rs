@@ -11,7 +11,8 @@ use crate::error::{ApiError, ApiResult, ErrorCode};
 use crate::groups::{Groups, realm_permission};
 use crate::ids::{RealmId, UserId};
 use crate::markdown::{
-    self, MarkdownContext, MentionGroup, MentionStream, MentionUser, Rendering, alert_word_hits,
+    self, MarkdownContext, MentionGroup, MentionStream, MentionUser, Rendering, UploadLookup, UploadedImage,
+    alert_word_hits,
 };
 use crate::model::{Message, MessageFlags, MessageKind, Realm, Stream, User};
 use crate::store::{Direction, MessageIndex, Store};
@@ -300,6 +301,30 @@ impl<S: Store> MarkdownContext for StoreContext<'_, S> {
 
     fn realm_url(&self) -> &str {
         self.realm_url
+    }
+
+    /// The organization's upload at `path_id`, if it was read as an image (Zulip's
+    /// `get_user_upload_previews`); anything else is no image.
+    fn uploaded_image(&self, path_id: &str) -> UploadLookup {
+        let attachment = self.keep(self.store.attachment_by_path(path_id)).flatten();
+        let Some((content_type, image)) =
+            attachment.filter(|a| a.realm_id == self.realm).and_then(|a| Some((a.content_type, a.image?)))
+        else {
+            return UploadLookup::NotAnImage;
+        };
+        let (thumbnail_url, animated) = if image.thumbnails.is_empty() {
+            (None, false)
+        } else {
+            let (url, animated) = crate::thumbnails::default_thumbnail(path_id, &image);
+            (Some(url), animated)
+        };
+        UploadLookup::Image(UploadedImage {
+            original_width_px: image.original_width_px,
+            original_height_px: image.original_height_px,
+            original_content_type: content_type,
+            thumbnail_url,
+            animated,
+        })
     }
 }
 

@@ -36,7 +36,7 @@ async fn keep_image(
     mut files: Vec<UploadedFile>,
     place: fn(RealmId, &str) -> String,
 ) -> Result<KeptImage, Response> {
-    let images: Vec<ReceivedImage> = files.iter().map(UploadedFile::image).collect();
+    let mut images: Vec<ReceivedImage> = files.iter().map(UploadedFile::image).collect();
     let (1, Some(file)) = (files.len(), files.pop()) else {
         return Ok(KeptImage { images, file_name: String::new(), path_id: None });
     };
@@ -50,6 +50,12 @@ async fn keep_image(
     kept.map_err(ApiError::internal)
         .and_then(|r| r.map_err(ApiError::internal))
         .map_err(|e| respond::error(&e))?;
+    // Only the header is read: whether it claims more pixels than Zulip would decode.
+    if let Some(path) = state.files.path(&path_id) {
+        let over =
+            tokio::task::spawn_blocking(move || crate::thumbnails::exceeds_whole_image_limit(&path)).await;
+        images[0].exceeds_pixel_limit = over.unwrap_or(false);
+    }
     Ok(KeptImage { images, file_name, path_id: Some(path_id) })
 }
 

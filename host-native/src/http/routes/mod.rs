@@ -39,6 +39,7 @@ use organization::*;
 use personal::*;
 use profile::*;
 use scheduled::*;
+pub(crate) use uploads::thumbnail_upload;
 use uploads::*;
 use users::*;
 use web_client::*;
@@ -180,6 +181,7 @@ pub fn router() -> Router<AppState> {
     Router::new()
         .nest("/api/v1", v1)
         .route("/user_uploads/temporary/{token}/{filename}", get(serve_temporary))
+        .route("/user_uploads/thumbnail/{realm}/{*path}", get(serve_thumbnail))
         .route("/user_uploads/{realm}/{*path}", get(serve_upload))
         .route("/user_avatars/{*path}", get(serve_user_avatar))
         .route("/avatar/{*rest}", get(serve_avatar))

@@ -3,6 +3,8 @@
 
 use axum::http::{HeaderValue, header};
 use axum::response::IntoResponse;
+use confab_core::model::ImageAttachment;
+use confab_core::thumbnails::thumbnail_path_id;
 
 use super::*;
 
@@ -46,16 +48,59 @@ pub(super) async fn upload_file(State(state): State<AppState>, mut request: ApiR
         return respond::error(&e);
     }
     let (content_type, _) = api::uploads::content_type_of(&path_id);
+    let image = thumbnail_upload(&state, &path_id, content_type).await;
     let recorded = path_id.clone();
     let response = command(state.clone(), request, move |t, actor, _, now| {
-        api::uploads::record_upload(t, actor, recorded, content_type, size, now)
+        api::uploads::record_upload(t, actor, recorded, content_type, size, image, now)
     })
     .await;
     if !response.status().is_success() {
         // Nothing recorded it: its bytes go too.
-        state.files.remove(&path_id);
+        state.files.remove_upload(&path_id);
     }
     response
+}
+
+/// Thumbnails an upload whose bytes are in place, keeping the thumbnails durably before the
+/// upload is recorded: the image's record, or `None` when the upload stays a plain file (not
+/// an image, unreadable, or over Zulip's limits), as Zulip's `maybe_thumbnail` leaves it.
+pub(crate) async fn thumbnail_upload(
+    state: &AppState,
+    path_id: &str,
+    content_type: &str,
+) -> Option<ImageAttachment> {
+    if !api::uploads::may_thumbnail(content_type) {
+        return None;
+    }
+    let made = match state.thumbnailer.make(state.files.path(path_id)?, content_type.to_owned()).await {
+        Ok(made) => made,
+        Err(reason) => {
+            tracing::info!("upload {path_id} is not thumbnailed: {}", reason.0);
+            return None;
+        }
+    };
+    let files = state.files.clone();
+    let owner = path_id.to_owned();
+    let written = tokio::task::spawn_blocking(move || {
+        for (name, bytes) in &made.files {
+            files.keep_bytes(&thumbnail_path_id(&owner, name), bytes)?;
+        }
+        Ok::<_, std::io::Error>(made.image)
+    })
+    .await;
+    match written {
+        Ok(Ok(image)) => Some(image),
+        Ok(Err(e)) => {
+            tracing::warn!("could not keep the thumbnails of {path_id}: {e}");
+            state.files.remove_thumbnails(path_id);
+            None
+        }
+        Err(e) => {
+            tracing::warn!("could not keep the thumbnails of {path_id}: {e}");
+            state.files.remove_thumbnails(path_id);
+            None
+        }
+    }
 }
 
 fn html(status: StatusCode, body: &'static str) -> Response {
@@ -146,6 +191,37 @@ pub(crate) async fn serve_upload(
     }
 }
 
+/// `GET /user_uploads/thumbnail/{realm_id}/{path}/{format}`: a thumbnail of an image, for
+/// those who may see the image (Zulip's `serve_file` with a `thumbnail_format`). A file with no
+/// thumbnails, or a format name that is none, is not found; another format's name is answered
+/// with the closest thumbnail made. Zulip answers those 404s with an image (its
+/// `image-not-exist.png`); here the answer is the usual page.
+pub(crate) async fn serve_thumbnail(
+    State(state): State<AppState>,
+    Path((realm, rest)): Path<(String, String)>,
+    request: ApiRequest,
+) -> Response {
+    let not_found = || html(StatusCode::NOT_FOUND, "<p>This file does not exist or has been deleted.</p>");
+    let Some((path, format)) = rest.rsplit_once('/') else { return not_found() };
+    let path_id = match access(&state, request, format!("{realm}/{path}"), refusal).await {
+        Ok(path_id) => path_id,
+        Err(response) => return response,
+    };
+    let store = state.store.clone();
+    let (asked, format) = (path_id.clone(), format.to_owned());
+    let stored =
+        tokio::task::spawn_blocking(move || store.read(|t| api::uploads::thumbnail_of(t, &asked, &format)))
+            .await;
+    match stored {
+        Ok(Ok(Some(thumbnail))) => {
+            file_response(&state, thumbnail_path_id(&path_id, &thumbnail.name())).await
+        }
+        Ok(Ok(None)) => not_found(),
+        Ok(Err(e)) => respond::error(&e),
+        Err(e) => respond::error(&ApiError::internal(e)),
+    }
+}
+
 /// `GET /api/v1/user_uploads/{realm_id}/{path}`: a URL that serves the file without
 /// credentials for a minute, for clients that hand downloads to another program.
 pub(super) async fn get_file_temporary_url(
@@ -208,7 +284,7 @@ pub(super) async fn remove_attachment(
     if response.status().is_success()
         && let Some(path) = path
     {
-        files.remove(&path);
+        files.remove_upload(&path);
     }
     response
 }

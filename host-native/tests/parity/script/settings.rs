@@ -109,6 +109,7 @@ impl<S: Store> World<'_, S> {
                         content_type: "text/plain".into(),
                         create_time: now,
                         message_ids: Vec::new(),
+                        image: None,
                     }
                 });
                 // Sending a message that links the file claims it for that message.
