@@ -4,6 +4,8 @@ use std::collections::BTreeSet;
 
 use serde::{Deserialize, Serialize};
 
+use super::math::MathRenderer;
+
 /// What the renderer needs to know about the organization; the server implements it over
 /// storage, the browser over its cache. All lookups are by the text the user typed.
 pub trait MarkdownContext {
@@ -29,6 +31,11 @@ pub trait MarkdownContext {
     /// The organization's `default_code_block_language`, used for code blocks that name none.
     fn default_code_block_language(&self) -> Option<&str> {
         None
+    }
+    /// KaTeX for `$$…$$` and ```` ```math ````: by default the one the host installed for the
+    /// process (see `math.rs`); `None` renders all math as `tex-error`.
+    fn math_renderer(&self) -> Option<&dyn MathRenderer> {
+        super::math::installed_math_renderer()
     }
 }
 
