@@ -60,7 +60,7 @@ fn rejected_math_shows_its_source_and_previews_agree() {
 fn the_python_client_sends_and_reads_math() {
     let server = TestServer::start(env!("CARGO_BIN_EXE_confab-under-test"));
     let zuliprc = server.data_dir.join("zuliprc");
-    let output = python::run_script("math.py", &[zuliprc.to_str().expect("utf-8 path")]);
+    let output = python::run_script("tex_messages.py", &[zuliprc.to_str().expect("utf-8 path")]);
     assert!(output.status.success(), "the Python client's checks failed (see its output above)");
     let stdout = String::from_utf8_lossy(&output.stdout);
     assert!(stdout.contains(" passed, 0 failed"), "{stdout}");

@@ -1,7 +1,7 @@
 """Math through the unmodified Python `zulip` client: the server renders `$$…$$` and math blocks
 with KaTeX (HTML and MathML), and shows what KaTeX rejects as its source.
 
-Usage: math.py ZULIPRC
+Usage: tex_messages.py ZULIPRC (not math.py: that would shadow the standard library's math)
 """
 
 import sys
