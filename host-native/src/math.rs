@@ -8,8 +8,15 @@
 
 use std::sync::LazyLock;
 use std::sync::mpsc::{Sender, channel};
+use std::time::Duration;
 
 use confab_core::markdown::{MathRenderer, install_math_renderer};
+
+/// How long a formula may take before it is shown as its source, as Zulip's KaTeX service
+/// times out (after 0.5 s; more here, for slow and debug builds), so that no formula holds up
+/// the command rendering it. Formulas are bounded by the message length and KaTeX's own
+/// expansion limit, and render in milliseconds.
+const PATIENCE: Duration = Duration::from_secs(2);
 
 /// One formula to render, with where the answer goes.
 struct Request {
@@ -54,7 +61,7 @@ impl MathRenderer for ServerKatex {
         let (answer, reply) = channel();
         let request = Request { tex: tex.to_owned(), display, answer };
         self.requests.as_ref()?.send(request).ok()?;
-        reply.recv().ok()?
+        reply.recv_timeout(PATIENCE).ok()?
     }
 }
 
