@@ -1,7 +1,7 @@
 // Builds the browser client into one directory that `confab serve` embeds:
 //   index.html           the app shell, served at / and /login/
 //   sw.js                the service worker (caches the shell for offline starts)
-//   static/assets/*      content-hashed script, styles and the engine's WebAssembly
+//   static/assets/*      content-hashed script, styles (with KaTeX's fonts) and the engine's WebAssembly
 //   static/icon.svg
 // Served as: / and /login/ -> index.html, /sw.js, /static/* -> static/*.
 //
@@ -66,13 +66,22 @@ const bundle = await build({
   define: { ENGINE_WASM_URL: JSON.stringify(`/static/assets/${wasmName}`) },
   jsx: "automatic",
   jsxImportSource: "preact",
-  loader: { ".css": "css" },
+  // KaTeX's stylesheet names each font as woff2, woff and ttf: browsers take the woff2, so
+  // only those are bundled (as files beside the stylesheet, named by esbuild's own hash).
+  loader: { ".css": "css", ".woff2": "file" },
+  external: ["*.woff", "*.ttf"],
+  assetNames: "[name]-[hash]",
   logLevel: "warning",
 });
 
 const shell = { wasm: `/static/assets/${wasmName}` };
 for (const file of bundle.outputFiles) {
   const name = file.path.slice(file.path.lastIndexOf("/") + 1);
+  if (name.endsWith(".woff2")) {
+    // Already content-hashed, and named so in the stylesheet.
+    writeFileSync(join(assets, name), file.contents);
+    continue;
+  }
   const finalName = hashed(name, file.contents);
   writeFileSync(join(assets, finalName), file.contents);
   if (name.endsWith(".js")) shell.script = `/static/assets/${finalName}`;

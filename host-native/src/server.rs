@@ -80,6 +80,7 @@ impl Server {
     /// Opens the data directory and binds. On a data directory without organizations this
     /// creates one on the root and writes `DIR/zuliprc` pointing at the root's URL.
     pub async fn bind(config: &Config) -> Result<Server, StartError> {
+        crate::math::install();
         let store = Store::open_with(&config.data_dir, config.store)
             .map_err(|e| StartError(format!("cannot open {}: {e}", config.data_dir.display())))?;
         let store = Arc::new(store);

@@ -10,6 +10,7 @@
 mod client;
 mod http;
 mod live_state;
+mod math;
 mod values;
 
 use confab_core::markdown::{self, OrganizationSnapshot};
@@ -18,6 +19,7 @@ use wasm_bindgen::prelude::*;
 
 pub use client::Client;
 pub use live_state::LiveState;
+pub use math::use_katex;
 use values::{from_js, to_js};
 
 /// The declarations of every type the exports take and return, generated from confab-core.

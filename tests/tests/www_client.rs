@@ -48,6 +48,24 @@ fn post_to_general(api: &Api, who: &Creds, topic: &str, content: &str) {
     assert_eq!(reply.status, 200, "{}", reply.body);
 }
 
+/// Math renders in the browser (the engine with www's KaTeX) to the server's bytes, and the
+/// client shows it with KaTeX's stylesheet and fonts.
+#[test]
+fn math_renders_in_the_browser_to_the_servers_bytes() {
+    let organization = Organization::start();
+    let user = |c: &Creds| json!({"email": c.email, "apiKey": c.api_key, "password": "s3cret-pass"});
+    let users = json!({"a": user(&organization.alice), "b": user(&organization.bob)});
+    let package = confab_tests::web::package().to_string_lossy().into_owned();
+    browser_test(
+        "www_math.test.mjs",
+        &[
+            ("CONFAB_SITE", organization.server.base_url.clone()),
+            ("CONFAB_USERS", users.to_string()),
+            ("CONFAB_WEB_PACKAGE", package),
+        ],
+    );
+}
+
 #[test]
 fn two_people_chat_react_and_edit_live() {
     Organization::start().run("www_live.test.mjs");

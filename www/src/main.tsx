@@ -1,6 +1,7 @@
-// Boot: the engine's WebAssembly, the service worker, then the login page or the saved session.
+// Boot: the engine's WebAssembly (with KaTeX for math), the service worker, then the login page or the saved session.
 import { render } from "preact";
-import init from "confab-web";
+import init, { useKatex } from "confab-web";
+import katex from "katex";
 import { App } from "./app";
 import { LoginPage, serverReachable } from "./views/login";
 import { Session } from "./session/session";
@@ -8,6 +9,7 @@ import { applyTheme, storedTheme } from "./ui/theme";
 import "./styles/app.css";
 import "./styles/content.css";
 import "./styles/views.css";
+import "katex/dist/katex.min.css";
 
 declare const ENGINE_WASM_URL: string;
 
@@ -37,6 +39,8 @@ async function boot() {
     navigator.serviceWorker.register("/sw.js").catch((error) => console.warn("No offline shell:", error));
   }
   await init({ module_or_path: ENGINE_WASM_URL });
+  // Math renders with the server's KaTeX release, to the bytes the server stores.
+  useKatex(katex);
   const session = await Session.restore();
   if (session) showApp(session);
   else await showLogin();

@@ -4,6 +4,8 @@ use std::collections::BTreeSet;
 
 use serde::{Deserialize, Serialize};
 
+use super::math::MathRenderer;
+
 /// What the renderer needs to know about the organization; the server implements it over
 /// storage, the browser over its cache. All lookups are by the text the user typed.
 pub trait MarkdownContext {
@@ -35,6 +37,11 @@ pub trait MarkdownContext {
     /// previewed by its extension, showing the original file.
     fn uploaded_image(&self, _path_id: &str) -> UploadLookup {
         UploadLookup::Unknown
+    }
+    /// KaTeX for `$$…$$` and ```` ```math ````: by default the one the host installed for the
+    /// process (see `math.rs`); `None` renders all math as `tex-error`.
+    fn math_renderer(&self) -> Option<&dyn MathRenderer> {
+        super::math::installed_math_renderer()
     }
 }
 

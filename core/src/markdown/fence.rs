@@ -13,6 +13,7 @@ use regex::Regex;
 
 use super::data::lexers::LEXER_NAMES;
 use super::highlight;
+use super::math::{self, MathRenderer};
 
 /// A fence line: the fence, an optional `{.lang}`-style language and a header.
 pub(crate) static FENCE_RE: LazyLock<Regex> = LazyLock::new(|| {
@@ -78,6 +79,7 @@ struct Handler {
 pub(crate) fn fenced_blocks(
     lines: Vec<String>,
     default_language: Option<&str>,
+    math_renderer: Option<&dyn MathRenderer>,
     stash: &mut HtmlStash,
 ) -> Vec<String> {
     let mut handlers = vec![Handler { kind: Kind::Outer, fence: String::new(), lines: Vec::new() }];
@@ -87,21 +89,21 @@ pub(crate) fn fenced_blocks(
             Kind::Outer => open_or_push(&mut handlers, line, default_language),
             Kind::Code { .. } | Kind::Math => {
                 if line.trim_end() == top.fence {
-                    close(&mut handlers, stash);
+                    close(&mut handlers, math_renderer, stash);
                 } else {
                     top.lines.push(line.trim_end().to_owned());
                 }
             }
             Kind::Quote => {
                 if line.trim_end() == top.fence {
-                    close(&mut handlers, stash);
+                    close(&mut handlers, math_renderer, stash);
                 } else {
                     open_or_push(&mut handlers, line, default_language);
                 }
             }
             Kind::Spoiler { .. } => {
                 if line.trim_end() == top.fence {
-                    close(&mut handlers, stash);
+                    close(&mut handlers, math_renderer, stash);
                 } else {
                     // Zulip does not apply the default language inside spoilers.
                     open_or_push(&mut handlers, line, None);
@@ -110,7 +112,7 @@ pub(crate) fn fenced_blocks(
         }
     }
     while handlers.len() > 1 {
-        close(&mut handlers, stash);
+        close(&mut handlers, math_renderer, stash);
     }
     let mut output = handlers.pop().map(|h| h.lines).unwrap_or_default();
     if output.len() > 2 && !output[output.len() - 2].is_empty() {
@@ -141,7 +143,7 @@ fn open_or_push(handlers: &mut Vec<Handler>, line: String, default_language: Opt
 }
 
 /// Closes the innermost fence: its output goes to the enclosing handler's lines.
-fn close(handlers: &mut Vec<Handler>, stash: &mut HtmlStash) {
+fn close(handlers: &mut Vec<Handler>, math_renderer: Option<&dyn MathRenderer>, stash: &mut HtmlStash) {
     let Some(handler) = handlers.pop() else { return };
     let Some(parent) = handlers.last_mut() else { return };
     if handler.lines.is_empty() {
@@ -151,7 +153,7 @@ fn close(handlers: &mut Vec<Handler>, stash: &mut HtmlStash) {
     let formatted = match handler.kind {
         Kind::Outer => text,
         Kind::Code { lang } => stash.store(code_block_html(lang.as_deref(), &text, false)),
-        Kind::Math => stash.store(math_block_html(&text)),
+        Kind::Math => stash.store(math::block_html(&text, math_renderer)),
         Kind::Quote => text.split('\n').map(|line| format!("> {line}")).collect::<Vec<_>>().join("\n"),
         Kind::Spoiler { header } => {
             let mut parts =
@@ -226,36 +228,13 @@ static HEADER_RE: LazyLock<Regex> = LazyLock::new(|| {
         .expect("static regex")
 });
 
-/// A ```` ```math ```` block as Zulip renders it when KaTeX fails: each paragraph as a
-/// `tex-error` span with its source, escaped (Django's `escape`).
-fn math_block_html(text: &str) -> String {
-    text.split("\n\n")
-        .map(|paragraph| {
-            let mut html = String::from("<span class=\"tex-error\">");
-            for c in paragraph.chars() {
-                match c {
-                    '&' => html.push_str("&amp;"),
-                    '<' => html.push_str("&lt;"),
-                    '>' => html.push_str("&gt;"),
-                    '"' => html.push_str("&quot;"),
-                    '\'' => html.push_str("&#x27;"),
-                    _ => html.push(c),
-                }
-            }
-            html.push_str("</span>");
-            html
-        })
-        .collect::<Vec<_>>()
-        .join("\n\n")
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
 
     fn run(input: &[&str]) -> (Vec<String>, HtmlStash) {
         let mut stash = HtmlStash::default();
-        let out = fenced_blocks(input.iter().map(|s| (*s).to_owned()).collect(), None, &mut stash);
+        let out = fenced_blocks(input.iter().map(|s| (*s).to_owned()).collect(), None, None, &mut stash);
         (out, stash)
     }
 

@@ -28,10 +28,14 @@
 //!   token `<span>`s with its short classes. Each grammar is written to tokenize as Pygments'
 //!   lexer does; `cargo bench -p confab-tests --bench highlighting` measures the agreement.
 //!   Other languages Pygments knows get no spans (Zulip would highlight them).
-//! - **No KaTeX.** `$$…$$` and ```` ```math ```` render as Zulip renders math that KaTeX
-//!   rejects: `<span class="tex-error">$$…$$</span>` inline, and one
-//!   `<span class="tex-error">…</span>` per paragraph of a math block, inside a `<p>`. Clients
-//!   show the source; nothing is lost, and a KaTeX pass could later replace these spans.
+//! - **KaTeX from the host** (`math.rs`). `$$…$$` and ```` ```math ```` blocks are KaTeX's
+//!   HTML and MathML, made by a [`MathRenderer`] the host supplies at [`KATEX_VERSION`] (the
+//!   server: the `katex` crate; the browser: the `katex` npm package), called as Zulip calls
+//!   it (`displayMode` for blocks, no other option). Inline math is KaTeX's `<span
+//!   class="katex">`; a block is one `<p>` holding each of its paragraphs' `<span
+//!   class="katex-display">`, a blank line apart. What KaTeX rejects, or all math where no
+//!   renderer is installed, is shown as Zulip shows it: `<span class="tex-error">$$…$$</span>`
+//!   inline, a `tex-error` span per paragraph in a block.
 //! - **No network.** Previews are made for image, video and YouTube links only (no Dropbox,
 //!   tweets or page embeds), without a Camo proxy. Uploaded images are previewed as
 //!   Zulip 9+ previews them once thumbnailed, from what `MarkdownContext::uploaded_image` says
@@ -70,6 +74,7 @@ mod fence;
 mod highlight;
 mod inline;
 mod linkifier;
+mod math;
 mod preprocess;
 mod preview;
 mod snapshot;
@@ -83,6 +88,7 @@ pub use context::{
 pub use context::{UploadLookup, UploadedImage};
 pub use inline::emoji::{codepoint_to_name as unicode_emoji_name, name_to_codepoint as unicode_emoji_code};
 pub use linkifier::{template_variables, topic_links, validate_linkifier};
+pub use math::{KATEX_VERSION, MathRenderer, install_math_renderer, installed_math_renderer};
 pub use snapshot::{OrganizationSnapshot, render_description};
 
 /// The highlighter's tokens for `code` in a code block's language (any alias Pygments knows,
@@ -126,7 +132,8 @@ fn render_dyn(content: &str, ctx: &dyn MarkdownContext) -> Rendering {
     let lines: Vec<String> = content.split('\n').map(str::to_owned).collect();
     let lines = preprocess::normalize_whitespace(preprocess::hanging_lists(lines));
     let mut html = HtmlStash::default();
-    let lines = fence::fenced_blocks(lines, ctx.default_code_block_language(), &mut html);
+    let lines =
+        fence::fenced_blocks(lines, ctx.default_code_block_language(), ctx.math_renderer(), &mut html);
     rendering.alert_text = lines
         .iter()
         .map(|l| l.chars().map(|c| if HtmlStash::is_marker(c) { '\u{2}' } else { c }).collect::<String>())

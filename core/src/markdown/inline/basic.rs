@@ -9,6 +9,7 @@ use std::sync::LazyLock;
 use regex::Regex;
 
 use super::{Elem, Engine, Found, Stashed, is_space, is_word};
+use crate::markdown::math::{self, MathRenderer};
 use crate::markdown::tree::Escape;
 
 static ENTITY_RE: LazyLock<Regex> =
@@ -113,9 +114,10 @@ impl Engine<'_> {
     }
 }
 
-/// `$$tex$$` on one line, not touching other dollars or word characters. We do not run KaTeX:
-/// the source is shown as Zulip shows math KaTeX cannot render.
-pub(super) fn tex(data: &str, from: usize) -> Option<Found> {
+/// `$$tex$$` on one line, not touching other dollars or word characters: KaTeX's HTML, or the
+/// source in a `tex-error` span when KaTeX rejects it (or there is none, or the body holds
+/// another pattern's placeholder, which KaTeX would see as Zulip's placeholder text).
+pub(super) fn tex(data: &str, from: usize, katex: Option<&dyn MathRenderer>) -> Option<Found> {
     let bytes = data.as_bytes();
     let mut from = from;
     while let Some(offset) = data[from..].find("$$") {
@@ -158,6 +160,11 @@ pub(super) fn tex(data: &str, from: usize) -> Option<Found> {
                 continue;
             }
             let source = &data[p..after];
+            let body = &source[2..source.len() - 2];
+            let katex = katex.filter(|_| !body.chars().any(super::is_placeholder));
+            if let Some(html) = math::inline_html(body, katex) {
+                return Some(Found::new(p, after, Stashed::Raw(html)));
+            }
             let span = Elem::atomic("span", source).attr("class", "tex-error");
             return Some(Found::new(p, after, Stashed::Element(span)));
         }
@@ -275,11 +282,11 @@ mod tests {
 
     #[test]
     fn math_follows_zulips_boundaries() {
-        assert_eq!(span(tex("$$x$$", 0)), Some((0, 5)));
-        assert_eq!(span(tex("a$$x$$", 0)), None);
-        assert_eq!(span(tex("$$_$$", 0)), None);
-        assert_eq!(span(tex("($$x \\approx 5\\$$$)", 0)), Some((1, 18)));
-        assert_eq!(span(tex("$$$ and $$$$", 0)), None);
-        assert_eq!(span(tex("$$x\ny$$", 0)), None);
+        assert_eq!(span(tex("$$x$$", 0, None)), Some((0, 5)));
+        assert_eq!(span(tex("a$$x$$", 0, None)), None);
+        assert_eq!(span(tex("$$_$$", 0, None)), None);
+        assert_eq!(span(tex("($$x \\approx 5\\$$$)", 0, None)), Some((1, 18)));
+        assert_eq!(span(tex("$$$ and $$$$", 0, None)), None);
+        assert_eq!(span(tex("$$x\ny$$", 0, None)), None);
     }
 }

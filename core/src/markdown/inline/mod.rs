@@ -410,7 +410,7 @@ impl<'a> Engine<'a> {
             },
             Pattern::StrongEm => self.strong_em(data, from, index),
             Pattern::UserMention => self.user_mention(data, from),
-            Pattern::Tex => basic::tex(data, from),
+            Pattern::Tex => basic::tex(data, from, self.ctx.math_renderer()),
             Pattern::MessageLink => self.message_link(data, from),
             Pattern::TopicLink => self.topic_link(data, from),
             Pattern::ChannelLink => self.channel_link(data, from),
