@@ -104,6 +104,12 @@ impl Rule {
         self
     }
 
+    /// Pops `n` states.
+    pub(crate) const fn pop_n(mut self, n: u8) -> Rule {
+        self.next = Next::Pop(n);
+        self
+    }
+
     pub(crate) const fn pop_to(mut self, n: u8, state: &'static str) -> Rule {
         self.next = Next::PopPush(n, state);
         self

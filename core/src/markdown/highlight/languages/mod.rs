@@ -6,36 +6,51 @@
 use super::engine::Grammar;
 
 mod bash;
+mod c_family;
 mod csharp;
+mod css;
 mod diff;
 mod docker;
 mod go;
+mod html;
 mod ini;
 mod java;
 mod javascript;
 mod json;
+mod kotlin;
+mod lua;
 mod python;
+mod ruby;
 mod rust;
 mod sql;
 mod toml;
 mod xml;
+mod yaml;
 
 /// Each grammar by the Pygments lexer name (`data-code-language`) it stands in for.
 pub(super) static GRAMMARS: &[(&str, &Grammar)] = &[
     ("Bash", &bash::BASH),
+    ("C", &c_family::C),
+    ("C++", &c_family::CPP),
     ("C#", &csharp::CSHARP),
+    ("CSS", &css::CSS),
     ("Diff", &diff::DIFF),
     ("Docker", &docker::DOCKER),
     ("Go", &go::GO),
+    ("HTML", &html::HTML),
     ("INI", &ini::INI),
     ("Java", &java::JAVA),
     ("JavaScript", &javascript::JAVASCRIPT),
     ("JSON", &json::JSON),
+    ("Kotlin", &kotlin::KOTLIN),
+    ("Lua", &lua::LUA),
     ("Python", &python::PYTHON),
+    ("Ruby", &ruby::RUBY),
     ("Rust", &rust::RUST),
     ("SQL", &sql::SQL),
     ("TOML", &toml::TOML),
     ("XML", &xml::XML),
+    ("YAML", &yaml::YAML),
     ("TypeScript", &javascript::TYPESCRIPT),
 ];
 
