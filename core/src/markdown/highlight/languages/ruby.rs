@@ -198,14 +198,18 @@ fn heredoc_opener(text: &str, found: Range<usize>) -> Option<usize> {
     (!before.is_some_and(|c| c.is_alphanumeric() || c == '_' || ")]}".contains(c))).then_some(found.end)
 }
 
-/// At the start of a line after one that opens a heredoc (`<<~EOS`): the body and the line
-/// that closes it.
+/// At the end of a line that opens a heredoc (`<<~EOS`), or at the start of the next: the
+/// body and the line that closes it.
 fn heredoc_body(text: &str, found: Range<usize>) -> Option<usize> {
     let start = found.start;
-    if start == 0 || text.as_bytes()[start - 1] != b'\n' {
+    let (previous_end, body_start) = if text[start..].starts_with('\n') {
+        (start, start + 1)
+    } else if start > 0 && text.as_bytes()[start - 1] == b'\n' {
+        (start - 1, start)
+    } else {
         return None;
-    }
-    let previous = &text[text[..start - 1].rfind('\n').map_or(0, |i| i + 1)..start - 1];
+    };
+    let previous = &text[text[..previous_end].rfind('\n').map_or(0, |i| i + 1)..previous_end];
     let at = previous.find("<<")?;
     let rest = &previous[at + 2..];
     let tolerant = rest.starts_with(['-', '~']);
@@ -215,7 +219,7 @@ fn heredoc_body(text: &str, found: Range<usize>) -> Option<usize> {
     if name.is_empty() || name.starts_with(|c: char| c.is_ascii_digit()) {
         return None;
     }
-    let mut line_start = start;
+    let mut line_start = body_start;
     while line_start < text.len() {
         let line_end = text[line_start..].find('\n').map_or(text.len(), |i| line_start + i);
         let line = &text[line_start..line_end];
