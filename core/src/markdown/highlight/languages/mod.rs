@@ -19,6 +19,7 @@ mod javascript;
 mod json;
 mod kotlin;
 mod lua;
+mod php;
 mod python;
 mod ruby;
 mod rust;
@@ -44,6 +45,7 @@ pub(super) static GRAMMARS: &[(&str, &Grammar)] = &[
     ("JSON", &json::JSON),
     ("Kotlin", &kotlin::KOTLIN),
     ("Lua", &lua::LUA),
+    ("PHP", &php::PHP),
     ("Python", &python::PYTHON),
     ("Ruby", &ruby::RUBY),
     ("Rust", &rust::RUST),
