@@ -24,6 +24,7 @@ mod python;
 mod ruby;
 mod rust;
 mod sql;
+mod swift;
 mod toml;
 mod xml;
 mod yaml;
@@ -50,6 +51,7 @@ pub(super) static GRAMMARS: &[(&str, &Grammar)] = &[
     ("Ruby", &ruby::RUBY),
     ("Rust", &rust::RUST),
     ("SQL", &sql::SQL),
+    ("Swift", &swift::SWIFT),
     ("TOML", &toml::TOML),
     ("XML", &xml::XML),
     ("YAML", &yaml::YAML),
