@@ -12,6 +12,7 @@ mod css;
 mod diff;
 mod docker;
 mod go;
+mod haskell;
 mod html;
 mod ini;
 mod java;
@@ -39,6 +40,7 @@ pub(super) static GRAMMARS: &[(&str, &Grammar)] = &[
     ("Diff", &diff::DIFF),
     ("Docker", &docker::DOCKER),
     ("Go", &go::GO),
+    ("Haskell", &haskell::HASKELL),
     ("HTML", &html::HTML),
     ("INI", &ini::INI),
     ("Java", &java::JAVA),
