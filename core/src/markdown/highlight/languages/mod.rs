@@ -22,6 +22,7 @@ mod kotlin;
 mod lua;
 mod php;
 mod python;
+mod r;
 mod ruby;
 mod rust;
 mod sql;
@@ -50,6 +51,7 @@ pub(super) static GRAMMARS: &[(&str, &Grammar)] = &[
     ("Lua", &lua::LUA),
     ("PHP", &php::PHP),
     ("Python", &python::PYTHON),
+    ("S", &r::R),
     ("Ruby", &ruby::RUBY),
     ("Rust", &rust::RUST),
     ("SQL", &sql::SQL),
