@@ -20,6 +20,7 @@ mod javascript;
 mod json;
 mod kotlin;
 mod lua;
+mod markdown;
 mod php;
 mod python;
 mod r;
@@ -49,6 +50,7 @@ pub(super) static GRAMMARS: &[(&str, &Grammar)] = &[
     ("JSON", &json::JSON),
     ("Kotlin", &kotlin::KOTLIN),
     ("Lua", &lua::LUA),
+    ("Markdown", &markdown::MARKDOWN),
     ("PHP", &php::PHP),
     ("Python", &python::PYTHON),
     ("S", &r::R),
@@ -65,4 +67,13 @@ pub(super) static GRAMMARS: &[(&str, &Grammar)] = &[
 /// The grammar for a Pygments lexer name.
 pub(super) fn grammar(lexer_name: &str) -> Option<&'static Grammar> {
     GRAMMARS.iter().find(|(name, _)| *name == lexer_name).map(|(_, grammar)| *grammar)
+}
+
+/// The grammar for a language as a fence names it (`py`, `c++`): Pygments' lexer for that
+/// alias, as Zulip finds it.
+pub(super) fn by_alias(alias: &str) -> Option<&'static Grammar> {
+    let alias = alias.trim().to_lowercase();
+    let names = super::super::data::lexers::LEXER_NAMES;
+    let index = names.binary_search_by(|(known, _)| (*known).cmp(alias.as_str())).ok()?;
+    grammar(names[index].1)
 }
