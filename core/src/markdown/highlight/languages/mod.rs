@@ -26,6 +26,7 @@ mod python;
 mod r;
 mod ruby;
 mod rust;
+mod scala;
 mod sql;
 mod swift;
 mod toml;
@@ -56,6 +57,7 @@ pub(super) static GRAMMARS: &[(&str, &Grammar)] = &[
     ("S", &r::R),
     ("Ruby", &ruby::RUBY),
     ("Rust", &rust::RUST),
+    ("Scala", &scala::SCALA),
     ("SQL", &sql::SQL),
     ("Swift", &swift::SWIFT),
     ("TOML", &toml::TOML),
