@@ -21,6 +21,7 @@ mod json;
 mod kotlin;
 mod lua;
 mod markdown;
+mod perl;
 mod php;
 mod python;
 mod r;
@@ -52,6 +53,7 @@ pub(super) static GRAMMARS: &[(&str, &Grammar)] = &[
     ("Kotlin", &kotlin::KOTLIN),
     ("Lua", &lua::LUA),
     ("Markdown", &markdown::MARKDOWN),
+    ("Perl", &perl::PERL),
     ("PHP", &php::PHP),
     ("Python", &python::PYTHON),
     ("S", &r::R),
