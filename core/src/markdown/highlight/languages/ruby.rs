@@ -89,8 +89,9 @@ static INTERPOLATION: &[Rule] = &[
 static ESCAPE: &[Rule] = &[r(r#"\\(?:[\\abefnrstv#"']|x[a-fA-F0-9]{1,2}|[0-7]{1,3})"#, StringEscape)];
 
 static ROOT: &[Rule] = &[
-    // A heredoc's body, after the line that opened it.
-    g(r"(?s)(.*\n)?(.*)", &[StringHeredoc, StringDelimiter]).extended(heredoc_body),
+    // A heredoc's body, after the line that opened it (tried only at a line's start or end:
+    // the pattern runs to the text's end before the function finds the body's).
+    g(r"(?ms)(?:^|$)(.*\n)?(.*)", &[StringHeredoc, StringDelimiter]).extended(heredoc_body),
     r(r"\A#!.+?$", CommentHashbang),
     r(r"#.*?$", CommentSingle),
     r(r"(?s)=begin\s.*?\n=end.*?$", CommentMultiline),
