@@ -3,7 +3,9 @@
 //! must not fall below what it reached (`cargo bench -p confab-tests --bench highlighting`
 //! prints the table; `confab_tests::highlighting` has the counting rule).
 
-use confab_tests::highlighting::{agreement, confab_tokens, corpus, corpus_dir, differences, pygments_tokens, table};
+use confab_tests::highlighting::{
+    agreement, confab_tokens, corpus, corpus_dir, differences, pygments_tokens, table,
+};
 use confab_tests::{python, workspace_root};
 
 /// The overall agreement reached when the grammars were written, less a margin for an

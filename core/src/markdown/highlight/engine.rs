@@ -344,9 +344,12 @@ pub(crate) fn lex(grammar: &Grammar, text: &str, offset: usize, out: &mut Vec<Sp
                                 lex(other, &text[span.start..span.end], offset + span.start, out)?
                             }
                             Some(Part::Language(name_group)) => {
-                                let name = caps.get_group(usize::from(name_group)).map_or("", |n| &text[n.range()]);
+                                let name =
+                                    caps.get_group(usize::from(name_group)).map_or("", |n| &text[n.range()]);
                                 match super::languages::by_alias(name) {
-                                    Some(other) => lex(other, &text[span.start..span.end], offset + span.start, out)?,
+                                    Some(other) => {
+                                        lex(other, &text[span.start..span.end], offset + span.start, out)?
+                                    }
                                     None => push(out, Token::String, offset + span.start..offset + span.end),
                                 }
                             }

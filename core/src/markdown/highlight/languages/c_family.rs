@@ -9,16 +9,31 @@ use super::super::engine::{Grammar, Part, Rule, State, default, g, parts, r};
 use super::super::token::Token::*;
 
 pub(in super::super) static C: Grammar = Grammar::new(&[
-    State { name: "root", rules: &[WHITESPACE, C_KEYWORDS, KEYWORDS, C_FUNCTIONS, C_TYPES, TYPES, TO_STATEMENT] },
-    State { name: "statement", rules: &[WHITESPACE, C_STATEMENTS, C_KEYWORDS, KEYWORDS, C_TYPES, TYPES, STATEMENTS, STATEMENT_END] },
-    State { name: "function", rules: &[WHITESPACE, C_STATEMENTS, C_KEYWORDS, KEYWORDS, C_TYPES, TYPES, STATEMENTS, FUNCTION] },
+    State {
+        name: "root",
+        rules: &[WHITESPACE, C_KEYWORDS, KEYWORDS, C_FUNCTIONS, C_TYPES, TYPES, TO_STATEMENT],
+    },
+    State {
+        name: "statement",
+        rules: &[WHITESPACE, C_STATEMENTS, C_KEYWORDS, KEYWORDS, C_TYPES, TYPES, STATEMENTS, STATEMENT_END],
+    },
+    State {
+        name: "function",
+        rules: &[WHITESPACE, C_STATEMENTS, C_KEYWORDS, KEYWORDS, C_TYPES, TYPES, STATEMENTS, FUNCTION],
+    },
     State { name: "string", rules: &[STRING] },
     State { name: "macro", rules: &[MACRO] },
     State { name: "if0", rules: &[IF0] },
     State { name: "classname", rules: &[WHITESPACE, CLASSNAME] },
-    State { name: "case-value", rules: &[CASE_VALUE, WHITESPACE, C_STATEMENTS, C_KEYWORDS, KEYWORDS, C_TYPES, TYPES, STATEMENTS] },
+    State {
+        name: "case-value",
+        rules: &[CASE_VALUE, WHITESPACE, C_STATEMENTS, C_KEYWORDS, KEYWORDS, C_TYPES, TYPES, STATEMENTS],
+    },
     State { name: "attribute", rules: &[ATTRIBUTE, WHITESPACE] },
-    State { name: "attribute-args", rules: &[ARGS, C_STATEMENTS, C_KEYWORDS, KEYWORDS, C_TYPES, TYPES, STATEMENTS] },
+    State {
+        name: "attribute-args",
+        rules: &[ARGS, C_STATEMENTS, C_KEYWORDS, KEYWORDS, C_TYPES, TYPES, STATEMENTS],
+    },
 ]);
 
 pub(in super::super) static CPP: Grammar = Grammar::new(&[
@@ -26,16 +41,52 @@ pub(in super::super) static CPP: Grammar = Grammar::new(&[
         name: "root",
         rules: &[WHITESPACE, CPP_KEYWORDS, KEYWORDS, CPP_FUNCTIONS, CPP_TYPES, TYPES, TO_STATEMENT],
     },
-    State { name: "statement", rules: &[WHITESPACE, CPP_STATEMENTS, CPP_KEYWORDS, KEYWORDS, CPP_TYPES, TYPES, STATEMENTS, STATEMENT_END] },
-    State { name: "function", rules: &[WHITESPACE, CPP_STATEMENTS, CPP_KEYWORDS, KEYWORDS, CPP_TYPES, TYPES, STATEMENTS, FUNCTION] },
+    State {
+        name: "statement",
+        rules: &[
+            WHITESPACE,
+            CPP_STATEMENTS,
+            CPP_KEYWORDS,
+            KEYWORDS,
+            CPP_TYPES,
+            TYPES,
+            STATEMENTS,
+            STATEMENT_END,
+        ],
+    },
+    State {
+        name: "function",
+        rules: &[WHITESPACE, CPP_STATEMENTS, CPP_KEYWORDS, KEYWORDS, CPP_TYPES, TYPES, STATEMENTS, FUNCTION],
+    },
     State { name: "string", rules: &[STRING] },
     State { name: "macro", rules: &[MACRO] },
     State { name: "if0", rules: &[IF0] },
     State { name: "classname", rules: &[WHITESPACE, ANNOTATION_START, CLASSNAME] },
-    State { name: "enumname", rules: &[WHITESPACE, &[r(r"(?:class|struct)\b", Keyword)], ANNOTATION_START, CLASSNAME] },
-    State { name: "case-value", rules: &[CASE_VALUE, WHITESPACE, CPP_STATEMENTS, CPP_KEYWORDS, KEYWORDS, CPP_TYPES, TYPES, STATEMENTS] },
-    State { name: "attribute", rules: &[&[r(r"using\b", Keyword), r(":", Punctuation)], ATTRIBUTE, WHITESPACE] },
-    State { name: "attribute-args", rules: &[ARGS, CPP_STATEMENTS, CPP_KEYWORDS, KEYWORDS, CPP_TYPES, TYPES, STATEMENTS] },
+    State {
+        name: "enumname",
+        rules: &[WHITESPACE, &[r(r"(?:class|struct)\b", Keyword)], ANNOTATION_START, CLASSNAME],
+    },
+    State {
+        name: "case-value",
+        rules: &[
+            CASE_VALUE,
+            WHITESPACE,
+            CPP_STATEMENTS,
+            CPP_KEYWORDS,
+            KEYWORDS,
+            CPP_TYPES,
+            TYPES,
+            STATEMENTS,
+        ],
+    },
+    State {
+        name: "attribute",
+        rules: &[&[r(r"using\b", Keyword), r(":", Punctuation)], ATTRIBUTE, WHITESPACE],
+    },
+    State {
+        name: "attribute-args",
+        rules: &[ARGS, CPP_STATEMENTS, CPP_KEYWORDS, KEYWORDS, CPP_TYPES, TYPES, STATEMENTS],
+    },
     State {
         name: "namespace",
         rules: &[
@@ -57,9 +108,29 @@ pub(in super::super) static CPP: Grammar = Grammar::new(&[
     },
     State {
         name: "namespace-body",
-        rules: &[&[r(r"\}", Punctuation).pop()], WHITESPACE, CPP_KEYWORDS, KEYWORDS, CPP_FUNCTIONS, CPP_TYPES, TYPES, TO_STATEMENT],
+        rules: &[
+            &[r(r"\}", Punctuation).pop()],
+            WHITESPACE,
+            CPP_KEYWORDS,
+            KEYWORDS,
+            CPP_FUNCTIONS,
+            CPP_TYPES,
+            TYPES,
+            TO_STATEMENT,
+        ],
     },
-    State { name: "annotation", rules: &[&[r(r"\]\]", Punctuation).pop(), r(r"\(", Punctuation).push(&["attribute-args"]), r("::|,", Punctuation), r(IDENT, NameDecorator)], WHITESPACE] },
+    State {
+        name: "annotation",
+        rules: &[
+            &[
+                r(r"\]\]", Punctuation).pop(),
+                r(r"\(", Punctuation).push(&["attribute-args"]),
+                r("::|,", Punctuation),
+                r(IDENT, NameDecorator),
+            ],
+            WHITESPACE,
+        ],
+    },
 ]);
 
 /// An identifier (Pygments also takes `\u` escapes, which real code does not write).
@@ -70,7 +141,8 @@ static WHITESPACE: &[Rule] = &[
     r("^#", CommentPreproc).push(&["macro"]),
     g(r"^(\s*(?:/[*].*?[*]/\s*)?)(#if\s+0)", &[Whitespace, CommentPreproc]).push(&["if0"]),
     g(r"^(\s*(?:/[*].*?[*]/\s*)?)(#)", &[Whitespace, CommentPreproc]).push(&["macro"]),
-    g(r"(^[ \t]*)((?:[^\W\d]|\$)[\w$]*)(\s*)(:)", &[Whitespace, NameLabel, Whitespace, Punctuation]).extended(label),
+    g(r"(^[ \t]*)((?:[^\W\d]|\$)[\w$]*)(\s*)(:)", &[Whitespace, NameLabel, Whitespace, Punctuation])
+        .extended(label),
     r(r"\n", Whitespace),
     r(r"[^\S\n]+", Whitespace),
     r(r"\\\n", Text),
@@ -83,7 +155,8 @@ static WHITESPACE: &[Rule] = &[
 fn label(text: &str, found: Range<usize>) -> Option<usize> {
     let name = text[found.clone()].trim_start();
     let specifier = ["public", "private", "protected", "default"].iter().any(|word| {
-        name.strip_prefix(word).is_some_and(|rest| !rest.starts_with(|c: char| c.is_alphanumeric() || c == '_'))
+        name.strip_prefix(word)
+            .is_some_and(|rest| !rest.starts_with(|c: char| c.is_alphanumeric() || c == '_'))
     });
     (!specifier && !text[found.end..].starts_with(':')).then_some(found.end)
 }
@@ -239,13 +312,10 @@ static IF0: &[Rule] = &[
     r(r".*?\n", Comment),
 ];
 
-static CLASSNAME: &[Rule] = &[
-    r(IDENT, NameClass).pop(),
-    r(r"\s*", Text).before(">").pop(),
-    default().pop(),
-];
+static CLASSNAME: &[Rule] = &[r(IDENT, NameClass).pop(), r(r"\s*", Text).before(">").pop(), default().pop()];
 
-static CASE_VALUE: &[Rule] = &[r(":", Punctuation).not_after(":").not_before(":").pop(), r(IDENT, NameConstant)];
+static CASE_VALUE: &[Rule] =
+    &[r(":", Punctuation).not_after(":").not_before(":").pop(), r(IDENT, NameConstant)];
 
 static ATTRIBUTE: &[Rule] = &[
     r(r"\]\]", Punctuation).pop(),

@@ -18,10 +18,15 @@ pub(in super::super) static HTML: Grammar = Grammar::new(&[
             r(r"(?s)<!--.*?-->", CommentMultiline),
             r(r"(?s)<\?.*?\?>", CommentPreproc),
             r("<![^>]*>", CommentPreproc),
-            g(r"(?i)(<)(\s*)(script)(\s*)", &[Punctuation, Text, NameTag, Text]).push(&["script-content", "tag"]),
-            g(r"(?i)(<)(\s*)(style)(\s*)", &[Punctuation, Text, NameTag, Text]).push(&["style-content", "tag"]),
+            g(r"(?i)(<)(\s*)(script)(\s*)", &[Punctuation, Text, NameTag, Text])
+                .push(&["script-content", "tag"]),
+            g(r"(?i)(<)(\s*)(style)(\s*)", &[Punctuation, Text, NameTag, Text])
+                .push(&["style-content", "tag"]),
             g(r"(<)(\s*)([\w:.-]+)", &[Punctuation, Text, NameTag]).push(&["tag"]),
-            g(r"(<)(\s*)(/)(\s*)([\w:.-]+)(\s*)(>)", &[Punctuation, Text, Punctuation, Text, NameTag, Text, Punctuation]),
+            g(
+                r"(<)(\s*)(/)(\s*)([\w:.-]+)(\s*)(>)",
+                &[Punctuation, Text, Punctuation, Text, NameTag, Text, Punctuation],
+            ),
         ]],
     },
     State {
@@ -36,8 +41,11 @@ pub(in super::super) static HTML: Grammar = Grammar::new(&[
     State {
         name: "script-content",
         rules: &[&[
-            g(r"(?i)(<)(\s*)(/)(\s*)(script)(\s*)(>)", &[Punctuation, Text, Punctuation, Text, NameTag, Text, Punctuation])
-                .pop(),
+            g(
+                r"(?i)(<)(\s*)(/)(\s*)(script)(\s*)(>)",
+                &[Punctuation, Text, Punctuation, Text, NameTag, Text, Punctuation],
+            )
+            .pop(),
             using(r"(?s).", &JAVASCRIPT).extended(until_script_end),
             using(r"(?s).+?\n", &JAVASCRIPT).pop(),
             using(r"(?s).+", &JAVASCRIPT).pop(),
@@ -46,8 +54,11 @@ pub(in super::super) static HTML: Grammar = Grammar::new(&[
     State {
         name: "style-content",
         rules: &[&[
-            g(r"(?i)(<)(\s*)(/)(\s*)(style)(\s*)(>)", &[Punctuation, Text, Punctuation, Text, NameTag, Text, Punctuation])
-                .pop(),
+            g(
+                r"(?i)(<)(\s*)(/)(\s*)(style)(\s*)(>)",
+                &[Punctuation, Text, Punctuation, Text, NameTag, Text, Punctuation],
+            )
+            .pop(),
             using(r"(?s).", &CSS).extended(until_style_end),
             using(r"(?s).+?\n", &CSS).pop(),
             using(r"(?s).+", &CSS).pop(),

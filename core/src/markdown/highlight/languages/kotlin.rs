@@ -18,7 +18,6 @@ macro_rules! modifiers {
     };
 }
 
-
 pub(in super::super) static KOTLIN: Grammar = Grammar::new(&[
     State { name: "root", rules: &[ROOT] },
     State { name: "class", rules: &[&[r(r"\{", Punctuation).pop(), r(ID, NameClass).pop()]] },
@@ -75,8 +74,10 @@ pub(in super::super) static KOTLIN: Grammar = Grammar::new(&[
 
 const ID: &str = concat!("(?:", id_body!(), ")");
 /// Modifiers before a declaration are all declaration keywords.
-static MODIFIER_LIST: Grammar =
-    Grammar::new(&[State { name: "root", rules: &[&[r(r"\w+", KeywordDeclaration), r(r"\s+", Whitespace)]] }]);
+static MODIFIER_LIST: Grammar = Grammar::new(&[State {
+    name: "root",
+    rules: &[&[r(r"\w+", KeywordDeclaration), r(r"\s+", Whitespace)]],
+}]);
 
 static DECLARATION_PARTS: &[Part] =
     &[Part::Using(&MODIFIER_LIST), Part::Token(KeywordDeclaration), Part::Token(Whitespace)];
@@ -104,7 +105,8 @@ static ROOT: &[Rule] = &[
     g(r"(object)(\s+)(:)(\s+)", &[Keyword, Whitespace, Punctuation, Whitespace]).push(&["class"]),
     parts(concat!(r"((?:(?:", modifiers!(), r"|fun)\s+)*)(class|interface|object)(\s+)"), DECLARATION_PARTS)
         .push(&["class"]),
-    g(r"(var|val)(\s+)(\()", &[KeywordDeclaration, Whitespace, Punctuation]).push(&["destructuring_assignment"]),
+    g(r"(var|val)(\s+)(\()", &[KeywordDeclaration, Whitespace, Punctuation])
+        .push(&["destructuring_assignment"]),
     parts(concat!(r"((?:", modifiers!(), r"\s+)*)(var|val)(\s+)"), DECLARATION_PARTS).push(&["variable"]),
     parts(concat!(r"((?:", modifiers!(), r"\s+)*)(fun)(\s+)"), DECLARATION_PARTS).push(&["function"]),
     r(r"::|!!|\?[:.]", Operator),

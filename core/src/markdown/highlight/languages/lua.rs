@@ -22,7 +22,10 @@ pub(in super::super) static LUA: Grammar = Grammar::new(&[
                 r(r"[+\-*%^&|#]|//?|>>|<<|\.\.|[=~<>]=?", Operator),
                 r(r"[\[\]{}().,:;]+", Punctuation),
                 r(r"(?:and|or|not)\b", OperatorWord),
-                r(r"(?:break|do|else|elseif|end|for|if|in|repeat|return|then|until|while)\b", KeywordReserved),
+                r(
+                    r"(?:break|do|else|elseif|end|for|if|in|repeat|return|then|until|while)\b",
+                    KeywordReserved,
+                ),
                 r(r"goto\b", KeywordReserved).push(&["goto"]),
                 r(r"local\b", KeywordDeclaration),
                 r(r"(?:true|false|nil)\b", KeywordConstant),
@@ -69,7 +72,10 @@ pub(in super::super) static LUA: Grammar = Grammar::new(&[
     },
     State { name: "goto", rules: &[WS, &[r(r"[^\W\d]\w*", NameLabel).pop()]] },
     State { name: "label", rules: &[WS, &[r("::", Punctuation).pop(), r(r"[^\W\d]\w*", NameLabel)]] },
-    State { name: "attribute", rules: &[WS, &[r(">", Punctuation).pop_n(2), r(r"[^\W\d]\w*", NameAttribute)]] },
+    State {
+        name: "attribute",
+        rules: &[WS, &[r(">", Punctuation).pop_n(2), r(r"[^\W\d]\w*", NameAttribute)]],
+    },
     State { name: "sqs", rules: &[ESCAPE, &[r("'", StringSingle).pop(), r(r"[^\\']+", StringSingle)]] },
     State { name: "dqs", rules: &[ESCAPE, &[r("\"", StringDouble).pop(), r(r#"[^\\"]+"#, StringDouble)]] },
 ]);

@@ -18,9 +18,17 @@ pub(in super::super) static MARKDOWN: Grammar = Grammar::new(&[State {
             ),
             parts(
                 r"^(\s*)([*-])(\s)(.+\n)",
-                &[Part::Token(Whitespace), Part::Token(Keyword), Part::Token(Whitespace), Part::Using(&INLINE)],
+                &[
+                    Part::Token(Whitespace),
+                    Part::Token(Keyword),
+                    Part::Token(Whitespace),
+                    Part::Using(&INLINE),
+                ],
             ),
-            parts(r"^(\s*)([0-9]+\.)( .+\n)", &[Part::Token(Whitespace), Part::Token(Keyword), Part::Using(&INLINE)]),
+            parts(
+                r"^(\s*)([0-9]+\.)( .+\n)",
+                &[Part::Token(Whitespace), Part::Token(Keyword), Part::Using(&INLINE)],
+            ),
             g(r"^(\s*>\s)(.+\n)", &[Keyword, GenericEmph]),
             r(r"(?s)^\s*```\n.*?^\s*```$\n", StringBacktick),
             parts(

@@ -17,8 +17,11 @@ pub(in super::super) static PERL: Grammar = Grammar::new(&[
                 r"(?:case|continue|do|else|elsif|for|foreach|if|last|my|next|our|redo|reset|then|unless|until|while|print|new|BEGIN|CHECK|INIT|END|return)\b",
                 Keyword,
             ),
-            g(r"(format)(\s+)(\w+)(\s*)(=)(\s*\n)", &[Keyword, Whitespace, Name, Whitespace, Punctuation, Whitespace])
-                .push(&["format"]),
+            g(
+                r"(format)(\s+)(\w+)(\s*)(=)(\s*\n)",
+                &[Keyword, Whitespace, Name, Whitespace, Punctuation, Whitespace],
+            )
+            .push(&["format"]),
             r(r"(?:eq|lt|gt|le|ge|ne|not|and|or|cmp)\b", OperatorWord),
             r(r"(?s)s/(?:\\\\|\\[^\\]|[^\\/])*/(?:\\\\|\\[^\\]|[^\\/])*/[egimosx]*", StringRegex),
             r(r"(?s)s!(?:\\\\|\\!|[^!])*!(?:\\\\|\\!|[^!])*![egimosx]*", StringRegex),
@@ -38,8 +41,11 @@ pub(in super::super) static PERL: Grammar = Grammar::new(&[
                 NameBuiltin,
             ),
             r(r"(?:__(?:DATA|DIE|WARN)__|STD(?:IN|OUT|ERR))\b", NameBuiltinPseudo),
-            g(r#"(?s)(<<)(['"]?)([a-zA-Z_]\w*)(['"]?;?\n.*\n)([a-zA-Z_]\w*)(\n)"#, &[String, String, StringDelimiter, String, StringDelimiter, Whitespace])
-                .extended(heredoc),
+            g(
+                r#"(?s)(<<)(['"]?)([a-zA-Z_]\w*)(['"]?;?\n.*\n)([a-zA-Z_]\w*)(\n)"#,
+                &[String, String, StringDelimiter, String, StringDelimiter, Whitespace],
+            )
+            .extended(heredoc),
             r("__END__", CommentPreproc).push(&["end-part"]),
             r(r"\$\^[ADEFHILMOPSTWX]", NameVariableGlobal),
             r(r#"\$[\\"\[\]'&`+*.,;=%~?@$!<>(^|/-]"#, NameVariableGlobal).not_before(r"\w"),
@@ -60,7 +66,10 @@ pub(in super::super) static PERL: Grammar = Grammar::new(&[
             r(r"(?:q|qq|qw|qr|qx)<", StringOther).push(&["lt-string"]),
             r(r"(?:q|qq|qw|qr|qx)[\W_]", StringOther).extended(quoted),
             g(r"(package)(\s+)([a-zA-Z_]\w*(?:::[a-zA-Z_]\w*)*)", &[Keyword, Whitespace, NameNamespace]),
-            g(r"(use|require|no)(\s+)([a-zA-Z_]\w*(?:::[a-zA-Z_]\w*)*)", &[Keyword, Whitespace, NameNamespace]),
+            g(
+                r"(use|require|no)(\s+)([a-zA-Z_]\w*(?:::[a-zA-Z_]\w*)*)",
+                &[Keyword, Whitespace, NameNamespace],
+            ),
             g(r"(sub)(\s+)", &[Keyword, Whitespace]).push(&["funcname"]),
             r(r"(?:no|package|require|use)\b", Keyword),
             r(r"\[\]|\*\*|::|<<|>>|>=|<=>|<=|={3}|!=|=~|!~|&&?|\|\||\.{1,3}", Operator),
@@ -84,10 +93,7 @@ pub(in super::super) static PERL: Grammar = Grammar::new(&[
             r(r"(?s)\$(?:\\\\|\\[^\\]|[^\\$])*\$[egimosx]*", StringRegex).pop(),
         ]],
     },
-    State {
-        name: "format",
-        rules: &[&[r(r"\.\n", StringInterpol).pop(), r(r"[^\n]*\n", StringInterpol)]],
-    },
+    State { name: "format", rules: &[&[r(r"\.\n", StringInterpol).pop(), r(r"[^\n]*\n", StringInterpol)]] },
     State {
         name: "varname",
         rules: &[&[
@@ -117,10 +123,46 @@ pub(in super::super) static PERL: Grammar = Grammar::new(&[
             r(r"(?s).*?\{", Punctuation).pop(),
         ]],
     },
-    State { name: "cb-string", rules: &[&[r(r"\\[{}\\]", StringOther), r(r"\\", StringOther), r(r"\{", StringOther).push(&["cb-string"]), r(r"\}", StringOther).pop(), r(r"[^{}\\]+", StringOther)]] },
-    State { name: "rb-string", rules: &[&[r(r"\\[()\\]", StringOther), r(r"\\", StringOther), r(r"\(", StringOther).push(&["rb-string"]), r(r"\)", StringOther).pop(), r(r"[^()]+", StringOther)]] },
-    State { name: "sb-string", rules: &[&[r(r"\\[\[\]\\]", StringOther), r(r"\\", StringOther), r(r"\[", StringOther).push(&["sb-string"]), r(r"\]", StringOther).pop(), r(r"[^\[\]]+", StringOther)]] },
-    State { name: "lt-string", rules: &[&[r(r"\\[<>\\]", StringOther), r(r"\\", StringOther), r("<", StringOther).push(&["lt-string"]), r(">", StringOther).pop(), r("[^<>]+", StringOther)]] },
+    State {
+        name: "cb-string",
+        rules: &[&[
+            r(r"\\[{}\\]", StringOther),
+            r(r"\\", StringOther),
+            r(r"\{", StringOther).push(&["cb-string"]),
+            r(r"\}", StringOther).pop(),
+            r(r"[^{}\\]+", StringOther),
+        ]],
+    },
+    State {
+        name: "rb-string",
+        rules: &[&[
+            r(r"\\[()\\]", StringOther),
+            r(r"\\", StringOther),
+            r(r"\(", StringOther).push(&["rb-string"]),
+            r(r"\)", StringOther).pop(),
+            r(r"[^()]+", StringOther),
+        ]],
+    },
+    State {
+        name: "sb-string",
+        rules: &[&[
+            r(r"\\[\[\]\\]", StringOther),
+            r(r"\\", StringOther),
+            r(r"\[", StringOther).push(&["sb-string"]),
+            r(r"\]", StringOther).pop(),
+            r(r"[^\[\]]+", StringOther),
+        ]],
+    },
+    State {
+        name: "lt-string",
+        rules: &[&[
+            r(r"\\[<>\\]", StringOther),
+            r(r"\\", StringOther),
+            r("<", StringOther).push(&["lt-string"]),
+            r(">", StringOther).pop(),
+            r("[^<>]+", StringOther),
+        ]],
+    },
     State { name: "end-part", rules: &[&[r(r"(?s).+", CommentPreproc).pop()]] },
 ]);
 

@@ -11,18 +11,27 @@ use super::super::token::Token::*;
 
 pub(in super::super) static PHP: Grammar = Grammar::new(&[
     State { name: "root", rules: &[&[default().push(&["php"])]] },
-    State { name: "html", rules: &[&[r(r"<\?(?:php)?", CommentPreproc).push(&["php"]), r("[^<]+", Other), r("<", Other)]] },
+    State {
+        name: "html",
+        rules: &[&[r(r"<\?(?:php)?", CommentPreproc).push(&["php"]), r("[^<]+", Other), r("<", Other)]],
+    },
     State { name: "php", rules: &[&[r(r"\?>", CommentPreproc).push(&["html"])], PHP_RULES] },
     State { name: "variablevariable", rules: &[&[r(r"\}", NameVariable).pop()], PHP_RULES] },
     State { name: "classname", rules: &[&[r(IDENT, NameClass).pop()]] },
-    State { name: "functionname", rules: &[&[r(MAGIC_FUNCTIONS, NameFunctionMagic), r(IDENT, NameFunction).pop(), default().pop()]] },
+    State {
+        name: "functionname",
+        rules: &[&[r(MAGIC_FUNCTIONS, NameFunctionMagic), r(IDENT, NameFunction).pop(), default().pop()]],
+    },
     State {
         name: "string",
         rules: &[&[
             r("\"", StringDouble).pop(),
             r(r#"[^{$"\\]+"#, StringDouble),
             r(r#"(?i)\\(?:[nrt"$\\]|[0-7]{1,3}|x[0-9a-f]{1,2})"#, StringEscape),
-            r(r"(?i)\$(?:[_a-z]|[^\x00-\x7f])(?:\w|[^\x00-\x7f])*(?:\[\S+?\]|->(?:[_a-z]|[^\x00-\x7f])(?:\w|[^\x00-\x7f])*)?", StringInterpol),
+            r(
+                r"(?i)\$(?:[_a-z]|[^\x00-\x7f])(?:\w|[^\x00-\x7f])*(?:\[\S+?\]|->(?:[_a-z]|[^\x00-\x7f])(?:\w|[^\x00-\x7f])*)?",
+                StringInterpol,
+            ),
             parts(r"(?s)(\{\$\{)(.*?)(\}\})", INTERPOLATION),
             parts(r"(?s)(\{)(\$.*?)(\})", INTERPOLATION),
             g(r"(\$\{)(\S+)(\})", &[StringInterpol, NameVariable, StringInterpol]),
@@ -31,12 +40,20 @@ pub(in super::super) static PHP: Grammar = Grammar::new(&[
     },
     State {
         name: "attribute",
-        rules: &[&[r(r"\]", Punctuation).pop(), r(r"\(", Punctuation).push(&["attributeparams"]), r(IDENT, NameDecorator)], PHP_RULES],
+        rules: &[
+            &[
+                r(r"\]", Punctuation).pop(),
+                r(r"\(", Punctuation).push(&["attributeparams"]),
+                r(IDENT, NameDecorator),
+            ],
+            PHP_RULES,
+        ],
     },
     State { name: "attributeparams", rules: &[&[r(r"\)", Punctuation).pop()], PHP_RULES] },
 ]);
 
-static INTERPOLATION: &[Part] = &[Part::Token(StringInterpol), Part::Using(&PHP), Part::Token(StringInterpol)];
+static INTERPOLATION: &[Part] =
+    &[Part::Token(StringInterpol), Part::Using(&PHP), Part::Token(StringInterpol)];
 
 /// A name, which may be qualified by a namespace (`\App\Order`).
 const IDENT: &str = r"(?i)(?:[\\_a-z]|[^\x00-\x7f])(?:[\\\w]|[^\x00-\x7f])*";

@@ -67,15 +67,29 @@ static PERCENT_STRING: Grammar = Grammar::new(&[
     State { name: "root", rules: &[INTERPOLATION, &[r(r"[\\#]", StringOther), r(r"[^\\#]+", StringOther)]] },
     State {
         name: "in-intp",
-        rules: &[&[r(r"\{", StringInterpol).push(&["in-intp"]), r(r"\}", StringInterpol).pop()], ROOT, STRINGS, REST],
+        rules: &[
+            &[r(r"\{", StringInterpol).push(&["in-intp"]), r(r"\}", StringInterpol).pop()],
+            ROOT,
+            STRINGS,
+            REST,
+        ],
     },
     State { name: "funcname", rules: &[&[default().pop()]] },
     State { name: "classname", rules: &[&[default().pop()]] },
-    State { name: "simple-string-double", rules: &[ESCAPE, &[r(r#"[^\\"]+"#, StringDouble), r("\"", StringDouble).pop()]] },
-    State { name: "simple-string-single", rules: &[&[r(r"[^\\']+", StringSingle), r("'", StringSingle).pop()]] },
+    State {
+        name: "simple-string-double",
+        rules: &[ESCAPE, &[r(r#"[^\\"]+"#, StringDouble), r("\"", StringDouble).pop()]],
+    },
+    State {
+        name: "simple-string-single",
+        rules: &[&[r(r"[^\\']+", StringSingle), r("'", StringSingle).pop()]],
+    },
     State { name: "simple-sym", rules: &[&[r(r#"[^"]+"#, StringSymbol), r("\"", StringSymbol).pop()]] },
     State { name: "simple-backtick", rules: &[&[r(r"[^`]+", StringBacktick), r("`", StringBacktick).pop()]] },
-    State { name: "multiline-regex", rules: &[&[r(r"[^/]+", StringRegex), r("/[mixounse]*", StringRegex).pop()]] },
+    State {
+        name: "multiline-regex",
+        rules: &[&[r(r"[^/]+", StringRegex), r("/[mixounse]*", StringRegex).pop()]],
+    },
     State { name: "defexpr", rules: &[&[r(r"\)", Punctuation).pop()], ROOT, STRINGS, REST] },
     State { name: "end-part", rules: &[&[r(r"(?s).+", CommentPreproc).pop()]] },
 ]);
@@ -153,7 +167,8 @@ static STRINGS: &[Rule] = &[
 ];
 
 static REST: &[Rule] = &[
-    r(r#"\?(?:\\[MC]-)*(?:\\(?:[\\abefnrstv#"']|x[a-fA-F0-9]{1,2}|[0-7]{1,3})|\S)"#, StringChar).not_before(r"\w"),
+    r(r#"\?(?:\\[MC]-)*(?:\\(?:[\\abefnrstv#"']|x[a-fA-F0-9]{1,2}|[0-7]{1,3})|\S)"#, StringChar)
+        .not_before(r"\w"),
     r(r"[A-Z]\w+", NameConstant),
     g(r"(\.|::)(\[\]=|<=>|===|\[\]|\*\*|-@|\+@|<<|>>|<>|>=|==|[*\-+/%&|^`~<>])", &[Operator, Operator]),
     g(r"(\.|::)([a-zA-Z_]\w*[!?]?|[*%&^`~+\-/\[<>=])", &[Operator, Name]),
@@ -185,7 +200,8 @@ fn percent_literal(text: &str, opener: Range<usize>) -> Option<usize> {
             if depth == 0 {
                 let end = opener.end + i + 1;
                 // A regular expression's flags follow it.
-                let flags = text[end..].len() - text[end..].trim_start_matches(|c| "mixounse".contains(c)).len();
+                let flags =
+                    text[end..].len() - text[end..].trim_start_matches(|c| "mixounse".contains(c)).len();
                 return Some(if text[opener.clone()].starts_with("%r") { end + flags } else { end });
             }
         }

@@ -24,12 +24,32 @@ macro_rules! opchar {
 /// A name, which may end in `_` and operator characters (`unary_!`).
 macro_rules! idrest {
     () => {
-        concat!("(?:(?:", letter!(), r"(?:", letter!(), "|[0-9])*_|_)", opchar!(), "+|", letter!(), "(?:", letter!(), "|[0-9])*)")
+        concat!(
+            "(?:(?:",
+            letter!(),
+            r"(?:",
+            letter!(),
+            "|[0-9])*_|_)",
+            opchar!(),
+            "+|",
+            letter!(),
+            "(?:",
+            letter!(),
+            "|[0-9])*)"
+        )
     };
 }
 macro_rules! id_upper {
     () => {
-        concat!("(?:[\\p{Lu}\\p{Lt}](?:", letter!(), "|[0-9])*_", opchar!(), "+|[\\p{Lu}\\p{Lt}](?:", letter!(), "|[0-9])*)")
+        concat!(
+            "(?:[\\p{Lu}\\p{Lt}](?:",
+            letter!(),
+            "|[0-9])*_",
+            opchar!(),
+            "+|[\\p{Lu}\\p{Lt}](?:",
+            letter!(),
+            "|[0-9])*)"
+        )
     };
 }
 macro_rules! plain_id {
@@ -81,17 +101,33 @@ pub(in super::super) static SCALA: Grammar = Grammar::new(&[
     },
     State {
         name: "package",
-        rules: &[&[default().extended(after_statement_end).pop(), r(":", Punctuation).pop()], COMMENTS, QUALIFIED_NAME],
+        rules: &[
+            &[default().extended(after_statement_end).pop(), r(":", Punctuation).pop()],
+            COMMENTS,
+            QUALIFIED_NAME,
+        ],
     },
-    State { name: "interpolated-string-triple", rules: &[&[r("\"\"\"", String).not_before("\"").pop(), r("\"", String)], INTERPOLATED] },
+    State {
+        name: "interpolated-string-triple",
+        rules: &[&[r("\"\"\"", String).not_before("\"").pop(), r("\"", String)], INTERPOLATED],
+    },
     State { name: "interpolated-string", rules: &[&[r("\"", String).pop()], INTERPOLATED] },
     State {
         name: "interpolated-string-brace",
-        rules: &[&[r(r"\}", StringInterpol).pop(), r(r"\{", Punctuation).push(&["interpolated-string-nested-brace"])], ROOT],
+        rules: &[
+            &[
+                r(r"\}", StringInterpol).pop(),
+                r(r"\{", Punctuation).push(&["interpolated-string-nested-brace"]),
+            ],
+            ROOT,
+        ],
     },
     State {
         name: "interpolated-string-nested-brace",
-        rules: &[&[r(r"\{", Punctuation).push(&["interpolated-string-nested-brace"]), r(r"\}", Punctuation).pop()], ROOT],
+        rules: &[
+            &[r(r"\{", Punctuation).push(&["interpolated-string-nested-brace"]), r(r"\}", Punctuation).pop()],
+            ROOT,
+        ],
     },
 ]);
 
@@ -108,7 +144,14 @@ static QUALIFIED_NAME: &[Rule] = &[
 static INTERPOLATED: &[Rule] = &[
     r(r#"[^"$\\]+"#, String),
     r(r"\$\$", StringEscape),
-    g(concat!(r"(\$)(", r"[_\p{Ll}\p{Lu}\p{Lo}\p{Nl}\p{Lt}](?:[_\p{Ll}\p{Lu}\p{Lo}\p{Nl}\p{Lt}]|[0-9])*", ")"), &[StringInterpol, Name]),
+    g(
+        concat!(
+            r"(\$)(",
+            r"[_\p{Ll}\p{Lu}\p{Lo}\p{Nl}\p{Lt}](?:[_\p{Ll}\p{Lu}\p{Lo}\p{Nl}\p{Lt}]|[0-9])*",
+            ")"
+        ),
+        &[StringInterpol, Name],
+    ),
     r(r"\$\{", StringInterpol).push(&["interpolated-string-brace"]),
     r(r"(?s)\\.", String),
 ];
@@ -121,24 +164,38 @@ static ROOT: &[Rule] = &[
     g(r"\b(import)(\s+)", &[Keyword, Whitespace]).push(&["import-path"]),
     g(r"\b(export)(\s+)(given)(\s+)", &[Keyword, Whitespace, Keyword, Whitespace]).push(&["import-path"]),
     g(r"\b(export)(\s+)", &[Keyword, Whitespace]).push(&["import-path"]),
-    r(r"\b(?:private|protected|synchronized|@volatile|abstract|final|lazy|sealed|implicit|override|@transient|@native)\b", Keyword),
-    r(r"\b(?:transparent|opaque|infix|open|inline)\b", Keyword).before(r"[a-z\s]*\b(?:def|val|var|given|type|class|trait|object|enum)\b"),
+    r(
+        r"\b(?:private|protected|synchronized|@volatile|abstract|final|lazy|sealed|implicit|override|@transient|@native)\b",
+        Keyword,
+    ),
+    r(r"\b(?:transparent|opaque|infix|open|inline)\b", Keyword)
+        .before(r"[a-z\s]*\b(?:def|val|var|given|type|class|trait|object|enum)\b"),
     r(concat!("@", idrest!()), NameDecorator),
     g(r"(\()(\s*)(using)(\s)", &[Punctuation, Whitespace, Keyword, Whitespace]),
     g(concat!(r"\b(def)\b(\s*)(", any_id!(), ")?"), &[Keyword, Whitespace, NameFunction]),
     g(concat!(r"\b(trait)\b(\s*)(", any_id!(), ")?"), &[Keyword, Whitespace, NameClass]),
-    g(concat!(r"\b(?:(case)(\s+))?(class|object|enum)\b(\s*)(", any_id!(), ")?"), &[Keyword, Whitespace, Keyword, Whitespace, NameClass]),
+    g(
+        concat!(r"\b(?:(case)(\s+))?(class|object|enum)\b(\s*)(", any_id!(), ")?"),
+        &[Keyword, Whitespace, Keyword, Whitespace, NameClass],
+    ),
     g(concat!(r"\b(type)\b(\s*)(", any_id!(), ")?"), &[Keyword, Whitespace, NameClass]).not_after("."),
     r(r"\b(?:val|var)\b", KeywordDeclaration),
-    g(concat!(r"\b(package)(\s+)(object)\b(\s*)(", any_id!(), ")?"), &[Keyword, Whitespace, Keyword, Whitespace, NameNamespace]),
+    g(
+        concat!(r"\b(package)(\s+)(object)\b(\s*)(", any_id!(), ")?"),
+        &[Keyword, Whitespace, Keyword, Whitespace, NameNamespace],
+    ),
     g(r"\b(package)(\s+)", &[Keyword, Whitespace]).push(&["package"]),
     g(concat!(r"\b(given)\b(\s*)(", id_upper!(), ")"), &[Keyword, Whitespace, NameClass]),
     g(concat!(r"\b(given)\b(\s*)(", any_id!(), ")?"), &[Keyword, Whitespace, Name]),
-    g(concat!(r"\b(extends|with|derives)\b(\s*)(", id_upper!(), "|`[^`]+`)?"), &[Keyword, Whitespace, NameClass]),
+    g(
+        concat!(r"\b(extends|with|derives)\b(\s*)(", id_upper!(), "|`[^`]+`)?"),
+        &[Keyword, Whitespace, NameClass],
+    ),
     g(r"\b(extension)(\s+)", &[Keyword, Whitespace]).before(r"[\[(]"),
     g(r"\b(end)(\s+)(if|while|for|match|new|extension|val|var)\b", &[Keyword, Whitespace, Keyword]),
     g(concat!(r"\b(end)(\s+)(", id_upper!(), ")"), &[Keyword, Whitespace, NameClass]).before(r"\s*(?://|$)"),
-    g(concat!(r"\b(end)(\s+)(`[^`]+`|", plain_id!(), ")?"), &[Keyword, Whitespace, NameNamespace]).before(r"\s*(?://|$)"),
+    g(concat!(r"\b(end)(\s+)(`[^`]+`|", plain_id!(), ")?"), &[Keyword, Whitespace, NameNamespace])
+        .before(r"\s*(?://|$)"),
     r(r"\b(?:this|super)\b", NameBuiltinPseudo),
     r(r"(?:true|false|null)\b", KeywordConstant),
     r("0[xX][0-9a-fA-F_]*", NumberHex),
@@ -159,7 +216,10 @@ static ROOT: &[Rule] = &[
     r(concat!(r"\b(?:inline)"), Keyword).before(concat!(r"\s+(?:", plain_id!(), r"|`[^`]+`)\s*:")),
     r(r"['$]\{", Punctuation).not_before("'"),
     r(r"'\[", Punctuation).not_before("'"),
-    r(r"\b(?:new|return|throw|classOf|isInstanceOf|asInstanceOf|else|if|then|do|while|for|yield|match|case|catch|finally|try)\b", Keyword),
+    r(
+        r"\b(?:new|return|throw|classOf|isInstanceOf|asInstanceOf|else|if|then|do|while|for|yield|match|case|catch|finally|try)\b",
+        Keyword,
+    ),
     g(concat!("(", opchar!(), r"{2,})(\s+)"), &[Operator, Whitespace]),
     r("/", Operator).not_before("[/*]"),
     r(r"<%<|=:=|<:<|<%|>:|<:|==|!=|<=|>=|<>|<-|->|=>|[=<>←→⇒?@|\-+*%~\\]", Operator),

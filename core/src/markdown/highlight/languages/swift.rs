@@ -28,16 +28,31 @@ pub(in super::super) static SWIFT: Grammar = Grammar::new(&[
             ],
         ],
     },
-    State { name: "module", rules: &[&[r(r"\n", Whitespace).pop(), r(r"[a-zA-Z_]\w*", NameClass)], ROOT_START, KEYWORDS, ROOT] },
+    State {
+        name: "module",
+        rules: &[&[r(r"\n", Whitespace).pop(), r(r"[a-zA-Z_]\w*", NameClass)], ROOT_START, KEYWORDS, ROOT],
+    },
     State {
         name: "preproc",
-        rules: &[&[r(r"\n", Whitespace).pop()], KEYWORDS, &[r(r"[A-Za-z]\w*", CommentPreproc)], ROOT_START, KEYWORDS, ROOT],
+        rules: &[
+            &[r(r"\n", Whitespace).pop()],
+            KEYWORDS,
+            &[r(r"[A-Za-z]\w*", CommentPreproc)],
+            ROOT_START,
+            KEYWORDS,
+            ROOT,
+        ],
     },
     State { name: "string", rules: &[&[r("\"", String).pop()], STRING] },
     State { name: "string-multi", rules: &[&[r("\"\"\"", String).pop()], STRING] },
     State {
         name: "string-intp",
-        rules: &[&[r(r"\(", StringInterpol).push(&["string-intp"]), r(r"\)", StringInterpol).pop()], ROOT_START, KEYWORDS, ROOT],
+        rules: &[
+            &[r(r"\(", StringInterpol).push(&["string-intp"]), r(r"\)", StringInterpol).pop()],
+            ROOT_START,
+            KEYWORDS,
+            ROOT,
+        ],
     },
 ]);
 
@@ -64,10 +79,19 @@ static KEYWORDS: &[Rule] = &[
         KeywordConstant,
     ),
     r(r"import\b", KeywordDeclaration).push(&["module"]),
-    g(r"(class)(\s+)(func)(\s+)([a-zA-Z_]\w*)", &[KeywordDeclaration, Whitespace, KeywordDeclaration, Whitespace, NameFunction]),
-    g(r"(class)(\s+)(var)(\s+)([a-zA-Z_]\w*)", &[KeywordDeclaration, Whitespace, KeywordDeclaration, Whitespace, NameVariable]),
-    g(r"(class|enum|extension|struct|protocol)(\s+)([a-zA-Z_]\w*)", &[KeywordDeclaration, Whitespace, NameClass])
-        .extended(cocoa_name_is_builtin),
+    g(
+        r"(class)(\s+)(func)(\s+)([a-zA-Z_]\w*)",
+        &[KeywordDeclaration, Whitespace, KeywordDeclaration, Whitespace, NameFunction],
+    ),
+    g(
+        r"(class)(\s+)(var)(\s+)([a-zA-Z_]\w*)",
+        &[KeywordDeclaration, Whitespace, KeywordDeclaration, Whitespace, NameVariable],
+    ),
+    g(
+        r"(class|enum|extension|struct|protocol)(\s+)([a-zA-Z_]\w*)",
+        &[KeywordDeclaration, Whitespace, NameClass],
+    )
+    .extended(cocoa_name_is_builtin),
     g(r"(func)(\s+)([a-zA-Z_]\w*)", &[KeywordDeclaration, Whitespace, NameFunction]),
     g(r"(var|let)(\s+)([a-zA-Z_]\w*)", &[KeywordDeclaration, Whitespace, NameVariable]),
     r(
@@ -120,6 +144,7 @@ fn after_word(text: &str, found: Range<usize>) -> Option<usize> {
 /// retypes it; such a declaration is left to the rules that follow.
 fn cocoa_name_is_builtin(text: &str, found: Range<usize>) -> Option<usize> {
     let name = text[found.clone()].rsplit(char::is_whitespace).next().unwrap_or_default();
-    let cocoa = (name.starts_with("NS") || name.starts_with("UI")) && name[2..].starts_with(|c: char| c.is_ascii_uppercase());
+    let cocoa = (name.starts_with("NS") || name.starts_with("UI"))
+        && name[2..].starts_with(|c: char| c.is_ascii_uppercase());
     (!cocoa).then_some(found.end)
 }

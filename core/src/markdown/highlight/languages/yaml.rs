@@ -20,8 +20,18 @@ pub(in super::super) static YAML: Grammar = Grammar::new(&[
             r(r"[ ]*", Whitespace).not_before(r"\s|$").push(&["block-line", "indentation"]),
         ]],
     },
-    State { name: "ignored-line", rules: &[&[r(r"[ ]+", Whitespace).before("#|$"), r(r"#[^\n]*", CommentSingle), r(r"\n", Whitespace).pop_n(2)]] },
-    State { name: "yaml-directive", rules: &[&[g(r"([ ]+)([0-9]+\.[0-9]+)", &[Whitespace, Number]).push(&["ignored-line"])]] },
+    State {
+        name: "ignored-line",
+        rules: &[&[
+            r(r"[ ]+", Whitespace).before("#|$"),
+            r(r"#[^\n]*", CommentSingle),
+            r(r"\n", Whitespace).pop_n(2),
+        ]],
+    },
+    State {
+        name: "yaml-directive",
+        rules: &[&[g(r"([ ]+)([0-9]+\.[0-9]+)", &[Whitespace, Number]).push(&["ignored-line"])]],
+    },
     State {
         name: "tag-directive",
         rules: &[&[g(
@@ -50,12 +60,11 @@ pub(in super::super) static YAML: Grammar = Grammar::new(&[
                 g(r#"([^#,?\[\]{}"'\n]+)(:)([ ]|$)"#, &[NameTag, Punctuation, Whitespace]),
             ],
             DESCRIPTORS,
-            &[
-                r(":", Punctuation).before("[ ]|$"),
-                using(r"[|>]", &BLOCK_SCALAR).extended(block_scalar),
-            ],
+            &[r(":", Punctuation).before("[ ]|$"), using(r"[|>]", &BLOCK_SCALAR).extended(block_scalar)],
             FLOW_NODES,
-            &[default().before(r#"[^\s?:,\[\]{}#&*!|>'"%@`-]|[?:-]\S"#).push(&["plain-scalar-in-block-context"])],
+            &[default()
+                .before(r#"[^\s?:,\[\]{}#&*!|>'"%@`-]|[?:-]\S"#)
+                .push(&["plain-scalar-in-block-context"])],
         ],
     },
     State {
@@ -130,12 +139,8 @@ static FLOW_NODES: &[Rule] = &[
     r("\"", String).push(&["double-quoted-scalar"]),
 ];
 
-static FLOW_COLLECTION: &[Rule] = &[
-    r(r"[ ]+", Whitespace),
-    r(r"\n+", Whitespace),
-    r(r"#[^\n]*", CommentSingle),
-    r(r"[?:,]", Punctuation),
-];
+static FLOW_COLLECTION: &[Rule] =
+    &[r(r"[ ]+", Whitespace), r(r"\n+", Whitespace), r(r"#[^\n]*", CommentSingle), r(r"[?:,]", Punctuation)];
 
 static FLOW_PLAIN: &[Rule] =
     &[default().before(r#"[^\s?:,\[\]{}#&*!|>'"%@`]"#).push(&["plain-scalar-in-flow-context"])];
@@ -154,7 +159,10 @@ static BLOCK_SCALAR: Grammar = Grammar::new(&[
             r(r"\n", Whitespace).push(&["content"]),
         ]],
     },
-    State { name: "content", rules: &[&[r(r"\n", Whitespace), r(r"^[ ]+", Whitespace), r(r"[^\n]+", NameConstant)]] },
+    State {
+        name: "content",
+        rules: &[&[r(r"\n", Whitespace), r(r"^[ ]+", Whitespace), r(r"[^\n]+", NameConstant)]],
+    },
 ]);
 
 /// The end of a block scalar whose indicator is at `indicator`: the last line indented more
