@@ -213,7 +213,7 @@ static ROOT: &[Rule] = &[
     r(r#"raw"(?:\\\\|\\"|[^"])*""#, String),
     r(concat!("'", plain_id!()), StringSymbol).not_before("'"),
     g(r"(\.)(type)\b", &[Punctuation, Keyword]),
-    r(concat!(r"\b(?:inline)"), Keyword).before(concat!(r"\s+(?:", plain_id!(), r"|`[^`]+`)\s*:")),
+    r(r"\b(?:inline)", Keyword).before(concat!(r"\s+(?:", plain_id!(), r"|`[^`]+`)\s*:")),
     r(r"['$]\{", Punctuation).not_before("'"),
     r(r"'\[", Punctuation).not_before("'"),
     r(
