@@ -3,7 +3,9 @@
 //! must not fall below what it reached (`cargo bench -p confab-tests --bench highlighting`
 //! prints the table; `confab_tests::highlighting` has the counting rule).
 
-use confab_tests::highlighting::{agreement, corpus, corpus_dir, pygments_tokens, table};
+use confab_tests::highlighting::{
+    agreement, confab_tokens, corpus, corpus_dir, differences, pygments_tokens, table,
+};
 use confab_tests::{python, workspace_root};
 
 /// The overall agreement reached when the grammars were written, less a margin for an
@@ -20,6 +22,12 @@ fn agreement_with_pygments_holds() {
     let (version, tokens) = pygments_tokens(&python::python(), &workspace, &snippets);
     let (per_language, overall) = agreement(&snippets, &tokens);
     eprintln!("Pygments {version}\n{}", table(&per_language, &overall));
+    // Where a snippet disagrees, the first differences, to read when a floor fails.
+    for (snippet, theirs) in snippets.iter().zip(&tokens) {
+        for difference in differences(&confab_tokens(snippet), theirs).iter().take(12) {
+            eprintln!("{}/{} {difference}", snippet.language, snippet.name);
+        }
+    }
     for language in &per_language {
         assert!(
             language.percent() >= LANGUAGE_FLOOR,

@@ -61,6 +61,9 @@ pub(crate) enum Action {
 pub(crate) enum Part {
     Token(Token),
     Using(&'static Grammar),
+    /// Lexed by the grammar of the language that capture group `n` names (a fence's), or one
+    /// `String` token when there is none (Pygments' Markdown lexer).
+    Language(u8),
 }
 
 /// Where a matched rule leaves the state stack.
@@ -101,6 +104,12 @@ impl Rule {
 
     pub(crate) const fn pop(mut self) -> Rule {
         self.next = Next::Pop(1);
+        self
+    }
+
+    /// Pops `n` states.
+    pub(crate) const fn pop_n(mut self, n: u8) -> Rule {
+        self.next = Next::Pop(n);
         self
     }
 
@@ -333,6 +342,16 @@ pub(crate) fn lex(grammar: &Grammar, text: &str, offset: usize, out: &mut Vec<Sp
                             }
                             Some(Part::Using(other)) => {
                                 lex(other, &text[span.start..span.end], offset + span.start, out)?
+                            }
+                            Some(Part::Language(name_group)) => {
+                                let name =
+                                    caps.get_group(usize::from(name_group)).map_or("", |n| &text[n.range()]);
+                                match super::languages::by_alias(name) {
+                                    Some(other) => {
+                                        lex(other, &text[span.start..span.end], offset + span.start, out)?
+                                    }
+                                    None => push(out, Token::String, offset + span.start..offset + span.end),
+                                }
                             }
                             None => {}
                         }

@@ -106,6 +106,15 @@ mod tests {
         assert!(!highlight_into(&mut String::new(), "Text only", "x\n", false));
     }
 
+    /// Markdown's fenced code is lexed in the fence's language, found by alias as Zulip finds
+    /// a lexer; a language without a grammar is one string.
+    #[test]
+    fn fenced_code_in_markdown_takes_its_language() {
+        let tokens = tokens("Markdown", "```py\nimport os\n```\n```nosuch\nx\n```\n").unwrap_or_default();
+        assert!(tokens.contains(&(Token::KeywordNamespace, "import")));
+        assert!(tokens.contains(&(Token::String, "x\n")));
+    }
+
     #[test]
     fn every_grammar_compiles() {
         for (name, grammar) in languages::GRAMMARS {
