@@ -10,9 +10,9 @@ use std::ops::Bound;
 use crate::error::ApiResult;
 use crate::ids::{IdKind, MessageId, RealmId, RecipientId, ScheduledMessageId, StreamId, UserId};
 use crate::model::{
-    Credentials, IndexedFlag, Invitation, Linkifier, Message, MessageFlags, MessageKind, Presence, ProfileField,
-    ProfileValue, Reaction, Realm, Recipient, ScheduledMessage, SendOrigin, Stream, Submessage, Subscription,
-    User, UserGroup,
+    Credentials, IndexedFlag, Invitation, Linkifier, Message, MessageFlags, MessageKind, Presence,
+    ProfileField, ProfileValue, Reaction, Realm, Recipient, ScheduledMessage, SendOrigin, Stream, Submessage,
+    Subscription, User, UserGroup,
 };
 
 /// An ordered set of message ids the store can walk without scanning all messages.

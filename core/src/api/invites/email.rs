@@ -11,7 +11,9 @@ use crate::model::{Invitation, InvitationStatus};
 use crate::params::{Json, Params};
 use crate::store::{Change, IdAllocator, Store};
 
-use super::{InvitationTerms, check_role_permissions, invites_changed, link_url, may, require_member_or_admin};
+use super::{
+    InvitationTerms, check_role_permissions, invites_changed, link_url, may, require_member_or_admin,
+};
 
 /// Zulip's `INVITES_MIN_USER_AGE_DAYS`: in an organization anyone may join, members this new
 /// send no invitations.
@@ -81,7 +83,9 @@ pub fn send_invites(
     for (email, key) in good.into_iter().zip(keys) {
         let mut invitation = terms.clone().invitation(actor, ids.take(), key, Some(email.to_owned()), now);
         invitation.notify_referrer_on_join = notify_referrer_on_join;
-        outcome.events.push(Event::InvitationLink { to: email.to_owned(), link: link_url(&invitation, &realm_url) });
+        outcome
+            .events
+            .push(Event::InvitationLink { to: email.to_owned(), link: link_url(&invitation, &realm_url) });
         outcome.changes.push(Change::PutInvitation(invitation));
     }
     outcome.events.push(invites_changed(store, actor.realm.id, Some(actor.user.id))?);

@@ -87,13 +87,13 @@ pub fn link_url(invitation: &Invitation, realm_url: &str) -> String {
 
 /// Zulip's `notify_invites_changed`: the organization's administrators (bots too) and the
 /// invitation's creator are told to fetch the list again.
-pub(crate) fn invites_changed(store: &impl Store, realm: RealmId, referrer: Option<UserId>) -> ApiResult<Event> {
-    let mut users: Vec<UserId> = store
-        .realm_users(realm)?
-        .iter()
-        .filter(|u| u.is_active && u.is_admin())
-        .map(|u| u.id)
-        .collect();
+pub(crate) fn invites_changed(
+    store: &impl Store,
+    realm: RealmId,
+    referrer: Option<UserId>,
+) -> ApiResult<Event> {
+    let mut users: Vec<UserId> =
+        store.realm_users(realm)?.iter().filter(|u| u.is_active && u.is_admin()).map(|u| u.id).collect();
     if let Some(referrer) = referrer.filter(|r| !users.contains(r)) {
         users.push(referrer);
     }
@@ -220,7 +220,9 @@ fn check_channels(store: &impl Store, groups: &Groups, actor: &Actor, ids: &[Str
         }
     }
     if refused {
-        return Err(ApiError::bad_request("You do not have permission to subscribe other users to channels."));
+        return Err(ApiError::bad_request(
+            "You do not have permission to subscribe other users to channels.",
+        ));
     }
     Ok(())
 }

@@ -7,7 +7,9 @@ use crate::model::{Invitation, InvitationStatus};
 use crate::params::{Json, Params};
 use crate::store::{Change, IdAllocator, Store};
 
-use super::{InvitationTerms, check_role_permissions, invites_changed, link_url, may, require_member_or_admin};
+use super::{
+    InvitationTerms, check_role_permissions, invites_changed, link_url, may, require_member_or_admin,
+};
 
 /// `POST /invites/multiuse`: a link anyone may sign up with until it expires or is revoked;
 /// `key` is a fresh confirmation key from the host. Answers `invite_link`.

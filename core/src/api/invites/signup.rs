@@ -91,7 +91,11 @@ pub fn sign_up(store: &impl Store, realm: &Realm, key: &str, form: SignUp, now: 
     }
     if let Some(existing) = store.user_by_delivery_email(realm.id, &email)? {
         let active = store.user(existing)?.is_some_and(|u| u.is_active);
-        let why = if active { format!("{email} already has an account") } else { "Account has been deactivated.".into() };
+        let why = if active {
+            format!("{email} already has an account")
+        } else {
+            "Account has been deactivated.".into()
+        };
         return Err(ApiError::bad_request(why));
     }
     let mut channels = invitation.stream_ids.clone();
@@ -127,7 +131,8 @@ pub fn sign_up(store: &impl Store, realm: &Realm, key: &str, form: SignUp, now: 
         for other in store.invitations(realm.id)? {
             let same_address = other.email.as_deref().is_some_and(|e| e.eq_ignore_ascii_case(&email));
             if same_address && other.id != invitation.id && other.status == InvitationStatus::Active {
-                changes.push(Change::PutInvitation(Invitation { status: InvitationStatus::Revoked, ..other }));
+                changes
+                    .push(Change::PutInvitation(Invitation { status: InvitationStatus::Revoked, ..other }));
             }
         }
         let referrer = invitation.referred_by;
@@ -167,10 +172,8 @@ pub fn notify_referrer(
         client: "Internal".into(),
         realm_url: realm_url.to_owned(),
     };
-    let content = format!(
-        "{} accepted your invitation to join Zulip!",
-        silent_mention(&joined.full_name, joined.id)
-    );
+    let content =
+        format!("{} accepted your invitation to join Zulip!", silent_mention(&joined.full_name, joined.id));
     let mut ids = NoticeIds::new(store)?;
     send_direct_notice(store, &actor, &referrer, content, now, &mut ids, &mut outcome)?;
     Ok(outcome)

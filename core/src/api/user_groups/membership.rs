@@ -54,9 +54,14 @@ fn may_change_members(
 
 /// A group the actor may add others to, for an invitation (Zulip's
 /// `access_user_group_for_update` with `can_add_members_group`).
-pub(crate) fn group_to_add_members<'g>(groups: &'g Groups, actor: &Actor, id: UserGroupId) -> ApiResult<&'g UserGroup> {
+pub(crate) fn group_to_add_members<'g>(
+    groups: &'g Groups,
+    actor: &Actor,
+    id: UserGroupId,
+) -> ApiResult<&'g UserGroup> {
     let group = changeable(groups, id)?;
-    if !can_manage(groups, actor, group)? && !groups.has_permission(&actor.user, &group.can_add_members_group, false)
+    if !can_manage(groups, actor, group)?
+        && !groups.has_permission(&actor.user, &group.can_add_members_group, false)
     {
         return Err(insufficient_permission());
     }
