@@ -32,6 +32,19 @@ fn page(server: &TestServer, method: &str, path: &str, form: &[(&str, &str)]) ->
     (status, response.text().expect("text"))
 }
 
+/// The server's log once it holds `count` lines containing `needle`: the log reaches us
+/// through a pipe, a moment after the reply that caused it.
+fn log_with(server: &TestServer, needle: &str, count: usize) -> String {
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(10);
+    loop {
+        let log = server.log_so_far();
+        if log.matches(needle).count() >= count || std::time::Instant::now() > deadline {
+            return log;
+        }
+        std::thread::yield_now();
+    }
+}
+
 fn event_types(events: &Value) -> Vec<String> {
     events["events"]
         .as_array()
@@ -74,12 +87,14 @@ fn email_invitations_are_sent_listed_resent_and_revoked() {
     // The owner, an administrator, sees everyone's.
     assert_eq!(api.get("/invites", Some(&owner), &[]).ok()["invites"].as_array().unwrap().len(), 2);
     // Confab sends no mail: each link is in the log, saying so.
-    let log = server.log_so_far();
+    let log = log_with(&server, "invitation email to bo@example.com", 1);
     assert!(log.contains("invitation email to bo@example.com not sent (no mail server configured)"), "{log}");
 
     let bo_id = bo["id"].to_string();
     api.post(&format!("/invites/{bo_id}/resend"), Some(&ada), &[]).ok();
-    let resent = server.log_so_far().matches("invitation email to bo@example.com").count();
+    let resent = log_with(&server, "invitation email to bo@example.com", 2)
+        .matches("invitation email to bo@example.com")
+        .count();
     assert_eq!(resent, 2);
     api.delete(&format!("/invites/{bo_id}"), Some(&ada), &[]).ok();
     assert_eq!(api.get("/invites", Some(&ada), &[]).ok()["invites"].as_array().unwrap().len(), 1);
