@@ -83,9 +83,12 @@ fn email_invitations_are_sent_listed_resent_and_revoked() {
     assert_eq!(bo["invited_as"], 400);
     assert_eq!(bo["is_multiuse"], false);
     assert_eq!(bo["notify_referrer_on_join"], true);
-    assert_eq!(bo["expiry_date"].as_i64().unwrap() - bo["invited"].as_i64().unwrap(), 10 * 24 * 60 * 60);
+    assert_eq!(
+        bo["expiry_date"].as_i64().expect("present") - bo["invited"].as_i64().expect("present"),
+        10 * 24 * 60 * 60
+    );
     // The owner, an administrator, sees everyone's.
-    assert_eq!(api.get("/invites", Some(&owner), &[]).ok()["invites"].as_array().unwrap().len(), 2);
+    assert_eq!(api.get("/invites", Some(&owner), &[]).ok()["invites"].as_array().expect("present").len(), 2);
     // Confab sends no mail: each link is in the log, saying so.
     let log = log_with(&server, "invitation email to bo@example.com", 1);
     assert!(log.contains("invitation email to bo@example.com not sent (no mail server configured)"), "{log}");
@@ -97,7 +100,7 @@ fn email_invitations_are_sent_listed_resent_and_revoked() {
         .count();
     assert_eq!(resent, 2);
     api.delete(&format!("/invites/{bo_id}"), Some(&ada), &[]).ok();
-    assert_eq!(api.get("/invites", Some(&ada), &[]).ok()["invites"].as_array().unwrap().len(), 1);
+    assert_eq!(api.get("/invites", Some(&ada), &[]).ok()["invites"].as_array().expect("present").len(), 1);
     let again = api.delete(&format!("/invites/{bo_id}"), Some(&ada), &[]).error(400, "BAD_REQUEST");
     assert_eq!(again["msg"], "No such invitation");
     assert_eq!(event_types(&api.queued(&owner, &owner_queue)), ["invites_changed", "invites_changed"]);
@@ -133,7 +136,7 @@ fn bad_invitations_get_zulips_errors() {
         partly["msg"],
         "Some of those addresses are already using Zulip, so we didn't send them an invitation. We did send invitations to everyone else!"
     );
-    assert_eq!(api.get("/invites", Some(&owner), &[]).ok()["invites"].as_array().unwrap().len(), 1);
+    assert_eq!(api.get("/invites", Some(&owner), &[]).ok()["invites"].as_array().expect("present").len(), 1);
 
     let empty = invite(&owner, &[("invitee_emails", ""), ("stream_ids", &general)]).error(400, "BAD_REQUEST");
     assert_eq!(empty["msg"], "You must specify at least one email address.");
@@ -271,7 +274,7 @@ fn a_reusable_link_signs_up_two_people_who_then_use_the_python_client() {
     assert!(types.iter().filter(|t| *t == "realm_user").count() >= 2, "{types:?}");
     let added: Vec<&Value> = events["events"]
         .as_array()
-        .unwrap()
+        .expect("present")
         .iter()
         .filter(|e| e["op"] == "add_members" && e["group_id"] == crew)
         .collect();
@@ -288,7 +291,7 @@ fn a_reusable_link_signs_up_two_people_who_then_use_the_python_client() {
         assert_eq!(me["full_name"], name);
         let subscribed = api.get("/users/me/subscriptions", Some(&creds), &[]).ok();
         let names: Vec<&Value> =
-            subscribed["subscriptions"].as_array().unwrap().iter().map(|s| &s["name"]).collect();
+            subscribed["subscriptions"].as_array().expect("present").iter().map(|s| &s["name"]).collect();
         assert_eq!(names, [&json!("design")]);
         let script = "import sys, zulip\n\
              c = zulip.Client(email=sys.argv[1], api_key=sys.argv[2], site=sys.argv[3])\n\
@@ -312,8 +315,12 @@ fn a_reusable_link_signs_up_two_people_who_then_use_the_python_client() {
             ],
         )
         .ok();
-    let joined =
-        history["messages"].as_array().unwrap().iter().filter(|m| m["content"] == "<p>Joined!</p>").count();
+    let joined = history["messages"]
+        .as_array()
+        .expect("present")
+        .iter()
+        .filter(|m| m["content"] == "<p>Joined!</p>")
+        .count();
     assert_eq!(joined, 2, "{history}");
 
     // Revoked, the link is refused.
@@ -351,7 +358,8 @@ fn an_email_invitation_is_used_once_and_an_expired_link_is_refused() {
     let key = api
         .post("/fetch_api_key", None, &[("username", "bo@example.com"), ("password", "correct horse")])
         .ok();
-    let bo = Creds { email: "bo@example.com".into(), api_key: key["api_key"].as_str().unwrap().into() };
+    let bo =
+        Creds { email: "bo@example.com".into(), api_key: key["api_key"].as_str().expect("present").into() };
     assert_eq!(api.get("/users/me", Some(&bo), &[]).ok()["role"], 600);
     // Used, it is gone from the list and its link refused; the inviter heard of the new user.
     assert_eq!(api.get("/invites", Some(&owner), &[]).ok()["invites"], json!([]));

@@ -111,7 +111,7 @@ pub(super) async fn revoke_invite_link(
 
 /// What the sign-up page shows for a link.
 enum JoinPage {
-    Form { realm: Realm, email: Option<String>, error: Option<String> },
+    Form { realm: Box<Realm>, email: Option<String>, error: Option<String> },
     Refused { status: StatusCode, text: String },
     Joined { realm_url: String, email: String },
 }
@@ -140,7 +140,7 @@ fn join_form(tables: &ReadTables, request: &ApiRequest, key: &str) -> ApiResult<
         return Err(ApiError::realm_deactivated());
     }
     Ok(match signup::invitation_for_link(tables, realm.id, key, now())? {
-        Ok(invitation) => JoinPage::Form { realm, email: invitation.email, error: None },
+        Ok(invitation) => JoinPage::Form { realm: Box::new(realm), email: invitation.email, error: None },
         Err(refusal) => JoinPage::Refused { status: StatusCode::NOT_FOUND, text: refusal.text().to_owned() },
     })
 }
@@ -182,7 +182,7 @@ pub(super) async fn join(
             })
         };
         let form = attempt();
-        Ok::<_, ApiError>(Ok((realm, email, form)))
+        Ok::<_, ApiError>(Ok((*realm, email, form)))
     })
     .await;
     let (realm, email, form) = match prepared {
@@ -193,7 +193,7 @@ pub(super) async fn join(
     };
     let form = match form {
         Ok(form) => form,
-        Err(err) => return render(JoinPage::Form { realm, email, error: Some(err.msg) }),
+        Err(err) => return render(JoinPage::Form { realm: Box::new(realm), email, error: Some(err.msg) }),
     };
     // Places in the writer's queue for sign-ups are shared, as nobody is signed in yet.
     let _ticket = match state.writes.admit(UserId(0)) {
@@ -208,7 +208,7 @@ pub(super) async fn join(
     let outcome = match signed_up {
         Ok(outcome) => outcome,
         Err(err) if err.code == confab_core::ErrorCode::InternalError => return render(refused(&err)),
-        Err(err) => return render(JoinPage::Form { realm, email, error: Some(err.msg) }),
+        Err(err) => return render(JoinPage::Form { realm: Box::new(realm), email, error: Some(err.msg) }),
     };
     let (user_id, joined_email) = (
         UserId(outcome.reply.get("user_id").and_then(serde_json::Value::as_u64).unwrap_or_default()),
