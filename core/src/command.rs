@@ -37,6 +37,10 @@ pub enum Event {
     /// A message woke an outgoing-webhook bot: the host posts it to the bot's service (see
     /// `api::outgoing_webhooks`). No event queue sees this.
     OutgoingWebhook { bot: UserId, message: MessageId, trigger: crate::api::outgoing_webhooks::Trigger },
+    /// An email invitation to deliver: its address and the link to sign up with. Confab has
+    /// no mail server, so the host logs it for an administrator to pass on. No event queue
+    /// sees this.
+    InvitationLink { to: String, link: String },
 }
 
 /// The result of a successful command.

@@ -73,6 +73,8 @@ pub enum IdKind {
     ProfileField,
     ScheduledMessage,
     Submessage,
+    /// Invitations: email invitations and reusable links share one sequence.
+    Invitation,
 }
 
 impl IdKind {
@@ -93,6 +95,7 @@ impl IdKind {
             IdKind::ProfileField => "profile_field",
             IdKind::ScheduledMessage => "scheduled_message",
             IdKind::Submessage => "submessage",
+            IdKind::Invitation => "invitation",
         }
     }
 }

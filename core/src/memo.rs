@@ -135,6 +135,8 @@ impl<S: Store> Store for Memo<'_, S> {
         records(user: UserId, kind: crate::model::RecordKind) -> ApiResult<Vec<(u64, serde_json::Value)>>;
         topic_preference(user: UserId, stream: StreamId, topic: &str) -> ApiResult<Option<(u64, serde_json::Value)>>;
         channel_folders(realm: RealmId) -> ApiResult<Vec<crate::model::ChannelFolder>>;
+        invitations(realm: RealmId) -> ApiResult<Vec<crate::model::Invitation>>;
+        invitation_by_key(key: &str) -> ApiResult<Option<crate::model::Invitation>>;
         profile_fields(realm: RealmId) -> ApiResult<Vec<ProfileField>>;
         profile_values(user: UserId) -> ApiResult<Vec<ProfileValue>>;
         scheduled_message(id: ScheduledMessageId) -> ApiResult<Option<ScheduledMessage>>;

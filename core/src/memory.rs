@@ -43,6 +43,7 @@ pub struct MemoryStore {
     profile_fields: BTreeMap<(RealmId, u64), ProfileField>,
     profile_values: BTreeMap<(UserId, u64), ProfileValue>,
     scheduled_messages: BTreeMap<ScheduledMessageId, ScheduledMessage>,
+    invitations: BTreeMap<(RealmId, u64), crate::model::Invitation>,
     counters: BTreeMap<&'static str, u64>,
 }
 
@@ -120,6 +121,10 @@ impl MemoryStore {
                 list.retain(|s| s.id != submessage.id);
                 list.push(submessage.clone());
                 list.sort_by_key(|s| s.id);
+            }
+            Change::PutInvitation(invitation) => {
+                self.bump(IdKind::Invitation, invitation.id);
+                self.invitations.insert((invitation.realm_id, invitation.id), invitation.clone());
             }
             Change::PutLinkifier(linkifier) => {
                 self.bump(IdKind::Linkifier, linkifier.id);
@@ -395,6 +400,14 @@ impl Store for MemoryStore {
             .range((user, kind, 0)..=(user, kind, u64::MAX))
             .find(|(_, value)| crate::model::topic_preference_place(value).as_ref() == Some(&key))
             .map(|((_, _, id), value)| (*id, value.clone())))
+    }
+
+    fn invitations(&self, realm: RealmId) -> ApiResult<Vec<crate::model::Invitation>> {
+        Ok(self.invitations.range((realm, 0)..=(realm, u64::MAX)).map(|(_, i)| i.clone()).collect())
+    }
+
+    fn invitation_by_key(&self, key: &str) -> ApiResult<Option<crate::model::Invitation>> {
+        Ok(self.invitations.values().find(|i| i.key == key).cloned())
     }
 
     fn channel_folders(&self, realm: RealmId) -> ApiResult<Vec<crate::model::ChannelFolder>> {

@@ -10,9 +10,9 @@ use std::ops::Bound;
 use crate::error::ApiResult;
 use crate::ids::{IdKind, MessageId, RealmId, RecipientId, ScheduledMessageId, StreamId, UserId};
 use crate::model::{
-    Credentials, IndexedFlag, Linkifier, Message, MessageFlags, MessageKind, Presence, ProfileField,
-    ProfileValue, Reaction, Realm, Recipient, ScheduledMessage, SendOrigin, Stream, Submessage, Subscription,
-    User, UserGroup,
+    Credentials, IndexedFlag, Invitation, Linkifier, Message, MessageFlags, MessageKind, Presence,
+    ProfileField, ProfileValue, Reaction, Realm, Recipient, ScheduledMessage, SendOrigin, Stream, Submessage,
+    Subscription, User, UserGroup,
 };
 
 /// An ordered set of message ids the store can walk without scanning all messages.
@@ -156,6 +156,11 @@ pub trait Store {
     fn scheduled_message(&self, id: ScheduledMessageId) -> ApiResult<Option<ScheduledMessage>>;
     /// A user's undelivered scheduled messages and reminders (failed ones included), by id.
     fn user_scheduled_messages(&self, user: UserId) -> ApiResult<Vec<ScheduledMessage>>;
+    /// The organization's invitations, email ones and reusable links, used and revoked ones
+    /// included, by id.
+    fn invitations(&self, realm: RealmId) -> ApiResult<Vec<Invitation>>;
+    /// The invitation whose link carries this confirmation key.
+    fn invitation_by_key(&self, key: &str) -> ApiResult<Option<Invitation>>;
     /// Every pending scheduled message and reminder on the server as `(deliver_at, id)`,
     /// soonest first (ties by id).
     fn pending_deliveries(&self) -> ApiResult<PendingDeliveries<'_>>;
@@ -264,6 +269,9 @@ pub enum Change {
     /// its state.
     PutScheduledMessage(ScheduledMessage),
     DeleteScheduledMessage(ScheduledMessageId),
+    /// Stores an invitation, replacing one with the same id; its key indexes it. The id
+    /// counter moves past its id.
+    PutInvitation(Invitation),
 }
 
 /// Hands out ids of one kind within a command, starting at the store's next id.

@@ -9,6 +9,7 @@ pub mod cli;
 pub mod deliveries;
 pub mod events;
 pub mod http;
+pub mod mail;
 pub mod math;
 pub mod offline;
 pub mod outgoing;

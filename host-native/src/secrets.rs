@@ -30,6 +30,24 @@ pub fn new_api_key() -> Result<String, getrandom::Error> {
     random_alphanumeric(32)
 }
 
+/// A new invitation's confirmation key: 24 characters of lower-case letters and digits, as
+/// Zulip's (`generate_key`, 120 random bits in base32) are about as hard to guess.
+pub fn confirmation_key() -> Result<String, getrandom::Error> {
+    const ALPHABET: &[u8] = b"abcdefghijklmnopqrstuvwxyz0123456789";
+    let mut out = String::with_capacity(24);
+    let mut buf = [0u8; 64];
+    while out.len() < 24 {
+        getrandom::fill(&mut buf)?;
+        // 36 * 7 = 252: bytes at or above it would bias the first characters.
+        for &byte in buf.iter().filter(|b| **b < 252) {
+            if out.len() < 24 {
+                out.push(ALPHABET[(byte % 36) as usize] as char);
+            }
+        }
+    }
+    Ok(out)
+}
+
 /// A new event queue id: 128 random bits in UUID form, so ids cannot be guessed.
 pub fn queue_id() -> Result<String, getrandom::Error> {
     let mut bytes = [0u8; 16];

@@ -36,6 +36,8 @@ pub struct TestServer {
     child: Child,
     /// Copies the server's standard error through to ours and returns all of it at its end.
     stderr: Option<std::thread::JoinHandle<String>>,
+    /// Everything the server has written to its standard error so far.
+    log: std::sync::Arc<std::sync::Mutex<String>>,
     // Keeps the temporary directory alive for the server's lifetime.
     _dir: Option<tempfile::TempDir>,
 }
@@ -68,6 +70,8 @@ impl TestServer {
             .spawn()
             .expect("the confab binary starts");
         let stderr = child.stderr.take().expect("stderr is piped");
+        let log_so_far = std::sync::Arc::new(std::sync::Mutex::new(String::new()));
+        let shared_log = log_so_far.clone();
         let stderr = std::thread::spawn(move || {
             use std::io::Write;
             let mut log = String::new();
@@ -76,6 +80,10 @@ impl TestServer {
                 let _ = writeln!(std::io::stderr(), "{line}");
                 log.push_str(&line);
                 log.push('\n');
+                if let Ok(mut shared) = shared_log.lock() {
+                    shared.push_str(&line);
+                    shared.push('\n');
+                }
             }
             log
         });
@@ -112,8 +120,15 @@ impl TestServer {
             extra: extra.iter().map(|a| (*a).to_owned()).collect(),
             child,
             stderr: Some(stderr),
+            log: log_so_far,
             _dir: None,
         }
+    }
+
+    /// What the server has logged so far (at `warn` and above), for what it reports only
+    /// there: the links of invitations it cannot mail.
+    pub fn log_so_far(&self) -> String {
+        self.log.lock().map(|log| log.clone()).unwrap_or_default()
     }
 
     /// The server's process id (for measuring it).

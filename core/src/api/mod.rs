@@ -16,6 +16,7 @@ pub mod default_channels;
 pub mod drafts;
 pub mod emoji;
 pub mod fetch_api_key;
+pub mod invites;
 pub mod linkifiers;
 pub mod messages;
 pub mod muted_users;

@@ -26,7 +26,7 @@ pub fn notifications(store: &impl Store, events: &[Event]) -> ApiResult<Vec<Noti
             Event::Other { users, body } => {
                 notifications.push(Notification::Other { users: users.clone(), body: body.clone() });
             }
-            Event::OutgoingWebhook { .. } => {}
+            Event::OutgoingWebhook { .. } | Event::InvitationLink { .. } => {}
         }
     }
     Ok(notifications)

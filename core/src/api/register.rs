@@ -569,8 +569,8 @@ fn realm_user_block(
         "can_create_private_streams": private,
         "can_create_web_public_streams": may_create_web_public,
         "can_subscribe_other_users": may("can_add_subscribers_group")?,
-        // Confab has no invitations yet: no one is offered them.
-        "can_invite_others_to_realm": false,
+        // Zulip's `can_invite_users_by_email`: sending email invitations.
+        "can_invite_others_to_realm": may("can_invite_users_group")?,
         "user_is_deactivated": !user.is_active,
     });
     if let Value::Object(fields) = own {

@@ -400,7 +400,7 @@ pub fn subscribe(store: &impl Store, actor: &Actor, params: &Params, now: i64) -
 /// `get_streams_to_which_user_cannot_add_subscribers`): by the organization's
 /// `can_add_subscribers_group`, as an administrator of the organization or of the channel, or
 /// by the channel's `can_add_subscribers_group`. None of these is ever a guest's.
-fn may_add_subscribers(groups: &Groups, actor: &Actor, stream: &Stream) -> ApiResult<bool> {
+pub(crate) fn may_add_subscribers(groups: &Groups, actor: &Actor, stream: &Stream) -> ApiResult<bool> {
     let user = &actor.user;
     if realm_permission(groups, &actor.realm, user, "can_add_subscribers_group")?
         || super::channel_admin::administers(groups, user, stream)?

@@ -113,11 +113,32 @@ pub fn validate_full_name(name: &str) -> ApiResult<String> {
     Ok(name.to_owned())
 }
 
-/// The writes that create a user and its personal recipient, after validation.
+/// The channels a new user joins.
+#[derive(Clone, Debug)]
+pub enum InitialChannels {
+    /// The organization's default channels, unless the user is a guest.
+    RealmDefaults,
+    /// These channels (an invitation's), whatever the role; archived ones are skipped.
+    These(Vec<StreamId>),
+}
+
+/// The writes that create a user and its personal recipient, after validation; the user joins
+/// the organization's default channels.
 pub fn new_user_changes(
     store: &impl Store,
     realm: &Realm,
     new: NewUser,
+    now: i64,
+) -> ApiResult<(UserId, Vec<Change>)> {
+    new_user_joining(store, realm, new, InitialChannels::RealmDefaults, now)
+}
+
+/// As [`new_user_changes`], with the channels the user joins.
+pub fn new_user_joining(
+    store: &impl Store,
+    realm: &Realm,
+    new: NewUser,
+    channels: InitialChannels,
     now: i64,
 ) -> ApiResult<(UserId, Vec<Change>)> {
     validate_email(&new.email)?;
@@ -156,11 +177,27 @@ pub fn new_user_changes(
     }
     // New users join the organization's default channels (never guests, as in Zulip's
     // invitations, which leave guests' channels to the inviter).
-    if !is_guest {
-        let defaults = store.realm_streams(realm.id)?.into_iter().filter(|s| s.is_default && !s.is_archived);
-        for (n, stream) in defaults.enumerate() {
-            changes.push(Change::PutSubscription(Subscription::new(id, stream.id, stream_color(n))));
+    let joining: Vec<StreamId> = match channels {
+        InitialChannels::RealmDefaults if is_guest => Vec::new(),
+        InitialChannels::RealmDefaults => store
+            .realm_streams(realm.id)?
+            .into_iter()
+            .filter(|s| s.is_default && !s.is_archived)
+            .map(|s| s.id)
+            .collect(),
+        InitialChannels::These(ids) => {
+            let mut joining = Vec::new();
+            for id in ids {
+                let live = store.stream(id)?.is_some_and(|s| s.realm_id == realm.id && !s.is_archived);
+                if live && !joining.contains(&id) {
+                    joining.push(id);
+                }
+            }
+            joining
         }
+    };
+    for (n, stream) in joining.into_iter().enumerate() {
+        changes.push(Change::PutSubscription(Subscription::new(id, stream, stream_color(n))));
     }
     Ok((id, changes))
 }
@@ -169,14 +206,21 @@ pub fn new_user_changes(
 pub fn create_user(store: &impl Store, actor: &Actor, new: NewUser, now: i64) -> ApiResult<Outcome> {
     require_admin(actor)?;
     let (id, changes) = new_user_changes(store, &actor.realm, new, now)?;
+    let events = user_created_events(store, actor.realm.id, &changes)?;
+    Ok(Outcome { changes, events, ..Outcome::default() }.reply("user_id", id.0))
+}
+
+/// What everyone hears of a user created by `changes` (from [`new_user_joining`]): the user
+/// (with the real email for those who may see it), their system groups, and their joining
+/// channels, as with any subscription.
+pub fn user_created_events(store: &impl Store, realm: RealmId, changes: &[Change]) -> ApiResult<Vec<Event>> {
     let created = changes.iter().find_map(|c| match c {
         Change::PutUser(u) => Some(u.clone()),
         _ => None,
     });
-    let mut outcome = Outcome { changes, ..Outcome::default() }.reply("user_id", id.0);
+    let mut outcome = Outcome::default();
     if let Some(created) = created {
-        let mut everyone: Vec<User> =
-            store.realm_users(actor.realm.id)?.into_iter().filter(|u| u.is_active).collect();
+        let mut everyone: Vec<User> = store.realm_users(realm)?.into_iter().filter(|u| u.is_active).collect();
         everyone.push(created.clone());
         // Those who may see the real email get it; the others get null (Zulip sends the two
         // forms of the event to the two audiences).
@@ -190,11 +234,10 @@ pub fn create_user(store: &impl Store, actor: &Actor, new: NewUser, now: i64) ->
                 body: json!({"type": "realm_user", "op": "add", "person": person}),
             });
         }
-        let groups = Groups::load(store, actor.realm.id)?;
+        let groups = Groups::load(store, realm)?;
         outcome.events.extend(role_group_events(&groups, created.id, None, Some(created.role)));
         // The default channels' watchers see the newcomer join, as with any subscription.
-        let joined: Vec<StreamId> = outcome
-            .changes
+        let joined: Vec<StreamId> = changes
             .iter()
             .filter_map(|c| match c {
                 Change::PutSubscription(sub) => Some(sub.stream_id),
@@ -212,7 +255,7 @@ pub fn create_user(store: &impl Store, actor: &Actor, new: NewUser, now: i64) ->
             )?);
         }
     }
-    Ok(outcome)
+    Ok(outcome.events)
 }
 
 /// `GET /users/me`: the actor's own record, with `max_message_id`.

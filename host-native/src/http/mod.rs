@@ -75,6 +75,7 @@ impl AppState {
             Box::new(move |store, committed| {
                 let woken = sink.queue_events(store, committed);
                 webhooks.dispatch(committed);
+                crate::mail::log_invitation_links(committed);
                 let sink = sink.clone();
                 Box::new(move || sink.wake(woken))
             }),

@@ -203,6 +203,12 @@ impl WriteTables<'_> {
                 self.records.remove((user.0, kind.key(), *id)).map_err(storage)?;
                 Ok(())
             }
+            Change::PutInvitation(invitation) => {
+                let key = (invitation.realm_id.0, invitation.id);
+                self.invitations.insert(key, encode(invitation)?.as_slice()).map_err(storage)?;
+                self.invitation_keys.insert(invitation.key.as_str(), key).map_err(storage)?;
+                self.bump(IdKind::Invitation, invitation.id)
+            }
             Change::PutChannelFolder(folder) => {
                 let key = (folder.realm_id.0, folder.id);
                 self.channel_folders.insert(key, encode(folder)?.as_slice()).map_err(storage)?;

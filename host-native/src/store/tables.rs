@@ -93,4 +93,8 @@ define_tables! {
     scheduled: SCHEDULEDID_SCHEDULED = "scheduledid_scheduled", u64 => &'static [u8];
     user_scheduled: USERID_SCHEDULEDID = "userid_scheduledid", (u64, u64) => ();
     deliveries: DELIVERAT_SCHEDULEDID = "deliverat_scheduledid", (i64, u64) => ();
+    // Email invitations and reusable links, used and revoked ones kept; and each by the
+    // confirmation key of its link (what the sign-up page looks up).
+    invitations: REALMID_INVITATIONID_INVITATION = "realmid_invitationid_invitation", (u64, u64) => &'static [u8];
+    invitation_keys: INVITATIONKEY_REALMID_INVITATIONID = "invitationkey_realmid_invitationid", &'static str => (u64, u64);
 }

@@ -282,6 +282,19 @@ macro_rules! impl_store {
                 Ok(folders)
             }
 
+            fn invitations(&self, realm: RealmId) -> ApiResult<Vec<confab_core::model::Invitation>> {
+                let mut invitations = Vec::new();
+                for row in self.invitations.range((realm.0, 0)..=(realm.0, u64::MAX)).map_err(storage)? {
+                    invitations.push(codec::decode(row.map_err(storage)?.1.value())?);
+                }
+                Ok(invitations)
+            }
+
+            fn invitation_by_key(&self, key: &str) -> ApiResult<Option<confab_core::model::Invitation>> {
+                let Some(found) = self.invitation_keys.get(key).map_err(storage)? else { return Ok(None) };
+                record(self.invitations.get(found.value()).map_err(storage)?)
+            }
+
             fn bot_service(&self, bot: UserId) -> ApiResult<Option<confab_core::model::BotService>> {
                 record(self.bot_services.get(bot.0).map_err(storage)?)
             }

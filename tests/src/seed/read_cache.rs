@@ -132,6 +132,8 @@ impl Store for Cached<'_, '_> {
         presence(user: UserId) -> ApiResult<Option<Presence>>;
         user_settings(user: UserId) -> ApiResult<serde_json::Map<String, serde_json::Value>>;
         bot_service(bot: UserId) -> ApiResult<Option<confab_core::model::BotService>>;
+        invitations(realm: RealmId) -> ApiResult<Vec<confab_core::model::Invitation>>;
+        invitation_by_key(key: &str) -> ApiResult<Option<confab_core::model::Invitation>>;
         alert_words(user: UserId) -> ApiResult<Vec<String>>;
         attachment(id: u64) -> ApiResult<Option<confab_core::model::Attachment>>;
         attachment_by_path(path_id: &str) -> ApiResult<Option<confab_core::model::Attachment>>;

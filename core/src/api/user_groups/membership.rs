@@ -52,6 +52,27 @@ fn may_change_members(
     Ok(users == [actor.user.id] && groups.has_permission(&actor.user, own, allow_guests))
 }
 
+/// A group the actor may add others to, for an invitation (Zulip's
+/// `access_user_group_for_update` with `can_add_members_group`).
+pub(crate) fn group_to_add_members<'g>(
+    groups: &'g Groups,
+    actor: &Actor,
+    id: UserGroupId,
+) -> ApiResult<&'g UserGroup> {
+    let group = changeable(groups, id)?;
+    if !can_manage(groups, actor, group)?
+        && !groups.has_permission(&actor.user, &group.can_add_members_group, false)
+    {
+        return Err(insufficient_permission());
+    }
+    Ok(group)
+}
+
+/// The event of users joining a group.
+pub(crate) fn members_added_event(groups: &Groups, id: UserGroupId, users: &[UserId]) -> Event {
+    group_event(groups, json!({"type": "user_group", "op": "add_members", "group_id": id, "user_ids": users}))
+}
+
 pub fn update_user_group_members(
     store: &impl Store,
     actor: &Actor,

@@ -17,6 +17,7 @@ mod read;
 mod update;
 
 pub use create::create_user_group;
+pub(crate) use membership::{group_to_add_members, members_added_event};
 pub use membership::{update_user_group_members, update_user_group_subgroups};
 pub use read::{
     get_is_user_group_member, get_user_group_members, get_user_group_subgroups, get_user_groups,

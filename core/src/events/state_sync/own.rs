@@ -27,8 +27,8 @@ pub(super) fn apply_own_role(state: &mut Map<String, Value>, role: u64, user_id:
 }
 
 /// The own fields that follow the organization's group settings (register's, from
-/// `realm_permission`): creating public and private channels and subscribing others. Guests
-/// hold none of them. `can_invite_others_to_realm` stays false: Confab has no invitations.
+/// `realm_permission`): creating public and private channels, subscribing others and sending
+/// email invitations. Guests hold none of them.
 fn refresh_group_permissions(state: &mut Map<String, Value>, role: Role, user_id: u64) {
     // A state without the organization's settings or groups cannot tell; then the default
     // (`role:members`, which guests are not in) decides, as it does for most organizations.
@@ -42,6 +42,7 @@ fn refresh_group_permissions(state: &mut Map<String, Value>, role: Role, user_id
     let public = holds_setting(state, "realm_can_create_public_channel_group");
     let private = holds_setting(state, "realm_can_create_private_channel_group");
     let subscribe = holds_setting(state, "realm_can_add_subscribers_group");
+    let invite = holds_setting(state, "realm_can_invite_users_group");
     let mut set = |key: &str, value: Option<bool>| {
         if let (Some(value), Some(field)) = (value, state.get_mut(key)) {
             *field = json!(value);
@@ -51,6 +52,7 @@ fn refresh_group_permissions(state: &mut Map<String, Value>, role: Role, user_id
     set("can_create_private_streams", private);
     set("can_create_streams", public.zip(private).map(|(a, b)| a || b));
     set("can_subscribe_other_users", subscribe);
+    set("can_invite_others_to_realm", invite);
 }
 
 /// After a change to the organization's settings or groups: what the user may now do by the

@@ -22,6 +22,7 @@ use crate::store::{ReadTables, Store, WriteTables};
 mod channels;
 mod groups;
 mod images;
+mod invites;
 mod messages;
 mod organization;
 mod personal;
@@ -34,6 +35,7 @@ mod web_client;
 use channels::*;
 use groups::*;
 use images::*;
+use invites::*;
 use messages::*;
 use organization::*;
 use personal::*;
@@ -174,6 +176,11 @@ pub fn router() -> Router<AppState> {
             "/scheduled_messages/{scheduled_message_id}",
             axum::routing::patch(update_scheduled_message).delete(delete_scheduled_message),
         )
+        .route("/invites", get(get_invites).post(send_invites))
+        .route("/invites/multiuse", axum::routing::post(create_invite_link))
+        .route("/invites/multiuse/{invite_id}", axum::routing::delete(revoke_invite_link))
+        .route("/invites/{invite_id}", axum::routing::delete(revoke_email_invite))
+        .route("/invites/{invite_id}/resend", axum::routing::post(resend_email_invite))
         .route("/reminders", get(get_reminders).post(create_message_reminder))
         .route("/reminders/{reminder_id}", axum::routing::delete(delete_reminder))
         .fallback(unknown_endpoint)
@@ -189,6 +196,9 @@ pub fn router() -> Router<AppState> {
         .route("/", get(serve_web_client_page))
         .route("/login/", get(serve_web_client_page))
         .route("/sw.js", get(serve_web_client_worker))
+        // Signing up with an invitation: a reusable link, an email invitation's link.
+        .route("/join/{key}/", get(show_join_page).post(join))
+        .route("/accounts/do_confirm/{key}", get(show_join_page).post(join))
         .route("/static/{*path}", get(serve_web_client_static))
         .fallback(unknown_endpoint)
         .method_not_allowed_fallback(method_not_allowed)
