@@ -24,33 +24,10 @@ pub(super) async fn send_invites(State(state): State<AppState>, request: ApiRequ
         Ok(keys) => keys,
         Err(e) => return respond::error(&ApiError::internal(e)),
     };
-    let store = state.store.clone();
-    let site = state.site.clone();
-    let authenticated = tokio::task::spawn_blocking(move || {
-        let actor = store.read(|tables| authenticate(tables, &request)).map(|a| with_realm_url(&site, a));
-        (actor, request)
+    let result = durable_outcome(state, request, move |t, actor, params, now| {
+        api::invites::send_invites(t, actor, params, keys, now)
     })
     .await;
-    let (actor, request) = match authenticated {
-        Ok((Ok(actor), request)) => (actor, request),
-        Ok((Err(err), _)) => return respond::error(&err),
-        Err(join) => return respond::error(&ApiError::internal(join)),
-    };
-    let _ticket = match state.writes.admit(actor.user.id) {
-        Ok(ticket) => ticket,
-        Err(err) => return respond::error(&err),
-    };
-    let params = request.params;
-    let now = now();
-    let result = state
-        .writer
-        .submit(Box::new(move |tables| {
-            let actor = refresh(tables, &actor)?;
-            let mut outcome = api::invites::send_invites(tables, &actor, &params, keys, now)?;
-            respond::note_ignored(&mut outcome, params.ignored());
-            Ok(outcome)
-        }))
-        .await;
     // Some addresses were invited and others refused: the invitations are made, and the
     // answer is Zulip's error naming the refused ones.
     match result {

@@ -290,6 +290,16 @@ async fn command<F>(state: AppState, request: ApiRequest, f: F) -> Response
 where
     F: FnOnce(&WriteTables<'_>, &Actor, &Params, i64) -> ApiResult<Outcome> + Send + 'static,
 {
+    // Events are delivered by the event system (the real-time issue); until then they are
+    // computed and dropped here, after the commit.
+    respond::outcome(durable_outcome(state, request, f).await)
+}
+
+/// As [`command`], for a route that shapes the answer from the durable outcome itself.
+async fn durable_outcome<F>(state: AppState, request: ApiRequest, f: F) -> ApiResult<Outcome>
+where
+    F: FnOnce(&WriteTables<'_>, &Actor, &Params, i64) -> ApiResult<Outcome> + Send + 'static,
+{
     let store = state.store.clone();
     let site = state.site.clone();
     let authenticated = tokio::task::spawn_blocking(move || {
@@ -299,17 +309,14 @@ where
     .await;
     let (actor, request) = match authenticated {
         Ok((Ok(actor), request)) => (actor, request),
-        Ok((Err(err), _)) => return respond::error(&err),
-        Err(join) => return respond::error(&ApiError::internal(join)),
+        Ok((Err(err), _)) => return Err(err),
+        Err(join) => return Err(ApiError::internal(join)),
     };
-    // Held until the command is answered: a place in the writer's queue.
-    let _ticket = match state.writes.admit(actor.user.id) {
-        Ok(ticket) => ticket,
-        Err(err) => return respond::error(&err),
-    };
+    // Held until the command is durable: a place in the writer's queue.
+    let _ticket = state.writes.admit(actor.user.id)?;
     let params = request.params;
     let now = now();
-    let result = state
+    state
         .writer
         .submit(Box::new(move |tables| {
             let actor = refresh(tables, &actor)?;
@@ -317,10 +324,7 @@ where
             respond::note_ignored(&mut outcome, params.ignored());
             Ok(outcome)
         }))
-        .await;
-    // Events are delivered by the event system (the real-time issue); until then they are
-    // computed and dropped here, after the commit.
-    respond::outcome(result)
+        .await
 }
 
 /// Runs a command through the writer and then, once it is durable, a read on a snapshot that
