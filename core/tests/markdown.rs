@@ -5,6 +5,10 @@
 //!
 //! To re-record after an intended change, run with `UPDATE_EXPECT=1` and review the diff.
 
+#[macro_use]
+#[path = "common/delegate_markdown_context.rs"]
+mod delegate_markdown_context;
+
 use std::collections::BTreeSet;
 use std::path::PathBuf;
 
@@ -286,27 +290,7 @@ fn linkifier_validation_messages_are_zulips() {
 fn default_code_block_language_applies() {
     struct WithDefault(Org);
     impl MarkdownContext for WithDefault {
-        fn user_by_id(&self, id: u64) -> Option<MentionUser> {
-            self.0.user_by_id(id)
-        }
-        fn users_by_full_name(&self, name: &str) -> Vec<MentionUser> {
-            self.0.users_by_full_name(name)
-        }
-        fn group_by_name(&self, name: &str) -> Option<MentionGroup> {
-            self.0.group_by_name(name)
-        }
-        fn stream_by_name(&self, name: &str) -> Option<MentionStream> {
-            self.0.stream_by_name(name)
-        }
-        fn custom_emoji(&self, name: &str) -> Option<CustomEmoji> {
-            self.0.custom_emoji(name)
-        }
-        fn linkifiers(&self) -> &[Linkifier] {
-            self.0.linkifiers()
-        }
-        fn realm_url(&self) -> &str {
-            self.0.realm_url()
-        }
+        delegate_markdown_context!();
         fn default_code_block_language(&self) -> Option<&str> {
             Some("Python")
         }

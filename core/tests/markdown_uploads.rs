@@ -2,12 +2,13 @@
 //! (`zerver/lib/markdown` `add_a`, then `zerver/lib/thumbnail.py` `rewrite_thumbnailed_images`):
 //! what the context says of an upload decides, not the link's extension.
 
+#[macro_use]
+#[path = "common/delegate_markdown_context.rs"]
+mod delegate_markdown_context;
+
 use std::collections::BTreeMap;
 
-use confab_core::markdown::{
-    Linkifier, MarkdownContext, MentionGroup, MentionStream, MentionUser, OrganizationSnapshot, UploadLookup,
-    UploadedImage, render,
-};
+use confab_core::markdown::{MarkdownContext, OrganizationSnapshot, UploadLookup, UploadedImage, render};
 
 fn image(
     width: u32,
@@ -29,27 +30,7 @@ fn image(
 struct Server(OrganizationSnapshot);
 
 impl MarkdownContext for Server {
-    fn user_by_id(&self, id: u64) -> Option<MentionUser> {
-        self.0.user_by_id(id)
-    }
-    fn users_by_full_name(&self, name: &str) -> Vec<MentionUser> {
-        self.0.users_by_full_name(name)
-    }
-    fn group_by_name(&self, name: &str) -> Option<MentionGroup> {
-        self.0.group_by_name(name)
-    }
-    fn stream_by_name(&self, name: &str) -> Option<MentionStream> {
-        self.0.stream_by_name(name)
-    }
-    fn custom_emoji(&self, name: &str) -> Option<confab_core::markdown::CustomEmoji> {
-        self.0.custom_emoji(name)
-    }
-    fn linkifiers(&self) -> &[Linkifier] {
-        self.0.linkifiers()
-    }
-    fn realm_url(&self) -> &str {
-        self.0.realm_url()
-    }
+    delegate_markdown_context!();
     fn uploaded_image(&self, path_id: &str) -> UploadLookup {
         match self.0.uploaded_image(path_id) {
             UploadLookup::Unknown => UploadLookup::NotAnImage,

@@ -3,10 +3,11 @@
 //! rejects. A fake KaTeX stands in (the servers' and browsers' real one is tested over HTTP
 //! and in Chromium by confab-tests).
 
-use confab_core::markdown::{
-    CustomEmoji, Linkifier, MarkdownContext, MathRenderer, MentionGroup, MentionStream, MentionUser,
-    OrganizationSnapshot, render,
-};
+#[macro_use]
+#[path = "common/delegate_markdown_context.rs"]
+mod delegate_markdown_context;
+
+use confab_core::markdown::{MarkdownContext, MathRenderer, OrganizationSnapshot, render};
 
 /// Accepts any TeX without `\bad`, marking the mode it was asked for.
 struct FakeKatex;
@@ -22,27 +23,7 @@ impl MathRenderer for FakeKatex {
 struct WithKatex(OrganizationSnapshot);
 
 impl MarkdownContext for WithKatex {
-    fn user_by_id(&self, id: u64) -> Option<MentionUser> {
-        self.0.user_by_id(id)
-    }
-    fn users_by_full_name(&self, name: &str) -> Vec<MentionUser> {
-        self.0.users_by_full_name(name)
-    }
-    fn group_by_name(&self, name: &str) -> Option<MentionGroup> {
-        self.0.group_by_name(name)
-    }
-    fn stream_by_name(&self, name: &str) -> Option<MentionStream> {
-        self.0.stream_by_name(name)
-    }
-    fn custom_emoji(&self, name: &str) -> Option<CustomEmoji> {
-        self.0.custom_emoji(name)
-    }
-    fn linkifiers(&self) -> &[Linkifier] {
-        self.0.linkifiers()
-    }
-    fn realm_url(&self) -> &str {
-        self.0.realm_url()
-    }
+    delegate_markdown_context!();
     fn math_renderer(&self) -> Option<&dyn MathRenderer> {
         Some(&FakeKatex)
     }
