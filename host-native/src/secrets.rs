@@ -11,14 +11,20 @@ const ALPHANUMERIC: &[u8] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwx
 
 /// A random alphanumeric string. Rejection sampling keeps every character equally likely.
 pub fn random_alphanumeric(len: usize) -> Result<String, getrandom::Error> {
+    random_string(ALPHANUMERIC, len)
+}
+
+/// `len` characters drawn evenly from `alphabet` (at most 256 of them): bytes at or above the
+/// largest multiple of its size are skipped, as they would make the first characters likelier.
+fn random_string(alphabet: &[u8], len: usize) -> Result<String, getrandom::Error> {
+    let unbiased = 256 / alphabet.len() * alphabet.len();
     let mut out = String::with_capacity(len);
     let mut buf = [0u8; 64];
     while out.len() < len {
         getrandom::fill(&mut buf)?;
-        for &byte in &buf {
-            // 62 * 4 = 248: bytes at or above it would bias the first characters.
-            if byte < 248 && out.len() < len {
-                out.push(ALPHANUMERIC[(byte % 62) as usize] as char);
+        for &byte in buf.iter().filter(|b| usize::from(**b) < unbiased) {
+            if out.len() < len {
+                out.push(alphabet[usize::from(byte) % alphabet.len()] as char);
             }
         }
     }
@@ -33,19 +39,7 @@ pub fn new_api_key() -> Result<String, getrandom::Error> {
 /// A new invitation's confirmation key: 24 characters of lower-case letters and digits, as
 /// Zulip's (`generate_key`, 120 random bits in base32) are about as hard to guess.
 pub fn confirmation_key() -> Result<String, getrandom::Error> {
-    const ALPHABET: &[u8] = b"abcdefghijklmnopqrstuvwxyz0123456789";
-    let mut out = String::with_capacity(24);
-    let mut buf = [0u8; 64];
-    while out.len() < 24 {
-        getrandom::fill(&mut buf)?;
-        // 36 * 7 = 252: bytes at or above it would bias the first characters.
-        for &byte in buf.iter().filter(|b| **b < 252) {
-            if out.len() < 24 {
-                out.push(ALPHABET[(byte % 36) as usize] as char);
-            }
-        }
-    }
-    Ok(out)
+    random_string(b"abcdefghijklmnopqrstuvwxyz0123456789", 24)
 }
 
 /// A new event queue id: 128 random bits in UUID form, so ids cannot be guessed.
@@ -164,6 +158,13 @@ mod tests {
         let key = new_api_key().unwrap_or_default();
         assert_eq!(key.len(), 32);
         assert!(key.chars().all(|c| c.is_ascii_alphanumeric()));
+    }
+
+    #[test]
+    fn confirmation_keys_are_24_lower_case_letters_and_digits() {
+        let key = confirmation_key().unwrap_or_default();
+        assert_eq!(key.len(), 24);
+        assert!(key.chars().all(|c| c.is_ascii_lowercase() || c.is_ascii_digit()));
     }
 
     #[tokio::test]
