@@ -5,7 +5,6 @@
 //! they are durable, and the events they cause.
 
 use serde::Serialize;
-use serde_json::value::RawValue;
 use serde_json::{Map, Value};
 
 use crate::error::{ApiError, ApiResult};
@@ -49,10 +48,10 @@ pub struct Outcome {
     pub changes: Vec<Change>,
     /// Fields of the success response besides `result` and `msg`.
     pub reply: Map<String, Value>,
-    /// More fields of the success response, serialized already: the host writes them into the
-    /// answer as they are. A page of messages goes here, so that its stored HTML is never
-    /// unescaped into a `Value` and escaped again (see [`crate::model::StoredHtml`]).
-    pub serialized_reply: Vec<(String, Box<RawValue>)>,
+    /// More fields of the success response as JSON texts: the host writes them into the answer
+    /// as they are ([`crate::raw_json`]). A page of messages goes here, so that its stored HTML
+    /// is never unescaped into a `Value` and escaped again (see [`crate::model::StoredHtml`]).
+    pub serialized_reply: Vec<(String, Vec<u8>)>,
     pub events: Vec<Event>,
 }
 
@@ -63,10 +62,16 @@ impl Outcome {
     }
 
     /// A reply field serialized here, once, with serde_json.
-    pub fn reply_serialized(mut self, key: &str, value: &impl Serialize) -> ApiResult<Self> {
-        let json = serde_json::value::to_raw_value(value).map_err(ApiError::internal)?;
+    pub fn reply_serialized(self, key: &str, value: &impl Serialize) -> ApiResult<Self> {
+        let json = serde_json::to_vec(value).map_err(ApiError::internal)?;
+        Ok(self.reply_json(key, json))
+    }
+
+    /// A reply field written as JSON already, by serde_json or from what it wrote: the host
+    /// sends it as it is, unchecked.
+    pub fn reply_json(mut self, key: &str, json: Vec<u8>) -> Self {
         self.serialized_reply.push((key.to_owned(), json));
-        Ok(self)
+        self
     }
 
     /// Every reply field as a `Value`, the serialized ones parsed again: for callers in the
@@ -74,7 +79,7 @@ impl Outcome {
     pub fn reply_values(self) -> Map<String, Value> {
         let mut reply = self.reply;
         for (key, json) in self.serialized_reply {
-            reply.insert(key, serde_json::from_str(json.get()).unwrap_or(Value::Null));
+            reply.insert(key, serde_json::from_slice(&json).unwrap_or(Value::Null));
         }
         reply
     }

@@ -29,6 +29,7 @@ pub mod params;
 pub mod permission_settings;
 pub mod permissions;
 pub mod rate_limit;
+pub mod raw_json;
 pub mod search;
 pub mod store;
 pub mod subdomains;

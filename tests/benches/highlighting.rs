@@ -22,7 +22,7 @@ use serde_json::json;
 
 const MESSAGES: usize = 100;
 const RENDER_PASSES: usize = 20;
-const FETCHES: usize = 30;
+const FETCHES: usize = 200;
 
 fn main() {
     let workspace = workspace_root();

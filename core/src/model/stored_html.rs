@@ -3,10 +3,9 @@
 //! Why: Zulip's markup for highlighted code puts a quoted class name every few bytes, so a page
 //! of 100 code-heavy messages is megabytes of HTML that JSON escapes densely. Kept as a `String`,
 //! every `GET /messages` unescaped it out of the stored record and escaped it again into the
-//! answer, and those two passes were most of the read's cost. Held as the literal, a read copies
-//! it and an answer written by serde_json writes it as is (`README.md`, "Syntax highlighting",
-//! has the figures). The stored record is unchanged: the literal is the same JSON string a
-//! `String` field wrote.
+//! answer. Held as the literal, a read copies it: the server's message records keep it apart
+//! from their JSON (`host-native/src/store/codec.rs`), and a page of messages splices it into
+//! the answer as it is ([`crate::raw_json`]). `README.md`, "Syntax highlighting", has the figures.
 
 use std::fmt;
 
@@ -16,29 +15,38 @@ use serde_json::value::RawValue;
 
 /// Rendered HTML as a JSON string literal (quotes and escapes included).
 ///
-/// It serializes as that literal only through serde_json, which every store record and every
-/// answer uses; into a `serde_json::Value` (`json!`) it becomes the plain string.
+/// Through serde it is the plain string (in records of the write-ahead log, in `json!`); only
+/// [`StoredHtml::json_literal`] gives the literal, for writers that splice it.
 #[derive(Clone)]
-pub struct StoredHtml(Box<RawValue>);
+pub struct StoredHtml(Box<[u8]>);
 
 impl StoredHtml {
     pub fn new(html: &str) -> Self {
-        Self(serde_json::value::to_raw_value(html).expect("a string always serializes"))
+        Self(serde_json::to_vec(html).expect("a string always serializes").into_boxed_slice())
+    }
+
+    /// A literal read back from a record this program wrote with [`StoredHtml::json_literal`].
+    /// Only its quotes are checked: checking the escapes (or even the UTF-8) inside would scan
+    /// every byte, the cost this type exists to avoid, and the store's pages are checksummed
+    /// against corruption.
+    pub fn from_stored_literal(literal: &[u8]) -> Option<Self> {
+        let quoted = literal.len() >= 2 && literal.starts_with(b"\"") && literal.ends_with(b"\"");
+        quoted.then(|| Self(literal.into()))
     }
 
     /// The HTML itself.
     pub fn html(&self) -> String {
         // The literal is a JSON string by construction (`new`) or by check (`deserialize`).
-        serde_json::from_str(self.0.get()).unwrap_or_default()
+        serde_json::from_slice(&self.0).unwrap_or_default()
     }
 
-    /// The JSON string literal, to be written into an answer as is.
-    pub fn json_literal(&self) -> &RawValue {
+    /// The JSON string literal, to be written as it is.
+    pub fn json_literal(&self) -> &[u8] {
         &self.0
     }
 
     pub fn is_empty(&self) -> bool {
-        self.0.get() == "\"\""
+        &*self.0 == b"\"\""
     }
 }
 
@@ -63,29 +71,30 @@ impl From<String> for StoredHtml {
 impl PartialEq for StoredHtml {
     /// Equal HTML, whichever way each literal escapes it.
     fn eq(&self, other: &Self) -> bool {
-        self.0.get() == other.0.get() || self.html() == other.html()
+        self.0 == other.0 || self.html() == other.html()
     }
 }
 
 impl fmt::Debug for StoredHtml {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        self.0.get().fmt(f)
+        String::from_utf8_lossy(&self.0).fmt(f)
     }
 }
 
 impl Serialize for StoredHtml {
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        self.0.serialize(serializer)
+        serializer.serialize_str(&self.html())
     }
 }
 
 impl<'de> Deserialize<'de> for StoredHtml {
+    /// Reads a JSON string, keeping it as written (escapes and all).
     fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
         let literal = Box::<RawValue>::deserialize(deserializer)?;
         if !literal.get().starts_with('"') {
             return Err(D::Error::custom("rendered HTML must be a JSON string"));
         }
-        Ok(Self(literal))
+        Ok(Self(Box::<str>::from(literal).into_boxed_bytes()))
     }
 }
 
@@ -120,6 +129,15 @@ mod tests {
     fn refuses_anything_but_a_string() {
         assert!(serde_json::from_str::<StoredHtml>("42").is_err());
         assert!(serde_json::from_str::<StoredHtml>("{\"a\":1}").is_err());
+    }
+
+    #[test]
+    fn a_stored_literal_must_be_quoted() {
+        let literal = StoredHtml::new(HTML);
+        let read = StoredHtml::from_stored_literal(literal.json_literal()).expect("a literal");
+        assert_eq!(read.html(), HTML);
+        assert!(StoredHtml::from_stored_literal(b"<p>").is_none());
+        assert!(StoredHtml::from_stored_literal(b"\"").is_none());
     }
 
     #[test]

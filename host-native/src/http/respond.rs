@@ -3,8 +3,6 @@
 use axum::http::{HeaderValue, StatusCode, header};
 use axum::response::{IntoResponse, Response};
 use confab_core::{ApiError, ApiResult, ErrorCode, Outcome};
-use serde::ser::{Serialize, SerializeMap, Serializer};
-use serde_json::value::RawValue;
 use serde_json::{Map, Value};
 
 /// The JSON body of a success: `result`, `msg`, then the reply fields.
@@ -25,36 +23,17 @@ pub fn outcome_bytes(outcome: Outcome) -> ApiResult<Vec<u8>> {
     body_bytes(outcome.reply, &outcome.serialized_reply)
 }
 
-fn body_bytes(reply: Map<String, Value>, serialized: &[(String, Box<RawValue>)]) -> ApiResult<Vec<u8>> {
+fn body_bytes(reply: Map<String, Value>, serialized: &[(String, Vec<u8>)]) -> ApiResult<Vec<u8>> {
     let mut fields = Map::new();
     fields.insert("result".into(), "success".into());
     fields.insert("msg".into(), "".into());
     fields.extend(reply);
     // A page of messages is megabytes: sized once, it is not copied again as the buffer grows.
-    let serialized_len: usize = serialized.iter().map(|(key, json)| key.len() + json.get().len() + 4).sum();
+    let serialized_len: usize = serialized.iter().map(|(key, json)| key.len() + json.len() + 4).sum();
     let mut bytes = Vec::with_capacity(serialized_len + 1024);
-    serde_json::to_writer(&mut bytes, &SuccessBody { fields: &fields, serialized })
-        .map_err(ApiError::internal)?;
+    let raw = serialized.iter().map(|(key, json)| (key.as_str(), json.as_slice()));
+    confab_core::raw_json::write_object(&mut bytes, &fields, raw).map_err(ApiError::internal)?;
     Ok(bytes)
-}
-
-/// A success's JSON object: its fields, then those serialized already, written as they are.
-struct SuccessBody<'a> {
-    fields: &'a Map<String, Value>,
-    serialized: &'a [(String, Box<RawValue>)],
-}
-
-impl Serialize for SuccessBody<'_> {
-    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        let mut map = serializer.serialize_map(Some(self.fields.len() + self.serialized.len()))?;
-        for (key, value) in self.fields {
-            map.serialize_entry(key, value)?;
-        }
-        for (key, json) in self.serialized {
-            map.serialize_entry(key, json)?;
-        }
-        map.end()
-    }
 }
 
 /// A 200 with a JSON body already serialized.

@@ -10,7 +10,7 @@ use confab_core::search::message_words;
 use confab_core::store::Change;
 use redb::ReadableTable;
 
-use super::codec::{decode, encode};
+use super::codec::{decode, decode_message, encode, encode_message};
 use super::tables::WriteTables;
 use super::view::storage;
 
@@ -270,7 +270,7 @@ impl WriteTables<'_> {
                     // memory store's answer, and `MessageIndex::UserConversation`'s meaning):
                     // the index holds exactly the user's rows of direct messages.
                     let row = self.messages.get(message.0).map_err(storage)?;
-                    let stored: Option<Message> = row.map(|g| decode(g.value())).transpose()?;
+                    let stored: Option<Message> = row.map(|g| decode_message(g.value())).transpose()?;
                     if let Some(stored) = stored {
                         self.file_in_conversation(*user, &stored)?;
                     }
@@ -319,7 +319,7 @@ impl WriteTables<'_> {
 
     fn insert_message(&mut self, message: &Message, receivers: &[(UserId, MessageFlags)]) -> ApiResult<()> {
         let id = message.id.0;
-        self.messages.insert(id, encode(message)?.as_slice()).map_err(storage)?;
+        self.messages.insert(id, encode_message(message)?.as_slice()).map_err(storage)?;
         self.by_recipient.insert((message.recipient_id.0, id), ()).map_err(storage)?;
         self.by_sender.insert((message.sender_id.0, id), ()).map_err(storage)?;
         self.by_realm.insert((message.realm_id.0, id), ()).map_err(storage)?;
@@ -363,7 +363,7 @@ impl WriteTables<'_> {
 
     fn read_message(&self, id: u64) -> ApiResult<Message> {
         let row = self.messages.get(id).map_err(storage)?;
-        let message: Option<Message> = row.map(|g| decode(g.value())).transpose()?;
+        let message: Option<Message> = row.map(|g| decode_message(g.value())).transpose()?;
         message.ok_or_else(|| confab_core::ApiError::internal(format!("message {id} missing")))
     }
 
@@ -412,7 +412,7 @@ impl WriteTables<'_> {
         for word in new_words.difference(&old_words) {
             self.words.insert((message.realm_id.0, word.as_str(), id), ()).map_err(storage)?;
         }
-        self.messages.insert(id, encode(message)?.as_slice()).map_err(storage)?;
+        self.messages.insert(id, encode_message(message)?.as_slice()).map_err(storage)?;
         Ok(())
     }
 

@@ -161,11 +161,14 @@ macro_rules! impl_store {
             }
 
             fn message(&self, id: MessageId) -> ApiResult<Option<Message>> {
-                record(self.messages.get(id.0).map_err(storage)?)
+                let row = self.messages.get(id.0).map_err(storage)?;
+                row.map(|g| codec::decode_message(g.value())).transpose()
             }
 
             fn message_kind(&self, id: MessageId) -> ApiResult<Option<MessageKind>> {
-                let head: Option<MessageHead> = record(self.messages.get(id.0).map_err(storage)?)?;
+                let row = self.messages.get(id.0).map_err(storage)?;
+                let head: Option<MessageHead> =
+                    row.map(|g| codec::decode_message_fields(g.value())).transpose()?;
                 Ok(head.map(|head| head.kind))
             }
 

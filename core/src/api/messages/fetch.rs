@@ -118,11 +118,12 @@ fn render(
     actor: &Actor,
     matches: Vec<Match>,
     options: MessageOptions,
-) -> ApiResult<Vec<wire::PageMessage>> {
-    matches
+) -> ApiResult<Vec<u8>> {
+    let page = matches
         .into_iter()
         .map(|m| wire::page_message(store, &actor.realm, m.message, actor.user.id, m.flags, options))
-        .collect()
+        .collect::<ApiResult<Vec<_>>>()?;
+    wire::page_json(&page).map_err(ApiError::internal)
 }
 
 /// A range of matches around an anchor, with Zulip's `found_*` facts.
@@ -243,12 +244,12 @@ pub fn get_messages(store: &impl Store, actor: &Actor, params: &Params) -> ApiRe
                 matches.push(m);
             }
         }
-        return Outcome::default()
+        return Ok(Outcome::default()
             .reply("found_anchor", false)
             .reply("found_oldest", false)
             .reply("found_newest", false)
             .reply("history_limited", false)
-            .reply_serialized("messages", &render(store, actor, matches, options)?);
+            .reply_json("messages", render(store, actor, matches, options)?));
     }
     let anchor = resolve_anchor(store, actor, &narrow, params)?;
     let num_before: u64 = params.required("num_before")?;
@@ -260,13 +261,13 @@ pub fn get_messages(store: &impl Store, actor: &Actor, params: &Params) -> ApiRe
         )));
     }
     let range = fetch_range(store, actor, &narrow, anchor, num_before, num_after, include_anchor)?;
-    Outcome::default()
+    Ok(Outcome::default()
         .reply("anchor", range.anchor)
         .reply("found_anchor", range.found_anchor)
         .reply("found_oldest", range.found_oldest)
         .reply("found_newest", range.found_newest)
         .reply("history_limited", false)
-        .reply_serialized("messages", &render(store, actor, range.matches, options)?)
+        .reply_json("messages", render(store, actor, range.matches, options)?))
 }
 
 /// `GET /messages/{message_id}`: one message, with its Markdown as `raw_content`.
