@@ -345,7 +345,7 @@ fn an_email_invitation_is_used_once_and_an_expired_link_is_refused() {
         &[("invitee_emails", "bo@example.com"), ("stream_ids", &general), ("invite_as", "600")],
     )
     .ok();
-    let log = server.log_so_far();
+    let log = log_with(&server, "its link: ", 1);
     let link =
         log.lines().find_map(|l| l.split("its link: ").nth(1)).expect("the link is logged").trim().to_owned();
     let path = path_of(&link, &server);
