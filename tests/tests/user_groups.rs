@@ -88,6 +88,7 @@ fn creating_a_group_checks_its_name_and_members() {
     assert_eq!(group["id"], id);
     assert_eq!(group["members"], json!([w.ids.ada]));
     assert_eq!(group["creator_id"], w.ids.ada);
+    assert!(group["date_created"].as_i64().is_some_and(|t| t > 1_700_000_000), "{group}");
     assert_eq!(group["can_manage_group"], json!({"direct_members": [w.ids.ada], "direct_subgroups": []}));
     assert_eq!(group["can_mention_group"], group_named(&w, "role:everyone")["id"]);
 
@@ -187,12 +188,27 @@ fn a_group_named_in_a_setting_stays_active_until_freed_and_a_deactivated_group_c
     let helpers = create(&w, &w.ada, "helpers", &[w.ids.bob]).ok()["group_id"].as_u64().expect("id");
     let change = json!({"new": helpers}).to_string();
     api.patch("/realm", Some(&w.owner), &[("can_add_custom_emoji_group", change.as_str())]).ok();
+    let created =
+        [("name", "help"), ("subscribers", "[]"), ("can_remove_subscribers_group", &helpers.to_string())];
+    let help = api.post("/channels/create", Some(&w.owner), &created).ok()["id"].clone();
     let deactivate = |id: u64| api.post(&format!("/user_groups/{id}/deactivate"), Some(&w.ada), &[]);
     let in_use = deactivate(helpers).error(400, "CANNOT_DEACTIVATE_GROUP_IN_USE");
-    assert_eq!(in_use["objections"], json!([{"type": "realm", "settings": ["can_add_custom_emoji_group"]}]));
+    assert_eq!(
+        in_use["objections"],
+        json!([
+            {"type": "channel", "channel_id": help, "settings": ["can_remove_subscribers_group"]},
+            {"type": "realm", "settings": ["can_add_custom_emoji_group"]},
+        ])
+    );
     let members = group_named(&w, "role:members")["id"].clone();
     let change = json!({"new": members}).to_string();
     api.patch("/realm", Some(&w.owner), &[("can_add_custom_emoji_group", change.as_str())]).ok();
+    api.patch(
+        &format!("/streams/{help}"),
+        Some(&w.owner),
+        &[("can_remove_subscribers_group", change.as_str())],
+    )
+    .ok();
     deactivate(helpers).ok();
 
     // Deactivated, it still takes edits and members (feature levels 340 and 391).
