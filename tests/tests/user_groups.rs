@@ -191,12 +191,21 @@ fn a_group_named_in_a_setting_stays_active_until_freed_and_a_deactivated_group_c
     let created =
         [("name", "help"), ("subscribers", "[]"), ("can_remove_subscribers_group", &helpers.to_string())];
     let help = api.post("/channels/create", Some(&w.owner), &created).ok()["id"].clone();
+    let named = helpers.to_string();
+    let mentioners = [
+        ("name", "mentioners"),
+        ("description", ""),
+        ("members", "[]"),
+        ("can_mention_group", named.as_str()),
+    ];
+    let mentioners = api.post("/user_groups/create", Some(&w.ada), &mentioners).ok()["group_id"].clone();
     let deactivate = |id: u64| api.post(&format!("/user_groups/{id}/deactivate"), Some(&w.ada), &[]);
     let in_use = deactivate(helpers).error(400, "CANNOT_DEACTIVATE_GROUP_IN_USE");
     assert_eq!(
         in_use["objections"],
         json!([
             {"type": "channel", "channel_id": help, "settings": ["can_remove_subscribers_group"]},
+            {"type": "user_group", "group_id": mentioners, "settings": ["can_mention_group"]},
             {"type": "realm", "settings": ["can_add_custom_emoji_group"]},
         ])
     );
@@ -209,6 +218,8 @@ fn a_group_named_in_a_setting_stays_active_until_freed_and_a_deactivated_group_c
         &[("can_remove_subscribers_group", change.as_str())],
     )
     .ok();
+    api.patch(&format!("/user_groups/{mentioners}"), Some(&w.ada), &[("can_mention_group", change.as_str())])
+        .ok();
     deactivate(helpers).ok();
 
     // Deactivated, it still takes edits and members (feature levels 340 and 391).
