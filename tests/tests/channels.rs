@@ -219,6 +219,19 @@ fn channel_administrators_change_and_archive_channels() {
     assert_eq!(api.get(&format!("/streams/{id}"), Some(&ada), &[]).ok()["stream"]["is_archived"], true);
     let refused = send(&server, &ada, "Design team", "t").error(400, "BAD_REQUEST");
     assert_eq!(refused["msg"], "Not authorized to send to channel 'Design team'");
+    // `GET /streams` leaves archived channels out unless `exclude_archived` is false (315).
+    let listed = |params: &[(&str, &str)]| -> Vec<u64> {
+        api.get("/streams", Some(&owner), params).ok()["streams"]
+            .as_array()
+            .expect("streams")
+            .iter()
+            .map(|s| s["stream_id"].as_u64().expect("stream_id"))
+            .collect()
+    };
+    assert!(!listed(&[]).contains(&id));
+    assert!(!listed(&[("exclude_archived", "true")]).contains(&id));
+    let with_archived = listed(&[("exclude_archived", "false")]);
+    assert!(with_archived.contains(&id) && with_archived.len() == listed(&[]).len() + 1, "{with_archived:?}");
 
     let ops = |queue: &Value| -> Vec<(Value, Value)> {
         let got = api.queued(&owner, queue);

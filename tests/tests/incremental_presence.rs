@@ -137,3 +137,29 @@ fn check_in_refused(api: &Api, who: &Creds, extra: &[(&str, &str)]) {
     params.extend_from_slice(extra);
     api.post("/users/me/presence", Some(who), &params).error(400, "BAD_REQUEST");
 }
+
+/// Register's `presence_history_limit_days` (feature level 288) bounds the presences it sends,
+/// as a check-in's `history_limit_days` does: `0` wants none, a day or more gets those seen
+/// since; without it, the last 14 days.
+#[test]
+fn register_sends_the_presence_history_asked_for() {
+    let server = TestServer::start(env!("CARGO_BIN_EXE_confab-under-test"));
+    let owner = server.owner();
+    let api = server.api();
+    let ada = api.create_user(&owner, "ada@example.com", "Ada");
+    check_in(&api, &ada, &[]);
+    let ada_id = user_id(&api, &ada);
+    let registered = |limit: Option<&str>| -> Value {
+        let mut params = vec![("fetch_event_types", r#"["presence"]"#), ("slim_presence", "true")];
+        if let Some(days) = limit {
+            params.push(("presence_history_limit_days", days));
+        }
+        api.post("/register", Some(&owner), &params).ok()
+    };
+    let default = registered(None);
+    assert!(keys(&default).contains(&ada_id), "{default}");
+    let one_day = registered(Some("1"));
+    assert!(keys(&one_day).contains(&ada_id), "{one_day}");
+    assert!(one_day.get("ignored_parameters_unsupported").is_none(), "{one_day}");
+    assert_eq!(keys(&registered(Some("0"))), BTreeSet::new());
+}

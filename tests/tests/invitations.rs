@@ -345,7 +345,7 @@ fn an_email_invitation_is_used_once_and_an_expired_link_is_refused() {
         &[("invitee_emails", "bo@example.com"), ("stream_ids", &general), ("invite_as", "600")],
     )
     .ok();
-    let log = server.log_so_far();
+    let log = log_with(&server, "its link: ", 1);
     let link =
         log.lines().find_map(|l| l.split("its link: ").nth(1)).expect("the link is logged").trim().to_owned();
     let path = path_of(&link, &server);
@@ -383,4 +383,41 @@ fn an_email_invitation_is_used_once_and_an_expired_link_is_refused() {
     let (status, unknown) = page(&server, "GET", "/join/nosuchkey/", &[]);
     assert_eq!(status, 404);
     assert!(unknown.contains("We couldn&#39;t find your confirmation link in the system."), "{unknown}");
+}
+
+/// `include_realm_default_subscriptions` (feature level 261): an invitation that says so adds
+/// the organization's default channels to the channels it names; one that does not gives only
+/// those it names.
+#[test]
+fn an_invitation_may_add_the_default_channels_to_its_own() {
+    let server = TestServer::start(env!("CARGO_BIN_EXE_confab-under-test"));
+    let owner = server.owner();
+    let api = server.api();
+    let design =
+        api.post("/channels/create", Some(&owner), &[("name", "design"), ("subscribers", "[]")]).ok()["id"]
+            .as_u64()
+            .expect("channel id");
+    let streams = format!("[{design}]");
+    let signed_up = |include: &str, email: &str| -> Vec<String> {
+        let params = [("stream_ids", streams.as_str()), ("include_realm_default_subscriptions", include)];
+        let made = api.post("/invites/multiuse", Some(&owner), &params).ok();
+        let path = path_of(made["invite_link"].as_str().expect("invite_link"), &server);
+        let form = [("email", email), ("full_name", "New"), ("password", "correct horse")];
+        let (status, done) = page(&server, "POST", &path, &form);
+        assert_eq!(status, 200, "{done}");
+        let key =
+            api.post("/fetch_api_key", None, &[("username", email), ("password", "correct horse")]).ok();
+        let new = Creds { email: email.into(), api_key: key["api_key"].as_str().expect("api_key").into() };
+        let mut names: Vec<String> =
+            api.get("/users/me/subscriptions", Some(&new), &[]).ok()["subscriptions"]
+                .as_array()
+                .expect("subscriptions")
+                .iter()
+                .map(|s| s["name"].as_str().unwrap_or_default().to_owned())
+                .collect();
+        names.sort();
+        names
+    };
+    assert_eq!(signed_up("true", "bo@example.com"), ["design", "general"]);
+    assert_eq!(signed_up("false", "cy@example.com"), ["design"]);
 }

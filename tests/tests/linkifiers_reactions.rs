@@ -155,3 +155,35 @@ fn reacting_to_unreceived_history_makes_it_historical() {
     let flags = message(&server, &bob, id)["flags"].clone();
     assert_eq!(flags, json!(["read", "historical"]));
 }
+
+/// The `has:reaction` narrow (feature level 249) finds the messages that have a reaction, its
+/// negation the others; removing the last reaction takes a message out.
+#[test]
+fn has_reaction_narrows_to_messages_with_reactions() {
+    let (server, owner, ada) = setup();
+    let api = server.api();
+    let liked = send(&server, &owner, "plans", "lunch?");
+    let ignored = send(&server, &owner, "plans", "anyone?");
+    let path = format!("/messages/{liked}/reactions");
+    api.post(&path, Some(&ada), &[("emoji_name", "thumbs_up")]).ok();
+    let found = |negated: bool| -> Vec<u64> {
+        let narrow = json!([
+            {"operator": "channel", "operand": "general"},
+            {"operator": "topic", "operand": "plans"},
+            {"operator": "has", "operand": "reaction", "negated": negated},
+        ])
+        .to_string();
+        let params =
+            [("anchor", "oldest"), ("num_before", "0"), ("num_after", "10"), ("narrow", narrow.as_str())];
+        api.get("/messages", Some(&owner), &params).ok()["messages"]
+            .as_array()
+            .expect("messages")
+            .iter()
+            .map(|m| m["id"].as_u64().expect("id"))
+            .collect()
+    };
+    assert_eq!(found(false), vec![liked]);
+    assert_eq!(found(true), vec![ignored]);
+    api.delete(&path, Some(&ada), &[("emoji_name", "thumbs_up")]).ok();
+    assert_eq!(found(false), Vec::<u64>::new());
+}

@@ -58,9 +58,17 @@ fn ids(messages: &[Value]) -> Vec<u64> {
 #[test]
 fn two_content_edits_give_a_history_of_three_snapshots() {
     let world = world();
+    let api = world.server.api();
     let id = world.send(&world.ada, "general", "plans", "Lunch at noon");
+    let queue = api.post("/register", Some(&world.owner), &[("event_types", r#"["update_message"]"#)]).ok();
     world.patch(&world.ada, id, &[("content", "Lunch at one")]).ok();
     world.patch(&world.ada, id, &[("content", "Lunch at **two**")]).ok();
+    // Feature level 284 took `prev_rendered_content_version` out of edits and their events.
+    let events = api.queued(&world.owner, &queue)["events"].clone();
+    assert_eq!(events[1]["orig_rendered_content"], "<p>Lunch at one</p>", "{events}");
+    for event in events.as_array().expect("events") {
+        assert!(event.get("prev_rendered_content_version").is_none(), "{event}");
+    }
 
     let message = world.message(&world.owner, id);
     assert_eq!(message["content"], "<p>Lunch at <strong>two</strong></p>");
@@ -69,6 +77,7 @@ fn two_content_edits_give_a_history_of_three_snapshots() {
     assert_eq!(edit_history.len(), 2);
     assert_eq!(edit_history[0]["prev_content"], "Lunch at one", "newest first");
     assert_eq!(edit_history[1]["prev_content"], "Lunch at noon");
+    assert!(edit_history.iter().all(|e| e.get("prev_rendered_content_version").is_none()), "{message}");
 
     let history = world.server.api().get(&format!("/messages/{id}/history"), Some(&world.owner), &[]).ok();
     let snapshots = history["message_history"].as_array().expect("message_history");
@@ -88,6 +97,7 @@ fn two_content_edits_give_a_history_of_three_snapshots() {
         for field in ["topic", "content", "rendered_content", "timestamp", "user_id"] {
             assert!(snapshot.get(field).is_some(), "snapshot lacks {field}: {snapshot}");
         }
+        assert!(snapshot.get("prev_rendered_content_version").is_none(), "{snapshot}");
     }
 }
 
@@ -317,6 +327,30 @@ fn deleting_messages_and_topics() {
         )
         .ok();
     assert_eq!(search["messages"], json!([]), "deleted messages leave the search index");
+}
+
+/// The `delete_message` event reaches the user who deleted, even one who never received the
+/// message (feature level 274): an administrator cleaning up a channel they are not in.
+#[test]
+fn whoever_deletes_a_message_hears_of_it() {
+    let world = world();
+    let api = world.server.api();
+    let params = [("subscriptions", r#"[{"name": "lounge"}]"#)];
+    api.post("/users/me/subscriptions", Some(&world.ada), &params).ok();
+    let id = world.send(&world.ada, "lounge", "chat", "spam");
+    let register = [
+        ("event_types", r#"["delete_message"]"#),
+        ("client_capabilities", r#"{"bulk_message_deletion": true}"#),
+    ];
+    let owner_queue = api.post("/register", Some(&world.owner), &register).ok();
+    let ada_queue = api.post("/register", Some(&world.ada), &register).ok();
+    api.delete(&format!("/messages/{id}"), Some(&world.owner), &[]).ok();
+    for (who, queue) in [(&world.owner, &owner_queue), (&world.ada, &ada_queue)] {
+        let events = api.queued(who, queue)["events"].clone();
+        assert_eq!(events.as_array().map(Vec::len), Some(1), "{}: {events}", who.email);
+        assert_eq!(events[0]["type"], "delete_message");
+        assert_eq!(events[0]["message_ids"], json!([id]));
+    }
 }
 
 #[test]

@@ -221,3 +221,91 @@ fn email_address_visibility_decides_who_sees_the_real_email() {
         api.patch("/settings", Some(&ada), &[("email_address_visibility", "6")]).error(400, "BAD_REQUEST");
     assert_eq!(refused["msg"], "Invalid email_address_visibility");
 }
+
+/// The personal settings Zulip added from feature level 268 to 329 start at Zulip's defaults,
+/// take only Zulip's choices, and change like every other setting.
+#[test]
+fn the_settings_of_levels_268_to_329_have_zulips_defaults_and_choices() {
+    let server = TestServer::start(env!("CARGO_BIN_EXE_confab-under-test"));
+    let owner = server.owner();
+    let api = server.api();
+    let queue = api
+        .post(
+            "/register",
+            Some(&owner),
+            &[
+                ("event_types", r#"["user_settings"]"#),
+                ("client_capabilities", r#"{"user_settings_object": true}"#),
+            ],
+        )
+        .ok();
+    let fetch = [("fetch_event_types", r#"["user_settings"]"#)];
+    let settings = api.post("/register", Some(&owner), &fetch).ok()["user_settings"].clone();
+    assert_eq!(settings["web_navigate_to_sent_message"], true, "268");
+    assert_eq!(settings["web_channel_default_view"], 1, "269: the first topic");
+    assert_eq!(settings["web_animate_image_previews"], "on_hover", "275");
+    assert_eq!(settings["allow_private_data_export"], false, "293");
+    assert_eq!(settings["web_suggest_update_timezone"], true, "329");
+
+    // Four channel views since feature level 401; nothing else.
+    for view in ["1", "2", "3", "4"] {
+        api.patch("/settings", Some(&owner), &[("web_channel_default_view", view)]).ok();
+    }
+    let refused = |name: &str, value: &str| {
+        api.patch("/settings", Some(&owner), &[(name, value)]).error(400, "BAD_REQUEST")["msg"].clone()
+    };
+    assert_eq!(refused("web_channel_default_view", "5"), "Invalid web_channel_default_view");
+    assert_eq!(refused("web_channel_default_view", "0"), "Invalid web_channel_default_view");
+    assert_eq!(refused("web_animate_image_previews", "sometimes"), "Invalid web_animate_image_previews");
+    assert_eq!(refused("allow_private_data_export", "yes"), "allow_private_data_export is not valid JSON");
+    let changes = [
+        ("web_navigate_to_sent_message", "false"),
+        ("web_animate_image_previews", "always"),
+        ("allow_private_data_export", "true"),
+        ("web_suggest_update_timezone", "false"),
+    ];
+    let reply = api.patch("/settings", Some(&owner), &changes).ok();
+    assert!(reply.get("ignored_parameters_unsupported").is_none(), "{reply}");
+
+    let settings = api.post("/register", Some(&owner), &fetch).ok()["user_settings"].clone();
+    assert_eq!(settings["web_navigate_to_sent_message"], false);
+    assert_eq!(settings["web_channel_default_view"], 4);
+    assert_eq!(settings["web_animate_image_previews"], "always");
+    assert_eq!(settings["allow_private_data_export"], true);
+    assert_eq!(settings["web_suggest_update_timezone"], false);
+    let mut told: Vec<Value> = api.queued(&owner, &queue)["events"]
+        .as_array()
+        .expect("events")
+        .iter()
+        .map(|e| json!([e["property"], e["value"]]))
+        .collect();
+    told.sort_by_key(Value::to_string);
+    let mut expected = vec![
+        json!(["web_channel_default_view", 2]),
+        json!(["web_channel_default_view", 3]),
+        json!(["web_channel_default_view", 4]),
+        json!(["web_navigate_to_sent_message", false]),
+        json!(["web_animate_image_previews", "always"]),
+        json!(["allow_private_data_export", true]),
+        json!(["web_suggest_update_timezone", false]),
+    ];
+    expected.sort_by_key(Value::to_string);
+    assert_eq!(told, expected, "setting view 1 again changed nothing");
+}
+
+/// Onboarding: register's `onboarding_steps` holds only one-time notices (feature level 259),
+/// none here, as on a Zulip server with the tutorial off; the old tutorial endpoint is gone
+/// (282) and answers as any unknown endpoint does.
+#[test]
+fn onboarding_has_no_tutorial() {
+    let server = TestServer::start(env!("CARGO_BIN_EXE_confab-under-test"));
+    let owner = server.owner();
+    let api = server.api();
+    let state = api.post("/register", Some(&owner), &[("fetch_event_types", r#"["onboarding_steps"]"#)]).ok();
+    assert_eq!(state["onboarding_steps"], json!([]));
+    assert!(state.get("hotspots").is_none(), "{state}");
+    let gone = api
+        .post("/users/me/tutorial_status", Some(&owner), &[("status", "finished")])
+        .error(404, "BAD_REQUEST");
+    assert_eq!(gone["msg"], "Invalid API endpoint");
+}

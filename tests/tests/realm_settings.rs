@@ -92,6 +92,20 @@ fn message_permissions_follow_the_group_settings() {
     let refused = api.patch(&format!("/messages/{mine}"), Some(&ada), &resolve).error(400, "BAD_REQUEST");
     assert_eq!(refused["msg"], "You don't have permission to resolve topics");
     api.patch(&format!("/messages/{mine}"), Some(&owner), &resolve).ok();
+
+    // Everyone deletes their own messages by default (`can_delete_own_message_group`, feature
+    // level 291), until the organization narrows it.
+    api.patch("/realm", Some(&owner), &[("can_delete_any_message_group", admins.as_str())]).ok();
+    let draft = send(&ada, "drafts");
+    let state = api.post("/register", Some(&ada), &[("fetch_event_types", r#"["realm"]"#)]).ok();
+    assert_eq!(state["realm_can_delete_own_message_group"], group_id(&server, &owner, "role:everyone"));
+    api.patch("/realm", Some(&owner), &[("can_delete_own_message_group", admins.as_str())]).ok();
+    let refused = api.delete(&format!("/messages/{draft}"), Some(&ada), &[]).error(400, "BAD_REQUEST");
+    assert_eq!(refused["msg"], "You don't have permission to delete this message");
+    let state = api.post("/register", Some(&ada), &[("fetch_event_types", r#"["realm"]"#)]).ok();
+    assert_eq!(state["realm_can_delete_own_message_group"], group_id(&server, &owner, "role:administrators"));
+    api.patch("/realm", Some(&owner), &[("can_delete_own_message_group", members.as_str())]).ok();
+    api.delete(&format!("/messages/{draft}"), Some(&ada), &[]).ok();
 }
 
 #[test]
@@ -103,6 +117,9 @@ fn plain_properties_are_checked_stored_and_announced() {
     let registered = api.post("/register", Some(&ada), &[("fetch_event_types", r#"["realm"]"#)]).ok();
     assert_eq!(registered["realm_waiting_period_threshold"], 0);
     assert_eq!(registered["realm_invite_required"], true);
+    // No upload quota, in MiB since feature level 251: `null`, as a server without one sends.
+    assert_eq!(registered["realm_upload_quota_mib"], Value::Null);
+    assert!(registered.get("realm_upload_quota").is_none(), "{registered}");
     // A new organization announces new channels in #general.
     let general = api.get("/get_stream_id", Some(&ada), &[("stream", "general")]).ok()["stream_id"].clone();
     assert_eq!(registered["realm_new_stream_announcements_stream_id"], general);
@@ -246,4 +263,82 @@ fn group_settings_refuse_the_groups_zulip_refuses_and_register_says_which() {
         refused["msg"],
         "'can_create_web_public_channel_group' setting cannot be set to 'role:members' group."
     );
+}
+
+/// The organization's `*_policy` settings that group settings replaced (feature levels 264 to
+/// 352) and `mandatory_topics` (392) are no longer parameters of `PATCH /realm`: Zulip's typed
+/// endpoint ignores them like any unknown parameter, names them in
+/// `ignored_parameters_unsupported`, and changes nothing, so no event carries them. Channels'
+/// `stream_post_policy` and `is_announcement_only` parameters (333) go the same way on
+/// `PATCH /streams/{id}` and on subscribe.
+#[test]
+fn removed_policies_are_ignored_parameters_and_no_event_carries_them() {
+    let server = TestServer::start(env!("CARGO_BIN_EXE_confab-under-test"));
+    let owner = server.owner();
+    let api = server.api();
+    let ada = api.create_user(&owner, "ada@example.com", "Ada");
+    let queue =
+        api.post("/register", Some(&ada), &[("event_types", r#"["realm", "stream", "subscription"]"#)]).ok();
+    let removed_realm_policies = [
+        "create_public_stream_policy",          // 264
+        "create_private_stream_policy",         // 266
+        "private_message_policy",               // 270
+        "create_web_public_stream_policy",      // 280
+        "delete_own_message_policy",            // 291
+        "user_group_edit_policy",               // 299
+        "add_custom_emoji_policy",              // 307
+        "move_messages_between_streams_policy", // 310
+        "edit_topic_policy",                    // 316
+        "invite_to_realm_policy",               // 321
+        "invite_to_stream_policy",              // 341
+        "bot_creation_policy",                  // 344
+        "wildcard_mention_policy",              // 352
+    ];
+    for name in removed_realm_policies {
+        // Any value: none is read, so none is refused.
+        let reply = api.patch("/realm", Some(&owner), &[(name, "6")]).ok();
+        assert_eq!(reply["ignored_parameters_unsupported"], json!([name]), "{name}");
+    }
+    let reply = api.patch("/realm", Some(&owner), &[("mandatory_topics", "true")]).ok();
+    assert_eq!(reply["ignored_parameters_unsupported"], json!(["mandatory_topics"]));
+    // Beside a setting that still exists, only the removed one is left out.
+    let reply = api
+        .patch("/realm", Some(&owner), &[("edit_topic_policy", "1"), ("waiting_period_threshold", "2")])
+        .ok();
+    assert_eq!(reply["ignored_parameters_unsupported"], json!(["edit_topic_policy"]));
+    let state = api.post("/register", Some(&ada), &[("fetch_event_types", r#"["realm"]"#)]).ok();
+    assert_eq!(state["realm_topics_policy"], "allow_empty_topic", "mandatory_topics changed nothing");
+    assert!(state.get("realm_user_group_edit_policy").is_none(), "gone from register since 299");
+
+    // The channel parameters of feature level 333.
+    let created = api
+        .post(
+            "/users/me/subscriptions",
+            Some(&owner),
+            &[("subscriptions", r#"[{"name": "town"}]"#), ("stream_post_policy", "2")],
+        )
+        .ok();
+    assert_eq!(created["ignored_parameters_unsupported"], json!(["stream_post_policy"]));
+    let town = api.get("/get_stream_id", Some(&owner), &[("stream", "town")]).ok()["stream_id"].clone();
+    let changes =
+        [("description", "Town square"), ("is_announcement_only", "true"), ("stream_post_policy", "2")];
+    let reply = api.patch(&format!("/streams/{town}"), Some(&owner), &changes).ok();
+    assert_eq!(
+        reply["ignored_parameters_unsupported"],
+        json!(["is_announcement_only", "stream_post_policy"])
+    );
+    let events = api.queued(&ada, &queue)["events"].as_array().expect("events").clone();
+    let realm_events: Vec<&Value> = events.iter().filter(|e| e["type"] == "realm").collect();
+    assert_eq!(realm_events.len(), 1, "only the threshold changed: {realm_events:?}");
+    assert_eq!(realm_events[0]["property"], "waiting_period_threshold");
+    // The description changed last; the posting policy never did.
+    let properties: Vec<&Value> = events
+        .iter()
+        .filter(|e| e["type"] == "stream" && e["op"] == "update")
+        .map(|e| &e["property"])
+        .collect();
+    assert_eq!(properties.last(), Some(&&json!("description")), "{properties:?}");
+    assert!(!properties.iter().any(|p| *p == "stream_post_policy" || *p == "is_announcement_only"));
+    let send = [("type", "stream"), ("to", "town"), ("topic", "hello"), ("content", "Members still post")];
+    api.post("/messages", Some(&ada), &send).ok();
 }

@@ -88,6 +88,7 @@ fn creating_a_group_checks_its_name_and_members() {
     assert_eq!(group["id"], id);
     assert_eq!(group["members"], json!([w.ids.ada]));
     assert_eq!(group["creator_id"], w.ids.ada);
+    assert!(group["date_created"].as_i64().is_some_and(|t| t > 1_700_000_000), "{group}");
     assert_eq!(group["can_manage_group"], json!({"direct_members": [w.ids.ada], "direct_subgroups": []}));
     assert_eq!(group["can_mention_group"], group_named(&w, "role:everyone")["id"]);
 
@@ -172,6 +173,9 @@ fn subgroups_nest_without_cycles() {
     let in_use = deactivate(inner).error(400, "CANNOT_DEACTIVATE_GROUP_IN_USE");
     assert_eq!(in_use["msg"], "Cannot deactivate user group in use.");
     assert_eq!(in_use["objections"], json!([{"type": "subgroup", "supergroup_ids": [outer]}]));
+    // Since feature level 294 a group is deactivated, never deleted: only PATCH is routed.
+    let deleted = api.delete(&format!("/user_groups/{outer}"), Some(&w.ada), &[]).error(405, "BAD_REQUEST");
+    assert_eq!(deleted["msg"], "Method Not Allowed");
     deactivate(outer).ok();
     assert!(groups(&w, &[]).iter().all(|g| g["id"] != outer));
     assert_eq!(group_named(&w, "outer")["deactivated"], true);
@@ -184,12 +188,38 @@ fn a_group_named_in_a_setting_stays_active_until_freed_and_a_deactivated_group_c
     let helpers = create(&w, &w.ada, "helpers", &[w.ids.bob]).ok()["group_id"].as_u64().expect("id");
     let change = json!({"new": helpers}).to_string();
     api.patch("/realm", Some(&w.owner), &[("can_add_custom_emoji_group", change.as_str())]).ok();
+    let created =
+        [("name", "help"), ("subscribers", "[]"), ("can_remove_subscribers_group", &helpers.to_string())];
+    let help = api.post("/channels/create", Some(&w.owner), &created).ok()["id"].clone();
+    let named = helpers.to_string();
+    let mentioners = [
+        ("name", "mentioners"),
+        ("description", ""),
+        ("members", "[]"),
+        ("can_mention_group", named.as_str()),
+    ];
+    let mentioners = api.post("/user_groups/create", Some(&w.ada), &mentioners).ok()["group_id"].clone();
     let deactivate = |id: u64| api.post(&format!("/user_groups/{id}/deactivate"), Some(&w.ada), &[]);
     let in_use = deactivate(helpers).error(400, "CANNOT_DEACTIVATE_GROUP_IN_USE");
-    assert_eq!(in_use["objections"], json!([{"type": "realm", "settings": ["can_add_custom_emoji_group"]}]));
+    assert_eq!(
+        in_use["objections"],
+        json!([
+            {"type": "channel", "channel_id": help, "settings": ["can_remove_subscribers_group"]},
+            {"type": "user_group", "group_id": mentioners, "settings": ["can_mention_group"]},
+            {"type": "realm", "settings": ["can_add_custom_emoji_group"]},
+        ])
+    );
     let members = group_named(&w, "role:members")["id"].clone();
     let change = json!({"new": members}).to_string();
     api.patch("/realm", Some(&w.owner), &[("can_add_custom_emoji_group", change.as_str())]).ok();
+    api.patch(
+        &format!("/streams/{help}"),
+        Some(&w.owner),
+        &[("can_remove_subscribers_group", change.as_str())],
+    )
+    .ok();
+    api.patch(&format!("/user_groups/{mentioners}"), Some(&w.ada), &[("can_mention_group", change.as_str())])
+        .ok();
     deactivate(helpers).ok();
 
     // Deactivated, it still takes edits and members (feature levels 340 and 391).
@@ -293,4 +323,129 @@ fn groups_survive_a_restart() {
     let server = server.restart();
     let list = server.api().get("/user_groups", Some(&ada), &[]).ok();
     assert!(list["user_groups"].as_array().expect("list").iter().any(|g| g["name"] == "support"));
+}
+
+/// The membership settings of feature levels 301 to 324 start at Zulip's defaults, are given
+/// at creation (with `subgroups`, 311), shown on the group and in its `add` event, changed by
+/// `PATCH` as `{new, old}`, and decide who may change the members: `can_join_group` and
+/// `can_leave_group` oneself, `can_add_members_group` and `can_remove_members_group` anyone.
+#[test]
+fn membership_settings_are_given_at_creation_changed_and_obeyed() {
+    let w = world();
+    let api = w.server.api();
+    let carol = api.create_user(&w.owner, "carol@example.com", "Carol");
+    let carol_id = api.user_id(&carol);
+    let system = |name: &str| group_named(&w, name)["id"].clone();
+    let (members_group, everyone, nobody) =
+        (system("role:members"), system("role:everyone"), system("role:nobody"));
+    let only = |id: u64| json!({"direct_members": [id], "direct_subgroups": []});
+
+    let plain = create(&w, &w.ada, "plain", &[w.ids.ada]).ok()["group_id"].as_u64().expect("id");
+    let defaults = group_named(&w, "plain");
+    assert_eq!(defaults["can_add_members_group"], only(w.ids.ada), "the creator");
+    assert_eq!(defaults["can_join_group"], nobody);
+    assert_eq!(defaults["can_leave_group"], everyone);
+    assert_eq!(defaults["can_remove_members_group"], nobody);
+
+    let queue = api.post("/register", Some(&w.bob), &[("event_types", r#"["user_group"]"#)]).ok();
+    let members = json!([w.ids.ada]).to_string();
+    let subgroups = json!([plain]).to_string();
+    let bob_only = only(w.ids.bob).to_string();
+    let (joinable, unleavable) = (members_group.to_string(), nobody.to_string());
+    let params = [
+        ("name", "helpers"),
+        ("description", "Helping"),
+        ("members", members.as_str()),
+        ("subgroups", subgroups.as_str()),
+        ("can_join_group", joinable.as_str()),
+        ("can_leave_group", unleavable.as_str()),
+        ("can_add_members_group", bob_only.as_str()),
+        ("can_remove_members_group", bob_only.as_str()),
+    ];
+    let id = api.post("/user_groups/create", Some(&w.ada), &params).ok()["group_id"].as_u64().expect("id");
+    let helpers = group_named(&w, "helpers");
+    assert_eq!(helpers["direct_subgroup_ids"], json!([plain]));
+    assert_eq!(helpers["can_join_group"], members_group);
+    assert_eq!(helpers["can_leave_group"], nobody);
+    assert_eq!(helpers["can_add_members_group"], only(w.ids.bob));
+    assert_eq!(helpers["can_remove_members_group"], only(w.ids.bob));
+    let added = api.queued(&w.bob, &queue)["events"][0].clone();
+    assert_eq!(added["op"], "add", "{added}");
+    for setting in ["can_join_group", "can_leave_group", "can_add_members_group", "can_remove_members_group"]
+    {
+        assert_eq!(added["group"][setting], helpers[setting], "{setting}");
+    }
+    assert_eq!(added["group"]["direct_subgroup_ids"], json!([plain]));
+
+    // Carol, a member of the organization, joins by herself but may not leave; Bob, named in
+    // both member settings, adds and removes others.
+    let path = format!("/user_groups/{id}/members");
+    let list = |id: u64| json!([id]).to_string();
+    let change = |who: &Creds, op: &str, user: u64| api.post(&path, Some(who), &[(op, list(user).as_str())]);
+    change(&carol, "add", carol_id).ok();
+    let refused = change(&carol, "delete", carol_id).error(400, "BAD_REQUEST");
+    assert_eq!(refused["msg"], "Insufficient permission");
+    change(&carol, "add", w.ids.owner).error(400, "BAD_REQUEST");
+    change(&w.bob, "add", w.ids.owner).ok();
+    change(&w.bob, "delete", w.ids.owner).ok();
+
+    // Each setting changes as {new, old}, and every client hears it.
+    let patch = |setting: &str, new: &Value, old: &Value| {
+        let value = json!({"new": new, "old": old}).to_string();
+        api.patch(&format!("/user_groups/{id}"), Some(&w.ada), &[(setting, value.as_str())])
+    };
+    patch("can_leave_group", &everyone, &nobody).ok();
+    change(&carol, "delete", carol_id).ok();
+    patch("can_join_group", &nobody, &members_group).ok();
+    change(&carol, "add", carol_id).error(400, "BAD_REQUEST");
+    patch("can_add_members_group", &nobody, &only(w.ids.bob)).ok();
+    change(&w.bob, "add", w.ids.owner).error(400, "BAD_REQUEST");
+    patch("can_remove_members_group", &nobody, &only(w.ids.bob)).ok();
+    change(&w.bob, "delete", w.ids.ada).error(400, "BAD_REQUEST");
+    patch("can_remove_members_group", &everyone, &members_group).error(400, "EXPECTATION_MISMATCH");
+    let helpers = group_named(&w, "helpers");
+    for (setting, value) in [
+        ("can_leave_group", &everyone),
+        ("can_join_group", &nobody),
+        ("can_add_members_group", &nobody),
+        ("can_remove_members_group", &nobody),
+    ] {
+        assert_eq!(&helpers[setting], value, "{setting}");
+    }
+    let updates: Vec<Value> = api.queued(&w.bob, &queue)["events"]
+        .as_array()
+        .expect("events")
+        .iter()
+        .filter(|e| e["op"] == "update")
+        .map(|e| e["data"].clone())
+        .collect();
+    assert_eq!(
+        updates,
+        vec![
+            json!({"can_leave_group": everyone}),
+            json!({"can_join_group": nobody}),
+            json!({"can_add_members_group": nobody}),
+            json!({"can_remove_members_group": nobody}),
+        ]
+    );
+}
+
+/// A deactivated user is neither a new member nor a member to remove (feature level 303):
+/// Zulip looks members up among active users only.
+#[test]
+fn deactivated_users_are_neither_added_to_groups_nor_removed_from_them() {
+    let w = world();
+    let api = w.server.api();
+    let dave = api.create_user(&w.owner, "dave@example.com", "Dave");
+    let dave_id = api.user_id(&dave);
+    let id = create(&w, &w.ada, "support", &[w.ids.ada, dave_id]).ok()["group_id"].as_u64().expect("id");
+    api.delete(&format!("/users/{dave_id}"), Some(&w.owner), &[]).ok();
+    let invalid = format!("Invalid user ID: {dave_id}");
+    assert_eq!(create(&w, &w.ada, "others", &[dave_id]).error(400, "BAD_REQUEST")["msg"], invalid);
+    let dave_list = json!([dave_id]).to_string();
+    let path = format!("/user_groups/{id}/members");
+    for op in ["add", "delete"] {
+        let refused = api.post(&path, Some(&w.ada), &[(op, dave_list.as_str())]).error(400, "BAD_REQUEST");
+        assert_eq!(refused["msg"], invalid, "{op}");
+    }
 }

@@ -206,9 +206,11 @@ pub fn router() -> Router<AppState> {
         .layer(axum::extract::DefaultBodyLimit::max(super::MAX_UPLOAD_BODY_BYTES))
 }
 
-async fn method_not_allowed(method: axum::http::Method, uri: axum::http::Uri) -> Response {
-    let msg = format!("Method Not Allowed ({method}): {}", uri.path());
-    respond::error(&ApiError::bad_request(msg).with_status(StatusCode::METHOD_NOT_ALLOWED.as_u16()))
+/// Zulip's text for a method a route does not take (`json_method_not_allowed`); axum adds the
+/// `Allow` header.
+async fn method_not_allowed() -> Response {
+    let refusal = ApiError::bad_request("Method Not Allowed");
+    respond::error(&refusal.with_status(StatusCode::METHOD_NOT_ALLOWED.as_u16()))
 }
 
 async fn unknown_endpoint() -> Response {
