@@ -27,8 +27,8 @@ impl StoredHtml {
 
     /// A literal read back from a record this program wrote with [`StoredHtml::json_literal`].
     /// Only its quotes are checked: checking the escapes (or even the UTF-8) inside would scan
-    /// every byte, the cost this type exists to avoid, and the store's pages are checksummed
-    /// against corruption.
+    /// every byte, the cost this type exists to avoid. A record damaged inside its HTML would
+    /// reach clients as broken JSON rather than as an error.
     pub fn from_stored_literal(literal: &[u8]) -> Option<Self> {
         let quoted = literal.len() >= 2 && literal.starts_with(b"\"") && literal.ends_with(b"\"");
         quoted.then(|| Self(literal.into()))
