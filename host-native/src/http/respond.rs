@@ -1,8 +1,15 @@
 //! Turning core's results into HTTP responses: one success envelope, one error shape.
 
+use std::collections::VecDeque;
+use std::convert::Infallible;
+use std::pin::Pin;
+use std::task::{Context, Poll};
+
+use axum::body::{Body, Bytes, HttpBody};
 use axum::http::{HeaderValue, StatusCode, header};
 use axum::response::{IntoResponse, Response};
 use confab_core::{ApiError, ApiResult, ErrorCode, Outcome};
+use http_body::{Frame, SizeHint};
 use serde_json::{Map, Value};
 
 /// The JSON body of a success: `result`, `msg`, then the reply fields.
@@ -15,25 +22,73 @@ pub fn success(reply: Map<String, Value>) -> Response {
 
 /// A success's body as bytes, for a reply serialized away from the async threads.
 pub fn success_bytes(reply: Map<String, Value>) -> ApiResult<Vec<u8>> {
-    body_bytes(reply, &[])
+    body_parts(reply, Vec::new()).map(|parts| parts.concat())
 }
 
-/// A command's success body as bytes, with the fields it serialized already.
-pub fn outcome_bytes(outcome: Outcome) -> ApiResult<Vec<u8>> {
-    body_bytes(outcome.reply, &outcome.serialized_reply)
+/// A command's success body, with the fields it serialized already, as parts to send in turn.
+pub fn outcome_bytes(outcome: Outcome) -> ApiResult<JsonBody> {
+    body_parts(outcome.reply, outcome.serialized_reply).map(JsonBody)
 }
 
-fn body_bytes(reply: Map<String, Value>, serialized: &[(String, Vec<u8>)]) -> ApiResult<Vec<u8>> {
+fn body_parts(reply: Map<String, Value>, serialized: Vec<(String, Vec<u8>)>) -> ApiResult<Vec<Vec<u8>>> {
     let mut fields = Map::new();
     fields.insert("result".into(), "success".into());
     fields.insert("msg".into(), "".into());
     fields.extend(reply);
-    // A page of messages is megabytes: sized once, it is not copied again as the buffer grows.
-    let serialized_len: usize = serialized.iter().map(|(key, json)| key.len() + json.len() + 4).sum();
-    let mut bytes = Vec::with_capacity(serialized_len + 1024);
-    let raw = serialized.iter().map(|(key, json)| (key.as_str(), json.as_slice()));
-    confab_core::raw_json::write_object(&mut bytes, &fields, raw).map_err(ApiError::internal)?;
-    Ok(bytes)
+    confab_core::raw_json::object_parts(&fields, serialized).map_err(ApiError::internal)
+}
+
+/// A JSON body in parts, sent one after another with its whole length announced: a page of
+/// messages is megabytes, and joining the parts would copy it once more.
+pub struct JsonBody(Vec<Vec<u8>>);
+
+impl JsonBody {
+    pub fn into_body(self) -> Body {
+        Body::new(PartsBody::new(self.0))
+    }
+}
+
+/// An HTTP body of parts known in advance (so `Content-Length` is sent, not chunks).
+struct PartsBody {
+    parts: VecDeque<Bytes>,
+    remaining: u64,
+}
+
+impl PartsBody {
+    fn new(parts: Vec<Vec<u8>>) -> Self {
+        let remaining = parts.iter().map(|part| part.len() as u64).sum();
+        Self { parts: parts.into_iter().filter(|p| !p.is_empty()).map(Bytes::from).collect(), remaining }
+    }
+}
+
+impl HttpBody for PartsBody {
+    type Data = Bytes;
+    type Error = Infallible;
+
+    fn poll_frame(
+        mut self: Pin<&mut Self>,
+        _: &mut Context<'_>,
+    ) -> Poll<Option<Result<Frame<Bytes>, Infallible>>> {
+        let part = self.parts.pop_front();
+        if let Some(part) = &part {
+            self.remaining -= part.len() as u64;
+        }
+        Poll::Ready(part.map(|part| Ok(Frame::data(part))))
+    }
+
+    fn is_end_stream(&self) -> bool {
+        self.parts.is_empty()
+    }
+
+    fn size_hint(&self) -> SizeHint {
+        SizeHint::with_exact(self.remaining)
+    }
+}
+
+/// A 200 with a JSON body in parts.
+pub fn ok_json_parts(body: JsonBody) -> Response {
+    (StatusCode::OK, [(header::CONTENT_TYPE, HeaderValue::from_static("application/json"))], body.into_body())
+        .into_response()
 }
 
 /// A 200 with a JSON body already serialized.
@@ -89,7 +144,7 @@ fn json_bytes(status: StatusCode, bytes: Vec<u8>) -> Response {
 pub fn outcome(result: ApiResult<Outcome>) -> Response {
     match result {
         Ok(outcome) => match outcome_bytes(outcome) {
-            Ok(bytes) => ok_json(bytes),
+            Ok(body) => ok_json_parts(body),
             Err(e) => error(&e),
         },
         Err(err) => error(&err),

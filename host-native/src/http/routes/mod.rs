@@ -240,7 +240,7 @@ where
         .build(move || respond::outcome_bytes(read_as_actor(&store, &site, &request, f)?))
         .await;
     match answer {
-        Ok(bytes) => respond::ok_json(bytes),
+        Ok(body) => respond::ok_json_parts(body),
         Err(e) => respond::error(&e),
     }
 }
