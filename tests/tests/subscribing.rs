@@ -540,7 +540,9 @@ fn content_access_through_a_group_lets_a_non_subscriber_act_on_messages() {
     let vote = json!({"type": "vote", "key": "canned,0", "vote": 1}).to_string();
     let poll_id = poll.to_string();
     let (poll_path, mine_path) = (format!("/messages/{poll}"), format!("/messages/{mine}"));
-    let acts: [(&str, String, Vec<(&str, &str)>); 6] = [
+    // A method, a path and its parameters.
+    type Request<'a> = (&'a str, String, Vec<(&'a str, &'a str)>);
+    let acts: [Request; 6] = [
         ("GET", format!("{poll_path}/read_receipts"), vec![]),
         ("POST", format!("{poll_path}/reactions"), vec![("emoji_name", "tada")]),
         ("DELETE", format!("{poll_path}/reactions"), vec![("emoji_name", "tada")]),
@@ -552,7 +554,7 @@ fn content_access_through_a_group_lets_a_non_subscriber_act_on_messages() {
         ("PATCH", mine_path.clone(), vec![("content", "There, I think")]),
         ("POST", format!("{mine_path}/typing"), vec![("op", "start")]),
     ];
-    let act = |who: &Creds, (method, path, params): &(&str, String, Vec<(&str, &str)>)| match *method {
+    let act = |who: &Creds, (method, path, params): &Request| match *method {
         "GET" => api.get(path, Some(who), params),
         "POST" => api.post(path, Some(who), params),
         "PATCH" => api.patch(path, Some(who), params),
