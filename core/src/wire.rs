@@ -333,8 +333,9 @@ fn message_without_content(
             fields["recipient_id"] = json!(conversation_recipient(store, msg, viewer)?);
         }
     }
+    let policy = &realm.settings.message_edit_history_visibility_policy;
     if let Some(history) =
-        crate::api::messages::edit_history_json(msg, &realm.settings.message_edit_history_visibility_policy)
+        crate::api::messages::edit_history_json(msg, policy, options.allow_empty_topic_name)
     {
         fields["edit_history"] = history;
     }

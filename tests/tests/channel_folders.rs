@@ -156,3 +156,30 @@ fn channels_go_into_folders_and_a_folder_in_use_cannot_be_archived() {
     let reply = api.patch(&format!("/streams/{channel}"), Some(&owner), &[("folder_id", "4242")]);
     assert_eq!(reply.error(400, "BAD_REQUEST")["msg"], "Invalid channel folder ID");
 }
+
+#[test]
+fn subscribing_puts_only_the_channels_it_creates_into_a_folder() {
+    let (server, owner, ada) = setup();
+    let api = server.api();
+    let folder = create(&server, &owner, "Teams");
+    let folder_id = folder.to_string();
+    let subscribe = |folder_id: &str| {
+        let channels = r#"[{"name": "design"}, {"name": "general"}]"#;
+        api.post(
+            "/users/me/subscriptions",
+            Some(&ada),
+            &[("subscriptions", channels), ("folder_id", folder_id)],
+        )
+    };
+    let refused = subscribe("4242").error(400, "BAD_REQUEST");
+    assert_eq!(refused["msg"], "Invalid channel folder ID");
+    // Feature level 389: `design` is new and goes into the folder; `general` stays where it was.
+    subscribe(&folder_id).ok();
+    let subscriptions = api.get("/users/me/subscriptions", Some(&ada), &[]).ok()["subscriptions"].clone();
+    let folder_of = |name: &str| {
+        subscriptions.as_array().expect("list").iter().find(|s| s["name"] == name).expect("subscribed")["folder_id"]
+            .clone()
+    };
+    assert_eq!(folder_of("design"), json!(folder));
+    assert_eq!(folder_of("general"), Value::Null);
+}

@@ -509,3 +509,43 @@ fn channels_count_their_subscribers_and_derive_the_old_posting_policy() {
 fn refused(reply: Reply, msg: &str) {
     assert_eq!(reply.error(400, "BAD_REQUEST")["msg"], msg);
 }
+
+#[test]
+fn archived_channels_stay_readable_and_keep_their_subscriptions_and_privacy_editable() {
+    let (server, owner, ada, owner_id, ada_id) = setup();
+    let api = server.api();
+    let bob = api.create_user(&owner, "bob@example.com", "Bob");
+    let bob_id = api.user_id(&bob);
+    api.patch("/realm", Some(&owner), &[("enable_read_receipts", "true")]).ok();
+    let both = json!([owner_id, ada_id]).to_string();
+    let id = create(&server, &owner, &[("name", "design"), ("subscribers", both.as_str())]).ok()["id"]
+        .as_u64()
+        .expect("id");
+    let said = send(&server, &owner, "design", "plans").ok()["id"].as_u64().expect("id");
+    api.delete(&format!("/streams/{id}"), Some(&owner), &[]).ok();
+
+    // Feature level 360: its messages are still read by id, with their read receipts.
+    let message = api.get(&format!("/messages/{said}"), Some(&ada), &[]).ok()["message"].clone();
+    assert_eq!(message["content"], "<p>hello</p>");
+    api.get(&format!("/messages/{said}/read_receipts"), Some(&ada), &[]).ok();
+
+    // Feature level 362: subscribers are added and removed as in an active channel...
+    let members =
+        || api.get(&format!("/streams/{id}/members"), Some(&owner), &[]).ok()["subscribers"].clone();
+    let bob_in = json!([bob_id]).to_string();
+    let add = [("subscriptions", r#"[{"name": "design"}]"#), ("principals", bob_in.as_str())];
+    api.post("/users/me/subscriptions", Some(&owner), &add).ok();
+    assert_eq!(members(), json!([owner_id, ada_id, bob_id]));
+    let remove = [("subscriptions", r#"["design"]"#), ("principals", bob_in.as_str())];
+    api.delete("/users/me/subscriptions", Some(&owner), &remove).ok();
+    assert_eq!(members(), json!([owner_id, ada_id]));
+    // ...and the channel turns private and public again while archived.
+    let privacy = || {
+        let shown = api.get(&format!("/streams/{id}"), Some(&owner), &[]).ok()["stream"].clone();
+        (shown["invite_only"].clone(), shown["is_archived"].clone())
+    };
+    patch(&server, &owner, id, &[("is_private", "true")]).ok();
+    assert_eq!(privacy(), (json!(true), json!(true)));
+    patch(&server, &owner, id, &[("is_private", "false")]).ok();
+    assert_eq!(privacy(), (json!(false), json!(true)));
+}

@@ -662,3 +662,82 @@ fn deactivated_users_are_locked_out_until_reactivated() {
     api.post(&format!("/users/{ada_id}/reactivate"), Some(&owner), &[]).ok();
     api.get("/users/me", Some(&ada), &[]).ok();
 }
+
+#[test]
+fn the_empty_topic_reads_general_chat_unless_the_client_allows_it() {
+    let server = server();
+    let api = server.api();
+    let owner = server.owner();
+    let ada = api.create_user(&owner, "ada@example.com", "Ada");
+    api.subscribe(&owner, &["general"], &["ada@example.com"]);
+    let general = api.get("/get_stream_id", Some(&owner), &[("stream", "general")]).ok()["stream_id"].clone();
+    let send = |who: &Creds, topic: &str| {
+        let params = [("type", "stream"), ("to", "general"), ("topic", topic), ("content", "Soon")];
+        api.post("/messages", Some(who), &params).ok()["id"].clone()
+    };
+    let plans = send(&owner, "plans");
+    // Moved into the empty topic ("general chat"), so its edit history names it too.
+    api.patch(&format!("/messages/{plans}"), Some(&owner), &[("topic", "")]).ok();
+    let unread = send(&ada, "");
+
+    // Feature level 334: each read takes `allow_empty_topic_name`, false by default.
+    for (allow, topic) in [(None, "general chat"), (Some("false"), "general chat"), (Some("true"), "")] {
+        let with = |params: &[(&'static str, &'static str)]| -> Vec<(&'static str, &'static str)> {
+            let mut params = params.to_vec();
+            params.extend(allow.map(|a| ("allow_empty_topic_name", a)));
+            params
+        };
+        let page = api
+            .get(
+                "/messages",
+                Some(&owner),
+                &with(&[
+                    ("anchor", "newest"),
+                    ("num_before", "5"),
+                    ("num_after", "0"),
+                    ("narrow", r#"[["channel", "general"]]"#),
+                ]),
+            )
+            .ok();
+        let moved =
+            page["messages"].as_array().expect("messages").iter().find(|m| m["id"] == plans).expect("moved");
+        assert_eq!(moved["subject"], topic, "{moved}");
+        assert_eq!(
+            (&moved["edit_history"][0]["prev_topic"], &moved["edit_history"][0]["topic"]),
+            (&json!("plans"), &json!(topic))
+        );
+
+        let single = api.get(&format!("/messages/{unread}"), Some(&owner), &with(&[])).ok();
+        assert_eq!(single["message"]["subject"], topic, "{single}");
+
+        let history = api.get(&format!("/messages/{plans}/history"), Some(&owner), &with(&[])).ok();
+        let snapshots = history["message_history"].as_array().expect("message_history");
+        assert_eq!(
+            snapshots.iter().map(|s| s["topic"].clone()).collect::<Vec<_>>(),
+            vec![json!("plans"), json!(topic)]
+        );
+        assert_eq!(snapshots[1]["prev_topic"], "plans");
+
+        let topics = api.get(&format!("/users/me/{general}/topics"), Some(&owner), &with(&[])).ok();
+        assert_eq!(topics["topics"][0]["name"], topic, "{topics}");
+    }
+
+    // register's `unread_msgs` follows the `empty_topic_name` capability instead.
+    for (capabilities, topic) in [("{}", "general chat"), (r#"{"empty_topic_name": true}"#, "")] {
+        let state = api
+            .post(
+                "/register",
+                Some(&owner),
+                &[
+                    ("fetch_event_types", r#"["message", "update_message_flags"]"#),
+                    ("client_capabilities", capabilities),
+                ],
+            )
+            .ok();
+        let streams = &state["unread_msgs"]["streams"];
+        assert_eq!(streams[0]["topic"], topic, "{streams}");
+        // The moved message and its notice are unread too: this test client is no human's.
+        let ids = streams[0]["unread_message_ids"].as_array().expect("ids");
+        assert!(ids.contains(&plans) && ids.contains(&unread), "{streams}");
+    }
+}

@@ -421,3 +421,40 @@ fn an_invitation_may_add_the_default_channels_to_its_own() {
     assert_eq!(signed_up("true", "bo@example.com"), ["design", "general"]);
     assert_eq!(signed_up("false", "cy@example.com"), ["design"]);
 }
+
+#[test]
+fn invitations_may_always_include_the_default_channels() {
+    let server = TestServer::start(env!("CARGO_BIN_EXE_confab-under-test"));
+    let owner = server.owner();
+    let api = server.api();
+    let ada = api.create_user(&owner, "ada@example.com", "Ada");
+    api.subscribe(&owner, &["general", "town"], &["owner@confab.localhost", "ada@example.com"]);
+    // Only administrators subscribe others; members may create links.
+    let admins = group_id(&server, &owner, "role:administrators");
+    let members = group_id(&server, &owner, "role:members");
+    let only_admins = json!({"new": admins}).to_string();
+    api.patch("/realm", Some(&owner), &[("can_add_subscribers_group", only_admins.as_str())]).ok();
+    let members_link = json!({"new": members}).to_string();
+    api.patch("/realm", Some(&owner), &[("create_multiuse_invite_group", members_link.as_str())]).ok();
+    let (general, town) = (channel_id(&server, &owner, "general"), channel_id(&server, &owner, "town"));
+
+    // Feature level 342: `general`, a default channel, is always allowed.
+    let defaults = json!([general]).to_string();
+    api.post("/invites", Some(&ada), &[("invitee_emails", "bo@example.com"), ("stream_ids", &defaults)]).ok();
+    api.post("/invites/multiuse", Some(&ada), &[("stream_ids", &defaults)]).ok();
+    for channels in [json!([town]), json!([general, town])] {
+        let channels = channels.to_string();
+        let email = api.post(
+            "/invites",
+            Some(&ada),
+            &[("invitee_emails", "cy@example.com"), ("stream_ids", &channels)],
+        );
+        let link = api.post("/invites/multiuse", Some(&ada), &[("stream_ids", &channels)]);
+        for refused in [email, link] {
+            let refused = refused.error(400, "BAD_REQUEST");
+            assert_eq!(refused["msg"], "You do not have permission to subscribe other users to channels.");
+        }
+    }
+    let invites = api.get("/invites", Some(&owner), &[]).ok()["invites"].clone();
+    assert_eq!(invites.as_array().map(Vec::len), Some(2), "{invites}");
+}

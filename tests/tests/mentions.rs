@@ -86,3 +86,29 @@ fn channel_wildcards_in_big_channels_need_an_administrator() {
     assert_eq!(send(&server, &members[0], "t", "@_**everyone** hi")["result"], "success");
     assert_eq!(send(&server, &owner, "t", "@**everyone** hi")["result"], "success");
 }
+
+#[test]
+fn system_groups_are_mentioned_silently_by_anyone() {
+    let server = TestServer::start(env!("CARGO_BIN_EXE_confab-under-test"));
+    let owner = server.owner();
+    let api = server.api();
+    let ada = api.create_user(&owner, "ada@example.com", "Ada Lovelace");
+    api.subscribe(&owner, &["general"], &["owner@confab.localhost", "ada@example.com"]);
+    let groups = api.get("/user_groups", Some(&owner), &[]).ok()["user_groups"].clone();
+    let admins =
+        groups.as_array().expect("list").iter().find(|g| g["name"] == "role:administrators").expect("group")
+            ["id"]
+            .clone();
+
+    // Feature level 333: the group's display name, without `@`, and no one is notified.
+    let sent = send(&server, &ada, "t", "ask @_*role:administrators*");
+    assert_eq!(sent["result"], "success", "{sent}");
+    let shown = api.get(&format!("/messages/{}", sent["id"]), Some(&owner), &[]).ok()["message"].clone();
+    assert_eq!(
+        shown["content"],
+        format!(
+            r#"<p>ask <span class="user-group-mention silent" data-user-group-id="{admins}">Administrators</span></p>"#
+        )
+    );
+    assert_eq!(flags(&server, &owner, &sent["id"]), json!([]));
+}

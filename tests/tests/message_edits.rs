@@ -389,3 +389,90 @@ fn a_whole_topic_moved_keeps_its_muting() {
         state["user_topics"].as_array().expect("list").iter().map(|t| t["topic_name"].clone()).collect();
     assert_eq!(now, vec![json!("lunch")]);
 }
+
+#[test]
+fn moves_and_deletions_list_their_messages_in_ascending_order() {
+    let world = world();
+    let api = world.server.api();
+    let sent: Vec<u64> =
+        ["a", "b", "c"].iter().map(|c| world.send(&world.ada, "general", "plans", c)).collect();
+    let queue = api
+        .post(
+            "/register",
+            Some(&world.owner),
+            &[
+                ("event_types", r#"["update_message", "delete_message"]"#),
+                ("client_capabilities", r#"{"bulk_message_deletion": true}"#),
+            ],
+        )
+        .ok();
+    // Moved from the newest message, deleted as a topic: feature level 393 sorts both lists.
+    let quietly =
+        [("topic", "later"), ("propagate_mode", "change_all"), ("send_notification_to_new_thread", "false")];
+    world.patch(&world.owner, sent[2], &quietly).ok();
+    let general =
+        api.get("/get_stream_id", Some(&world.owner), &[("stream", "general")]).ok()["stream_id"].to_string();
+    api.post(&format!("/streams/{general}/delete_topic"), Some(&world.owner), &[("topic_name", "later")])
+        .ok();
+
+    let events = api.queued(&world.owner, &queue)["events"].clone();
+    let lists: Vec<(Value, Value)> = events
+        .as_array()
+        .expect("events")
+        .iter()
+        .map(|e| (e["type"].clone(), e["message_ids"].clone()))
+        .collect();
+    assert_eq!(
+        lists,
+        vec![(json!("update_message"), json!(sent)), (json!("delete_message"), json!(sent))],
+        "{events}"
+    );
+}
+
+#[test]
+fn moving_out_of_a_channel_takes_the_organizations_or_the_channels_group() {
+    let world = world();
+    let api = world.server.api();
+    let group = |name: &str| {
+        let groups = api.get("/user_groups", Some(&world.owner), &[]).ok()["user_groups"].clone();
+        groups.as_array().expect("list").iter().find(|g| g["name"] == name).expect("group")["id"].clone()
+    };
+    let stream_id = |name: &str| {
+        api.get("/get_stream_id", Some(&world.owner), &[("stream", name)]).ok()["stream_id"].to_string()
+    };
+    let (general, archive) = (stream_id("general"), stream_id("archive"));
+    let nobody = json!({"new": group("role:nobody")}).to_string();
+    api.patch("/realm", Some(&world.owner), &[("can_move_messages_between_channels_group", nobody.as_str())])
+        .ok();
+    let id = world.send(&world.ada, "general", "misfiled", "belongs elsewhere");
+    let move_it = || {
+        world.patch(
+            &world.ada,
+            id,
+            &[("stream_id", archive.as_str()), ("send_notification_to_new_thread", "false")],
+        )
+    };
+    let refused = move_it().error(400, "BAD_REQUEST");
+    assert_eq!(refused["msg"], "You don't have permission to move this message");
+
+    // Feature level 396: the channel's own group, nobody by default, widens the permission.
+    let shown = |id: &str| api.get(&format!("/streams/{id}"), Some(&world.ada), &[]).ok()["stream"].clone();
+    assert_eq!(shown(&general)["can_move_messages_out_of_channel_group"], group("role:nobody"));
+    let ada_id = api.user_id(&world.ada);
+    let ada_only = json!({"new": {"direct_members": [ada_id], "direct_subgroups": []}}).to_string();
+    api.patch(
+        &format!("/streams/{general}"),
+        Some(&world.owner),
+        &[("can_move_messages_out_of_channel_group", ada_only.as_str())],
+    )
+    .ok();
+    assert_eq!(
+        shown(&general)["can_move_messages_out_of_channel_group"],
+        json!({"direct_members": [ada_id], "direct_subgroups": []})
+    );
+    move_it().ok();
+    assert_eq!(world.message(&world.ada, id)["display_recipient"], "archive");
+    // Out of `archive`, which left the group at its default, she may not move it back.
+    let back = [("stream_id", general.as_str()), ("send_notification_to_new_thread", "false")];
+    world.patch(&world.ada, id, &back).error(400, "BAD_REQUEST");
+}

@@ -309,3 +309,59 @@ fn onboarding_has_no_tutorial() {
         .error(404, "BAD_REQUEST");
     assert_eq!(gone["msg"], "Invalid API endpoint");
 }
+
+#[test]
+fn newer_web_settings_have_zulips_defaults_and_choices() {
+    let server = TestServer::start(env!("CARGO_BIN_EXE_confab-under-test"));
+    let owner = server.owner();
+    let api = server.api();
+    let settings = || {
+        let state =
+            api.post("/register", Some(&owner), &[("fetch_event_types", r#"["user_settings"]"#)]).ok();
+        let settings = &state["user_settings"];
+        [
+            "hide_ai_features",
+            "web_channel_default_view",
+            "web_left_sidebar_unreads_count_summary",
+            "web_left_sidebar_show_channel_folders",
+        ]
+        .map(|name| settings[name].clone())
+    };
+    // hide_ai_features (feature level 350), the channel view (1: the first topic), the
+    // left sidebar's unread summary (398) and channel folders (411).
+    assert_eq!(settings(), [json!(false), json!(1), json!(true), json!(true)]);
+
+    let queue = api.post("/register", Some(&owner), &[("event_types", r#"["user_settings"]"#)]).ok();
+    // 3, the list of topics (feature level 383), and 4, the top unread topic (401).
+    for view in ["3", "4"] {
+        api.patch("/settings", Some(&owner), &[("web_channel_default_view", view)]).ok();
+    }
+    let refused = api.patch("/settings", Some(&owner), &[("web_channel_default_view", "5")]);
+    assert_eq!(refused.error(400, "BAD_REQUEST")["msg"], "Invalid web_channel_default_view");
+    api.patch("/settings", Some(&owner), &[("hide_ai_features", "sometimes")]).error(400, "BAD_REQUEST");
+    let changes = [
+        ("hide_ai_features", "true"),
+        ("web_left_sidebar_unreads_count_summary", "false"),
+        ("web_left_sidebar_show_channel_folders", "false"),
+    ];
+    api.patch("/settings", Some(&owner), &changes).ok();
+    assert_eq!(settings(), [json!(true), json!(4), json!(false), json!(false)]);
+
+    let events = api.queued(&owner, &queue);
+    let changed: Vec<Value> = events["events"]
+        .as_array()
+        .expect("events")
+        .iter()
+        .map(|e| json!([e["type"], e["op"], e["property"], e["value"]]))
+        .collect();
+    assert_eq!(
+        changed,
+        vec![
+            json!(["user_settings", "update", "web_channel_default_view", 3]),
+            json!(["user_settings", "update", "web_channel_default_view", 4]),
+            json!(["user_settings", "update", "hide_ai_features", true]),
+            json!(["user_settings", "update", "web_left_sidebar_show_channel_folders", false]),
+            json!(["user_settings", "update", "web_left_sidebar_unreads_count_summary", false]),
+        ]
+    );
+}

@@ -342,3 +342,77 @@ fn removed_policies_are_ignored_parameters_and_no_event_carries_them() {
     let send = [("type", "stream"), ("to", "town"), ("topic", "hello"), ("content", "Members still post")];
     api.post("/messages", Some(&ada), &send).ok();
 }
+
+#[test]
+fn register_states_the_servers_limits_and_what_it_offers() {
+    let server = TestServer::start(env!("CARGO_BIN_EXE_confab-under-test"));
+    let owner = server.owner();
+    let api = server.api();
+    let fetch = |types: &str| api.post("/register", Some(&owner), &[("fetch_event_types", types)]).ok();
+    let realm = fetch(r#"["realm"]"#);
+    // Zulip's `PASSWORD_MAX_LENGTH` (feature level 338).
+    assert_eq!(realm["password_max_length"], 100);
+    // What old clients read instead of the empty topic (feature level 334).
+    assert_eq!(realm["realm_empty_topic_display_name"], "general chat");
+    // No summarization model is configured (feature level 350).
+    assert_eq!(realm["server_can_summarize_topics"], false);
+    // Zulip's `ChannelFolder` limits (feature level 410).
+    assert_eq!(realm["max_channel_folder_name_length"], 60);
+    assert_eq!(realm["max_channel_folder_description_length"], 1024);
+    // These two come with their own event types, as in Zulip, not with `realm`.
+    assert!(realm.get("navigation_tour_video_url").is_none(), "{realm}");
+    assert!(realm.get("push_devices").is_none(), "{realm}");
+    // The navigation tour video is disabled (null), as a server without one says (level 369).
+    let onboarding = fetch(r#"["onboarding_steps"]"#);
+    assert_eq!(onboarding["navigation_tour_video_url"], Value::Null);
+    assert_eq!(onboarding["onboarding_steps"], json!([]));
+    // No device is registered for end-to-end encrypted notifications (feature level 406).
+    assert_eq!(fetch(r#"["push_device"]"#)["push_devices"], json!({}));
+}
+
+#[test]
+fn the_deprecated_edit_history_flag_follows_the_visibility_policy() {
+    let server = TestServer::start(env!("CARGO_BIN_EXE_confab-under-test"));
+    let owner = server.owner();
+    let api = server.api();
+    let allowed = || {
+        let state = api.post("/register", Some(&owner), &[("fetch_event_types", r#"["realm"]"#)]).ok();
+        (
+            state["realm_message_edit_history_visibility_policy"].clone(),
+            state["realm_allow_edit_history"].clone(),
+        )
+    };
+    // Feature level 358: `realm_allow_edit_history` is false only when no history is shown.
+    assert_eq!(allowed(), (json!("all"), json!(true)));
+    for (policy, shown) in [("moves", true), ("none", false), ("all", true)] {
+        api.patch("/realm", Some(&owner), &[("message_edit_history_visibility_policy", policy)]).ok();
+        assert_eq!(allowed(), (json!(policy), json!(shown)));
+    }
+}
+
+#[test]
+fn the_guest_direct_message_warning_is_on_until_an_administrator_turns_it_off() {
+    let server = TestServer::start(env!("CARGO_BIN_EXE_confab-under-test"));
+    let owner = server.owner();
+    let api = server.api();
+    let ada = api.create_user(&owner, "ada@example.com", "Ada");
+    let warning = || {
+        let state = api.post("/register", Some(&ada), &[("fetch_event_types", r#"["realm"]"#)]).ok();
+        state["realm_enable_guest_user_dm_warning"].clone()
+    };
+    // Feature level 348, Zulip's default.
+    assert_eq!(warning(), true);
+    let queue = api.post("/register", Some(&ada), &[("event_types", r#"["realm"]"#)]).ok();
+    let member = api.patch("/realm", Some(&ada), &[("enable_guest_user_dm_warning", "false")]);
+    member.error(400, "UNAUTHORIZED_PRINCIPAL");
+    api.patch("/realm", Some(&owner), &[("enable_guest_user_dm_warning", "maybe")]).error(400, "BAD_REQUEST");
+    api.patch("/realm", Some(&owner), &[("enable_guest_user_dm_warning", "false")]).ok();
+    assert_eq!(warning(), false);
+    let events = api.queued(&ada, &queue)["events"].clone();
+    assert_eq!(events.as_array().map(Vec::len), Some(1), "{events}");
+    let event = &events[0];
+    assert_eq!(
+        (&event["type"], &event["op"], &event["property"], &event["value"]),
+        (&json!("realm"), &json!("update"), &json!("enable_guest_user_dm_warning"), &json!(false))
+    );
+}

@@ -295,6 +295,7 @@ fn subscribing_creates_channels_with_every_setting_channels_create_takes() {
         ("topics_policy", "disable_empty_topic"),
         ("can_send_message_group", owner_only.as_str()),
         ("can_move_messages_within_channel_group", owner_only.as_str()),
+        ("can_move_messages_out_of_channel_group", owner_only.as_str()),
         ("can_resolve_topics_group", owner_only.as_str()),
         ("can_delete_own_message_group", owner_only.as_str()),
         ("can_subscribe_group", owner_only.as_str()),
@@ -510,4 +511,69 @@ fn a_new_user_joining_the_default_channels_is_announced_to_their_subscribers() {
     let joined = joined.expect("a peer_add");
     assert_eq!(joined["stream_ids"], serde_json::json!([general]));
     assert_eq!(joined["user_ids"], serde_json::json!([ada_id]));
+}
+
+#[test]
+fn content_access_through_a_group_lets_a_non_subscriber_act_on_messages() {
+    let Org { server, owner, ada, bob, ids: [owner_id, ada_id, _, _], .. } = org();
+    let api = server.api();
+    api.patch("/realm", Some(&owner), &[("enable_read_receipts", "true")]).ok();
+    let ada_only = only(&[ada_id]);
+    create(
+        &api,
+        &owner,
+        "vault",
+        &[owner_id],
+        &[
+            ("invite_only", "true"),
+            ("history_public_to_subscribers", "true"),
+            ("can_subscribe_group", &ada_only),
+        ],
+    );
+    let send = |who: &Creds, content: &str| {
+        let params = [("type", "stream"), ("to", "vault"), ("topic", "plans"), ("content", content)];
+        api.post("/messages", Some(who), &params).ok()["id"].as_u64().expect("id")
+    };
+    let poll = send(&owner, "/poll Where?\n- Here\n- There");
+    // Feature level 354: Ada may join, so she reaches the channel's content unsubscribed.
+    let mine = send(&ada, "Here, I think");
+    let vote = json!({"type": "vote", "key": "canned,0", "vote": 1}).to_string();
+    let poll_id = poll.to_string();
+    let (poll_path, mine_path) = (format!("/messages/{poll}"), format!("/messages/{mine}"));
+    // A method, a path and its parameters.
+    type Request<'a> = (&'a str, String, Vec<(&'a str, &'a str)>);
+    let acts: [Request; 6] = [
+        ("GET", format!("{poll_path}/read_receipts"), vec![]),
+        ("POST", format!("{poll_path}/reactions"), vec![("emoji_name", "tada")]),
+        ("DELETE", format!("{poll_path}/reactions"), vec![("emoji_name", "tada")]),
+        (
+            "POST",
+            "/submessage".to_owned(),
+            vec![("message_id", &poll_id), ("msg_type", "widget"), ("content", &vote)],
+        ),
+        ("PATCH", mine_path.clone(), vec![("content", "There, I think")]),
+        ("POST", format!("{mine_path}/typing"), vec![("op", "start")]),
+    ];
+    let act = |who: &Creds, (method, path, params): &Request| match *method {
+        "GET" => api.get(path, Some(who), params),
+        "POST" => api.post(path, Some(who), params),
+        "PATCH" => api.patch(path, Some(who), params),
+        _ => api.delete(path, Some(who), params),
+    };
+    for done in &acts {
+        act(&ada, done).ok();
+    }
+    assert_eq!(api.get(&mine_path, Some(&owner), &[]).ok()["message"]["content"], "<p>There, I think</p>");
+    let votes = api.get(&poll_path, Some(&owner), &[]).ok()["message"]["submessages"].clone();
+    assert_eq!(votes.as_array().map(Vec::len), Some(2), "the widget and Ada's vote: {votes}");
+
+    // Bob is in no group of the channel: to him the messages do not exist.
+    for refused in &acts[..4] {
+        assert_eq!(
+            act(&bob, refused).error(400, "BAD_REQUEST")["msg"],
+            "Invalid message(s)",
+            "{}",
+            refused.1
+        );
+    }
 }

@@ -128,3 +128,22 @@ fn a_new_administrator_gets_back_the_private_channels_they_left_as_unsubscribed(
     assert_eq!(names(&created["unsubscribed"]), vec![json!("secret")], "{created}");
     assert!(created.get("inherited_notifications").is_none(), "{created}");
 }
+
+#[test]
+fn administrators_and_owners_are_moderators_too() {
+    let server = TestServer::start(env!("CARGO_BIN_EXE_confab-under-test"));
+    let owner = server.owner();
+    let api = server.api();
+    let ada = api.create_user(&owner, "ada@example.com", "Ada");
+    let ada_id = user_id(&server, &ada);
+    let flags = |who: &Creds| {
+        let state = api.post("/register", Some(who), &[("fetch_event_types", r#"["realm_user"]"#)]).ok();
+        [&state["is_owner"], &state["is_admin"], &state["is_moderator"]].map(Value::clone)
+    };
+    // Feature level 380: `is_moderator` is true from moderator up, as `is_admin` is for owners.
+    assert_eq!(flags(&owner), [json!(true), json!(true), json!(true)]);
+    for (role, admin, moderator) in [("400", false, false), ("300", false, true), ("200", true, true)] {
+        api.patch(&format!("/users/{ada_id}"), Some(&owner), &[("role", role)]).ok();
+        assert_eq!(flags(&ada), [json!(false), json!(admin), json!(moderator)], "role {role}");
+    }
+}

@@ -321,6 +321,10 @@ pub fn initial_state(
             super::channel_folders::folders_json(store, actor.realm.id, true)?,
         ),
         (&["onboarding_steps"][..], "onboarding_steps", json!([])),
+        // Zulip sends it with the onboarding steps; null: the tour video is disabled.
+        (&["onboarding_steps"][..], "navigation_tour_video_url", Value::Null),
+        // No device registered for end-to-end encrypted notifications: no push service.
+        (&["push_device"][..], "push_devices", json!({})),
     ] {
         if wanted.any(types) {
             put(key, value);
@@ -486,14 +490,12 @@ fn realm_block(actor: &Actor, site: &Site) -> Map<String, Value> {
         "server_min_deactivated_realm_deletion_days": super::realm_deactivation::MIN_DELETION_DAYS,
         "server_max_deactivated_realm_deletion_days": super::realm_deactivation::MAX_DELETION_DAYS,
         "server_can_summarize_topics": false,
-        "navigation_tour_video_url": Value::Null,
         "max_channel_folder_name_length": super::channel_folders::MAX_FOLDER_NAME_LENGTH,
         "max_channel_folder_description_length": super::channel_folders::MAX_FOLDER_DESCRIPTION_LENGTH,
         // The formats uploaded images are thumbnailed in (feature level 273).
         "server_thumbnail_formats": crate::thumbnails::server_thumbnail_formats(),
-        // No push notification service is configured (feature levels 406 and 409).
+        // No push notification service is configured (feature level 409).
         "realm_require_e2ee_push_notifications": false,
-        "push_devices": {},
         // No incoming webhook integrations are offered (feature levels 318 and 403).
         "realm_incoming_webhook_bots": [],
     });

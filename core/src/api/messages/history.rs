@@ -22,7 +22,9 @@ struct State {
 
 /// `edit_history` entries as the API shows them on messages: newest first, only what changed.
 /// Content fields are dropped under the `moves` visibility policy; nothing is shown under `none`.
-pub fn edit_history_json(message: &Message, policy: &str) -> Option<Value> {
+/// Without `allow_empty_topic_name` the empty topic reads as `realm_empty_topic_display_name`,
+/// as in Zulip's `finalize_payload`.
+pub fn edit_history_json(message: &Message, policy: &str, allow_empty_topic_name: bool) -> Option<Value> {
     if message.edit_history.is_empty() || policy == "none" {
         return None;
     }
@@ -32,6 +34,13 @@ pub fn edit_history_json(message: &Message, policy: &str) -> Option<Value> {
         .rev()
         .filter_map(|record| {
             let mut entry = serde_json::to_value(record).ok()?;
+            if !allow_empty_topic_name {
+                for key in ["prev_topic", "topic"] {
+                    if entry.get(key).and_then(Value::as_str) == Some("") {
+                        entry[key] = EMPTY_TOPIC_DISPLAY_NAME.into();
+                    }
+                }
+            }
             if policy == "moves" {
                 let fields = entry.as_object_mut()?;
                 fields.remove("prev_content");
