@@ -280,7 +280,7 @@ pub fn setting_change<'v>(
 
 /// The organization's group settings: name, default group, and whether guests may hold it
 /// (Zulip's `allow_everyone_group`), per zulip-semantics §6.2.
-pub const REALM_GROUP_SETTINGS: [(&str, SystemGroup, bool); 21] = [
+pub const REALM_GROUP_SETTINGS: [(&str, SystemGroup, bool); 22] = [
     ("can_add_custom_emoji_group", SystemGroup::Members, false),
     ("can_add_subscribers_group", SystemGroup::Members, false),
     ("can_create_bots_group", SystemGroup::Members, false),
@@ -299,6 +299,8 @@ pub const REALM_GROUP_SETTINGS: [(&str, SystemGroup, bool); 21] = [
     ("can_resolve_topics_group", SystemGroup::Everyone, true),
     ("can_set_delete_message_policy_group", SystemGroup::Moderators, false),
     ("can_set_topics_policy_group", SystemGroup::Members, true),
+    // Held, but unused: Confab has no topic summaries (`server_can_summarize_topics` is false).
+    ("can_summarize_topics_group", SystemGroup::Everyone, true),
     ("create_multiuse_invite_group", SystemGroup::Administrators, false),
     ("direct_message_initiator_group", SystemGroup::Everyone, true),
     ("direct_message_permission_group", SystemGroup::Everyone, true),

@@ -56,3 +56,4 @@ pub mod user_status;
 pub mod user_topics;
 pub mod user_updates;
 pub mod users;
+pub mod welcome_bot;

@@ -76,6 +76,11 @@ pub const ARCHIVED_MARK: &str = "archived";
 /// clients without `include_deactivated_groups` (who dropped the group) receive; never sent.
 pub const REACTIVATED_MARK: &str = "reactivated";
 
+/// The field that marks a `user_group` `update` event as one about a deactivated group, which
+/// only clients with `include_deactivated_groups` (who kept the group) receive (feature level
+/// 294); never sent.
+pub const DEACTIVATED_GROUP_MARK: &str = "deactivated_group";
+
 /// The field of a `subscription` `add` event that carries what the user's unset notification
 /// settings stand for (`wire::inherited_notification_values`); never sent.
 pub const INHERITED_NOTIFICATIONS_MARK: &str = "inherited_notifications";
@@ -110,6 +115,14 @@ pub(crate) fn expand(body: &Value, shape: &Shape<'_>) -> Vec<Value> {
         && let Value::Object(fields) = &mut body
         && fields.remove(REACTIVATED_MARK).is_some()
         && shape.caps.include_deactivated_groups
+    {
+        return Vec::new();
+    }
+    // News of a deactivated group is for the clients that kept it.
+    if event_type(&body) == "user_group"
+        && let Value::Object(fields) = &mut body
+        && fields.remove(DEACTIVATED_GROUP_MARK).is_some()
+        && !shape.caps.include_deactivated_groups
     {
         return Vec::new();
     }
