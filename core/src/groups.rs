@@ -40,6 +40,11 @@ impl Groups {
         })
     }
 
+    /// Replaces a user's record, as a command that changes it (a reactivation) sees it after.
+    pub fn put_user(&mut self, user: User) {
+        self.users.insert(user.id, user);
+    }
+
     pub fn get(&self, id: UserGroupId) -> Option<&UserGroup> {
         self.groups.get(&id)
     }
@@ -196,6 +201,25 @@ impl Groups {
             GroupSetting::Anonymous { direct_members, direct_subgroups } => {
                 json!({"direct_members": direct_members, "direct_subgroups": direct_subgroups})
             }
+        }
+    }
+
+    /// An organization's or a user group's setting as register and events show it: an
+    /// anonymous value leaves out deactivated users, who hold nothing while deactivated
+    /// (feature level 303); the stored value keeps them, for their reactivation. Channels'
+    /// settings are shown as stored ([`Groups::setting_json`]), as Zulip's clients only drop
+    /// deactivated users from these two kinds.
+    pub fn shown_setting(&self, setting: &GroupSetting) -> Value {
+        match setting {
+            GroupSetting::Anonymous { direct_members, direct_subgroups } => {
+                let active: Vec<UserId> = direct_members
+                    .iter()
+                    .copied()
+                    .filter(|id| self.users.get(id).is_some_and(|u| u.is_active))
+                    .collect();
+                json!({"direct_members": active, "direct_subgroups": direct_subgroups})
+            }
+            named => Groups::setting_json(named),
         }
     }
 

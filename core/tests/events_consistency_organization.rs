@@ -252,6 +252,30 @@ fn user_groups() {
 }
 
 #[test]
+fn anonymous_settings_lose_deactivated_users_until_they_return() {
+    let mut w = world();
+    let owner = w.actor("owner@example.com");
+    let bob = w.user_id("bob@example.com");
+    let ada = w.user_id("ada@example.com");
+    let members = format!("[{ada}]");
+    let group = [("name", "support"), ("members", members.as_str()), ("description", "")];
+    w.run(|s, now| api::user_groups::create_user_group(s, &owner, &params(&group), now)).expect("group");
+    let support = UserGroupId(group_id(&w, "support"));
+    let named = format!(r#"{{"new": {{"direct_members": [{bob}], "direct_subgroups": [{}]}}}}"#, support.0);
+    w.run(|s, _| api::realm::update_realm(s, &owner, &params(&[("can_create_groups", named.as_str())])))
+        .expect("realm setting");
+    w.run(|s, _| {
+        api::user_groups::update_user_group(s, &owner, support, &params(&[("can_manage_group", named.as_str())]))
+    })
+    .expect("group setting");
+    let register = [("event_types", r#"["realm", "realm_user", "realm_user_groups", "user_group"]"#)];
+    let deactivate = w.actor("owner@example.com");
+    check(&mut w, "ada@example.com", &register, move |s, _| api::users::deactivate_user(s, &deactivate, bob));
+    let reactivate = w.actor("owner@example.com");
+    check(&mut w, "ada@example.com", &register, move |s, _| api::users::reactivate_user(s, &reactivate, bob));
+}
+
+#[test]
 fn linkifiers() {
     let mut w = world();
     let owner = w.actor("owner@example.com");

@@ -91,13 +91,14 @@ pub fn add_bot(
         return Err(ApiError::bad_request("Invalid bot_type"));
     }
     let groups = Groups::load(store, actor.realm.id)?;
-    let setting = if bot_type == BotType::IncomingWebhook {
-        "can_create_write_only_bots_group"
-    } else {
-        "can_create_bots_group"
-    };
-    if !realm_permission(&groups, &actor.realm, &actor.user, setting)? && !actor.user.is_admin() {
-        return Err(ApiError::administrator_required());
+    // Zulip's `allowed_bot_types`: `can_create_bots_group` allows every type, and
+    // `can_create_write_only_bots_group` incoming webhooks too. Administrators pass only
+    // through these groups (both include them by default).
+    let may_create = realm_permission(&groups, &actor.realm, &actor.user, "can_create_bots_group")?
+        || (bot_type == BotType::IncomingWebhook
+            && realm_permission(&groups, &actor.realm, &actor.user, "can_create_write_only_bots_group")?);
+    if !may_create {
+        return Err(ApiError::insufficient_permission());
     }
     let service = if bot_type == BotType::OutgoingWebhook {
         let JsonString(base_url) = params.required("payload_url")?;

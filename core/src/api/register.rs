@@ -184,7 +184,7 @@ pub fn initial_state(
         }
         let groups = Groups::load(store, actor.realm.id)?;
         for (name, _, _) in REALM_GROUP_SETTINGS {
-            put(&format!("realm_{name}"), Groups::setting_json(&realm_setting(&groups, &actor.realm, name)?));
+            put(&format!("realm_{name}"), groups.shown_setting(&realm_setting(&groups, &actor.realm, name)?));
         }
         for (key, setting) in crate::legacy_policies::LEGACY_POLICY_KEYS {
             let system = match realm_setting(&groups, &actor.realm, setting)? {

@@ -505,5 +505,10 @@ pub fn reactivate_user(store: &impl Store, actor: &Actor, target: UserId) -> Api
         events.extend(super::bots::owner_change_events(store, actor, &user, &previous, &actor.user)?);
     }
     events.extend(role_group_events(&groups, user.id, None, Some(user.role)));
+    let mut after = groups;
+    after.put_user(user.clone());
+    let mut notified = active;
+    notified.push(user.id);
+    events.extend(super::user_groups::reactivation_events(&after, &actor.realm, user.id, &notified));
     Ok(Outcome { changes: vec![Change::PutUser(user)], events, ..Outcome::default() })
 }

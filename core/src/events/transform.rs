@@ -286,6 +286,17 @@ mod tests {
     }
 
     #[test]
+    fn news_of_a_deactivated_group_is_only_for_clients_that_kept_it() {
+        let body = json!({"type": "user_group", "op": "update", "group_id": 7, "data": {"name": "n"}, "deactivated_group": true});
+        assert_eq!(expand(&body, &shape(ClientCapabilities::default())), Vec::<Value>::new());
+        let keeps = ClientCapabilities { include_deactivated_groups: true, ..Default::default() };
+        assert_eq!(
+            expand(&body, &shape(keeps)),
+            vec![json!({"type": "user_group", "op": "update", "group_id": 7, "data": {"name": "n"}})]
+        );
+    }
+
+    #[test]
     fn empty_topics_read_general_chat_for_old_clients() {
         let old = shape(ClientCapabilities::default());
         let new = shape(ClientCapabilities { empty_topic_name: true, ..Default::default() });

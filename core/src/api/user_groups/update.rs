@@ -42,7 +42,7 @@ pub fn update_user_group(
             let current =
                 setting_slot(&mut updated, setting).map(|s| s.clone()).unwrap_or(GroupSetting::Named(id));
             let new = checked_setting(&groups, setting, setting_change(&groups, setting, &current, &value)?)?;
-            data.insert(setting.into(), Groups::setting_json(&new));
+            data.insert(setting.into(), groups.shown_setting(&new));
             if let Some(slot) = setting_slot(&mut updated, setting) {
                 *slot = new;
             }
