@@ -30,7 +30,7 @@ fn organization_users_groups_and_settings() {
         &mut w,
         "ada@example.com",
         &realm,
-        run(move |s, a, p, _| api::user_updates::update_user(s, a, ada_id, p), owner.clone(), &rename),
+        run(move |s, a, p, _| api::user_updates::update_user(s, a, api::users::UserRef::Id(ada_id), p), owner.clone(), &rename),
     );
     let members = format!("[{ada_id}]");
     let group = [("name", "support"), ("description", "Helpers"), ("members", members.as_str())];

@@ -42,6 +42,7 @@ pub mod scheduled_delivery;
 pub mod scheduled_messages;
 pub mod server_settings;
 pub mod settings;
+pub mod special_permissions;
 pub mod spectators;
 pub mod streams;
 pub mod subscription_properties;
