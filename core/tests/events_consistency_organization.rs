@@ -30,7 +30,11 @@ fn organization_users_groups_and_settings() {
         &mut w,
         "ada@example.com",
         &realm,
-        run(move |s, a, p, _| api::user_updates::update_user(s, a, api::users::UserRef::Id(ada_id), p), owner.clone(), &rename),
+        run(
+            move |s, a, p, _| api::user_updates::update_user(s, a, api::users::UserRef::Id(ada_id), p),
+            owner.clone(),
+            &rename,
+        ),
     );
     let members = format!("[{ada_id}]");
     let group = [("name", "support"), ("description", "Helpers"), ("members", members.as_str())];
@@ -265,7 +269,12 @@ fn anonymous_settings_lose_deactivated_users_until_they_return() {
     w.run(|s, _| api::realm::update_realm(s, &owner, &params(&[("can_create_groups", named.as_str())])))
         .expect("realm setting");
     w.run(|s, _| {
-        api::user_groups::update_user_group(s, &owner, support, &params(&[("can_manage_group", named.as_str())]))
+        api::user_groups::update_user_group(
+            s,
+            &owner,
+            support,
+            &params(&[("can_manage_group", named.as_str())]),
+        )
     })
     .expect("group setting");
     let register = [("event_types", r#"["realm", "realm_user", "realm_user_groups", "user_group"]"#)];

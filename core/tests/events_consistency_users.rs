@@ -81,7 +81,11 @@ fn custom_profile_fields_and_values() {
         &mut w,
         "bob@example.com",
         register,
-        run(move |s, a, p, _| api::user_updates::update_user(s, a, api::users::UserRef::Id(ada_id), p), owner.clone(), &set),
+        run(
+            move |s, a, p, _| api::user_updates::update_user(s, a, api::users::UserRef::Id(ada_id), p),
+            owner.clone(),
+            &set,
+        ),
     );
     check(&mut w, "bob@example.com", register, move |s, _| {
         api::custom_profile_fields::remove_custom_profile_field(s, &owner, team)

@@ -98,7 +98,9 @@ pub fn grant_permission(
     permission: &str,
     grant: bool,
 ) -> Result<(), String> {
-    let store = open(data_dir, || "Stop the server and run this again; special permissions are granted offline.".to_owned())?;
+    let store = open(data_dir, || {
+        "Stop the server and run this again; special permissions are granted offline.".to_owned()
+    })?;
     let (subdomain, email, permission) = (subdomain.to_owned(), email.to_owned(), permission.to_owned());
     let shown = (email.clone(), permission.clone());
     run_now(

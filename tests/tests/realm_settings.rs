@@ -286,7 +286,8 @@ fn register_keeps_the_deprecated_policies_as_zulip_computes_them() {
     set("can_create_web_public_channel_group", "role:administrators");
     set("can_mention_many_users_group", "role:owners");
     let ada = api.create_user(&owner, "ada@example.com", "Ada");
-    let anonymous = json!({"new": {"direct_members": [api.user_id(&ada)], "direct_subgroups": []}}).to_string();
+    let anonymous =
+        json!({"new": {"direct_members": [api.user_id(&ada)], "direct_subgroups": []}}).to_string();
     api.patch("/realm", Some(&owner), &[("can_create_private_channel_group", anonymous.as_str())]).ok();
     let state = api.post("/register", Some(&ada), &realm).ok();
     assert_eq!(policies(&state), [json!(1), json!(1), json!(2), json!(1)]);
@@ -316,7 +317,10 @@ fn who_may_summarize_topics_is_a_group_setting_though_no_summaries_exist() {
     let refused = api
         .patch("/realm", Some(&owner), &[("can_summarize_topics_group", internet.as_str())])
         .error(400, "BAD_REQUEST");
-    assert_eq!(refused["msg"], "'can_summarize_topics_group' setting cannot be set to 'role:internet' group.");
+    assert_eq!(
+        refused["msg"],
+        "'can_summarize_topics_group' setting cannot be set to 'role:internet' group."
+    );
     api.patch("/realm", Some(&owner), &[("can_summarize_topics_group", change.as_str())]).ok();
 
     let events = api.queued(&ada, &queue)["events"].clone();
@@ -334,7 +338,10 @@ fn e2ee_push_notifications_may_be_required_without_a_push_service() {
     let api = server.api();
     let queue = api.post("/register", Some(&owner), &[("event_types", r#"["realm"]"#)]).ok();
     let realm = [("fetch_event_types", r#"["realm"]"#)];
-    assert_eq!(api.post("/register", Some(&owner), &realm).ok()["realm_require_e2ee_push_notifications"], false);
+    assert_eq!(
+        api.post("/register", Some(&owner), &realm).ok()["realm_require_e2ee_push_notifications"],
+        false
+    );
     let bad = api.patch("/realm", Some(&owner), &[("require_e2ee_push_notifications", "maybe")]);
     bad.error(400, "BAD_REQUEST");
     api.patch("/realm", Some(&owner), &[("require_e2ee_push_notifications", "true")]).ok();
@@ -343,7 +350,10 @@ fn e2ee_push_notifications_may_be_required_without_a_push_service() {
         events[0],
         json!({"type": "realm", "op": "update", "property": "require_e2ee_push_notifications", "value": true, "id": events[0]["id"]})
     );
-    assert_eq!(api.post("/register", Some(&owner), &realm).ok()["realm_require_e2ee_push_notifications"], true);
+    assert_eq!(
+        api.post("/register", Some(&owner), &realm).ok()["realm_require_e2ee_push_notifications"],
+        true
+    );
 }
 
 #[test]
@@ -361,7 +371,8 @@ fn the_welcome_message_text_is_a_setting_an_administrator_can_try_out() {
         .patch("/realm", Some(&owner), &[("welcome_message_custom_text", long.as_str())])
         .error(400, "BAD_REQUEST");
     assert_eq!(refused["msg"], "welcome_message_custom_text is too long (limit: 8000 characters)");
-    api.patch("/realm", Some(&ada), &[("welcome_message_custom_text", "Hi")]).error(400, "UNAUTHORIZED_PRINCIPAL");
+    api.patch("/realm", Some(&ada), &[("welcome_message_custom_text", "Hi")])
+        .error(400, "UNAUTHORIZED_PRINCIPAL");
     let text = "Welcome! Read **#rules** first.";
     api.patch("/realm", Some(&owner), &[("welcome_message_custom_text", text)]).ok();
     let events = api.queued(&ada, &queue)["events"].clone();
@@ -372,7 +383,8 @@ fn the_welcome_message_text_is_a_setting_an_administrator_can_try_out() {
     // Trying it out: Zulip's Welcome Bot sends it to the administrator; Confab's sender is its
     // Notification Bot.
     let path = "/realm/test_welcome_bot_custom_message";
-    let empty = api.post(path, Some(&owner), &[("welcome_message_custom_text", "")]).error(400, "BAD_REQUEST");
+    let empty =
+        api.post(path, Some(&owner), &[("welcome_message_custom_text", "")]).error(400, "BAD_REQUEST");
     assert_eq!(empty["msg"], "Message must not be empty");
     let too_long = api.post(path, Some(&owner), &[("welcome_message_custom_text", long.as_str())]);
     assert_eq!(

@@ -153,7 +153,8 @@ fn an_administrator_the_operator_allowed_changes_a_users_email() {
     let by_id = format!("/users/{ada_id}");
 
     // Zulip's special permission comes from the server's operator, never from a role.
-    let refused = api.patch(&by_id, Some(&owner), &[("new_email", "ada@new.example")]).error(400, "BAD_REQUEST");
+    let refused =
+        api.patch(&by_id, Some(&owner), &[("new_email", "ada@new.example")]).error(400, "BAD_REQUEST");
     assert_eq!(refused["msg"], "User not authorized to change user emails");
     api.patch(&by_id, Some(&bob), &[("new_email", "ada@new.example")]).error(400, "UNAUTHORIZED_PRINCIPAL");
     server.terminate();
@@ -165,7 +166,10 @@ fn an_administrator_the_operator_allowed_changes_a_users_email() {
     );
     let again = grant_permission(&server, &["--email", "owner@confab.localhost", "can_change_user_emails"]);
     assert!(!again.status.success());
-    assert!(String::from_utf8_lossy(&again.stderr).contains("User can already change user emails for this realm."));
+    assert!(
+        String::from_utf8_lossy(&again.stderr)
+            .contains("User can already change user emails for this realm.")
+    );
     let server = server.start_again();
     let api = server.api();
 
@@ -175,7 +179,10 @@ fn an_administrator_the_operator_allowed_changes_a_users_email() {
     assert_eq!(refused("not an address"), "Invalid new email address.");
     assert_eq!(refused("BOB@example.com"), "New email value error: Already has an account.");
     assert_eq!(refused("carl@example.com"), "New email value error: Account has been deactivated.");
-    assert_eq!(refused("notification-bot@confab.invalid"), "New email value error: Reserved for system bots.");
+    assert_eq!(
+        refused("notification-bot@confab.invalid"),
+        "New email value error: Reserved for system bots."
+    );
 
     let watching = api.post("/register", Some(&bob), &[("event_types", r#"["realm_user"]"#)]).ok();
     // `PATCH /users/{email}` finds the user as `GET /users/{email}` does.
@@ -193,7 +200,10 @@ fn an_administrator_the_operator_allowed_changes_a_users_email() {
     if shown["email"] == "ada@new.example" {
         assert_eq!(events[1]["person"], json!({"user_id": ada_id, "new_email": "ada@new.example"}));
     }
-    assert_eq!(events.as_array().map(Vec::len), Some(if shown["email"] == "ada@new.example" { 2 } else { 1 }));
+    assert_eq!(
+        events.as_array().map(Vec::len),
+        Some(if shown["email"] == "ada@new.example" { 2 } else { 1 })
+    );
     // The same address again changes nothing; other fields still need new data.
     api.patch(&by_id, Some(&owner), &[("new_email", "ada@new.example")]).ok();
     api.patch("/users/nobody@example.com", Some(&owner), &[("full_name", "X")]).error(400, "BAD_REQUEST");

@@ -327,7 +327,11 @@ fn clients_that_dropped_deactivated_groups_hear_nothing_of_their_changes() {
     let queue = drops["queue_id"].as_str().expect("queue");
     let last = drops["last_event_id"].to_string();
     let heartbeat = api
-        .get("/events", Some(&w.owner), &[("queue_id", queue), ("last_event_id", &last), ("dont_block", "true")])
+        .get(
+            "/events",
+            Some(&w.owner),
+            &[("queue_id", queue), ("last_event_id", &last), ("dont_block", "true")],
+        )
         .ok();
     assert_eq!(heartbeat["events"], json!([]));
 }
@@ -337,14 +341,21 @@ fn anonymous_settings_leave_out_deactivated_users_until_they_return() {
     let w = world();
     let api = w.server.api();
     let helpers = create(&w, &w.ada, "helpers", &[w.ids.ada]).ok()["group_id"].as_u64().expect("id");
-    let bob_and_helpers = json!({"new": {"direct_members": [w.ids.bob], "direct_subgroups": [helpers]}}).to_string();
+    let bob_and_helpers =
+        json!({"new": {"direct_members": [w.ids.bob], "direct_subgroups": [helpers]}}).to_string();
     api.patch("/realm", Some(&w.owner), &[("can_create_groups", bob_and_helpers.as_str())]).ok();
-    api.patch(&format!("/user_groups/{helpers}"), Some(&w.ada), &[("can_manage_group", bob_and_helpers.as_str())])
-        .ok();
+    api.patch(
+        &format!("/user_groups/{helpers}"),
+        Some(&w.ada),
+        &[("can_manage_group", bob_and_helpers.as_str())],
+    )
+    .ok();
     let anonymous = |members: &[u64]| json!({"direct_members": members, "direct_subgroups": [helpers]});
     let realm = [("fetch_event_types", r#"["realm", "realm_user_groups"]"#)];
 
-    let watching = api.post("/register", Some(&w.ada), &[("event_types", r#"["realm", "user_group", "realm_user"]"#)]).ok();
+    let watching = api
+        .post("/register", Some(&w.ada), &[("event_types", r#"["realm", "user_group", "realm_user"]"#)])
+        .ok();
     api.delete(&format!("/users/{}", w.ids.bob), Some(&w.owner), &[]).ok();
     let state = api.post("/register", Some(&w.ada), &realm).ok();
     assert_eq!(state["realm_can_create_groups"], anonymous(&[]));
@@ -362,14 +373,21 @@ fn anonymous_settings_leave_out_deactivated_users_until_they_return() {
         events.as_array().expect("events").iter().map(|e| (e["type"].clone(), e["op"].clone())).collect();
     assert_eq!(ops[0], (json!("realm_user"), json!("update")), "{events}");
     assert_eq!(events[0]["person"], json!({"user_id": w.ids.bob, "is_active": false}));
-    let after: Vec<&Value> = events.as_array().expect("events").iter().skip_while(|e| e["person"]["is_active"] != true).collect();
-    assert!(after.iter().any(|e| e["type"] == "realm"
-        && e["op"] == "update_dict"
-        && e["data"] == json!({"can_create_groups": anonymous(&[w.ids.bob])})), "{events}");
-    assert!(after.iter().any(|e| e["type"] == "user_group"
-        && e["op"] == "update"
-        && e["group_id"] == helpers
-        && e["data"] == json!({"can_manage_group": anonymous(&[w.ids.bob])})), "{events}");
+    let after: Vec<&Value> =
+        events.as_array().expect("events").iter().skip_while(|e| e["person"]["is_active"] != true).collect();
+    assert!(
+        after.iter().any(|e| e["type"] == "realm"
+            && e["op"] == "update_dict"
+            && e["data"] == json!({"can_create_groups": anonymous(&[w.ids.bob])})),
+        "{events}"
+    );
+    assert!(
+        after.iter().any(|e| e["type"] == "user_group"
+            && e["op"] == "update"
+            && e["group_id"] == helpers
+            && e["data"] == json!({"can_manage_group": anonymous(&[w.ids.bob])})),
+        "{events}"
+    );
 }
 
 #[test]

@@ -45,9 +45,12 @@ pub fn change_special_permission(
     permission: &str,
     grant: bool,
 ) -> ApiResult<Outcome> {
-    let (_, already, never) = PERMISSIONS.iter().find(|(name, _, _)| *name == permission).ok_or_else(|| {
-        ApiError::bad_request(format!("Unknown special permission '{permission}' (can_change_user_emails)"))
-    })?;
+    let (_, already, never) =
+        PERMISSIONS.iter().find(|(name, _, _)| *name == permission).ok_or_else(|| {
+            ApiError::bad_request(format!(
+                "Unknown special permission '{permission}' (can_change_user_emails)"
+            ))
+        })?;
     let mut permissions = granted(store, user.id)?;
     match (holds(store, user.id, permission)?, grant) {
         (true, true) => return Err(ApiError::bad_request(*already)),

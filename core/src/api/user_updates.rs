@@ -18,8 +18,8 @@ use crate::store::{Change, Store};
 
 use super::custom_profile_fields::values::set_profile_data_as_admin;
 use super::role_change::role_change_events;
-use super::user_groups::role_group_events;
 use super::special_permissions::{CAN_CHANGE_USER_EMAILS, holds};
+use super::user_groups::role_group_events;
 use super::users::{UserRef, active_owners, find_user, validate_email, validate_full_name};
 use crate::groups::Groups;
 
@@ -75,7 +75,12 @@ pub fn update_user_role(
 /// `PATCH /users/{user_id}` and `PATCH /users/{email}` (the user found as `GET /users/{email}`
 /// finds them): `full_name`, `role`, `profile_data` (custom profile field values, see
 /// `custom_profile_fields::values`) and `new_email`.
-pub fn update_user(store: &impl Store, actor: &Actor, target: UserRef<'_>, params: &Params) -> ApiResult<Outcome> {
+pub fn update_user(
+    store: &impl Store,
+    actor: &Actor,
+    target: UserRef<'_>,
+    params: &Params,
+) -> ApiResult<Outcome> {
     require_admin(actor)?;
     let user: User = find_user(store, actor, target)?.ok_or_else(ApiError::no_such_user)?;
     // Zulip refuses `new_email` before anything else without the operator's grant.
@@ -135,7 +140,8 @@ fn change_delivery_email(
         Some(id) => store.user(id)?,
         None => None,
     };
-    let reserved = actor.realm.notification_bot.is_some_and(|bot| taken.as_ref().is_some_and(|t| t.id == bot));
+    let reserved =
+        actor.realm.notification_bot.is_some_and(|bot| taken.as_ref().is_some_and(|t| t.id == bot));
     if let Some(existing) = taken {
         let why = if reserved {
             "Reserved for system bots."
