@@ -237,7 +237,9 @@ fn an_administrator_changes_a_users_email() {
     let register = &[("event_types", r#"["realm_user"]"#)];
     // Seen by another member and by an administrator. (The harness finds its viewer by email,
     // so it cannot watch the user whose email changes.)
-    for (viewer, email) in [("bob@example.com", "ada@new.example"), ("owner@example.com", "ada@newer.example")] {
+    for (viewer, email) in
+        [("bob@example.com", "ada@new.example"), ("owner@example.com", "ada@newer.example")]
+    {
         let change = [("new_email", email)];
         check(
             &mut w,

@@ -261,3 +261,31 @@ fn the_two_bot_creation_groups_decide_who_makes_which_bots() {
     set("can_create_bots_group", "role:nobody");
     assert_eq!(make(&owner, "nobodys", "1").error(400, "BAD_REQUEST")["msg"], "Insufficient permission");
 }
+
+#[test]
+fn reactivating_a_bot_needs_the_power_to_make_it() {
+    let server = TestServer::start(env!("CARGO_BIN_EXE_confab-under-test"));
+    let owner = server.owner();
+    let api = server.api();
+    let made = api.post("/bots", Some(&owner), &[("full_name", "Helper"), ("short_name", "helper")]).ok();
+    let bot_id = made["user_id"].as_u64().expect("id");
+    api.delete(&format!("/bots/{bot_id}"), Some(&owner), &[]).ok();
+    let groups = api.get("/user_groups", Some(&owner), &[]).ok()["user_groups"].clone();
+    let nobody = groups.as_array().expect("list").iter().find(|g| g["name"] == "role:nobody").expect("group")
+        ["id"]
+        .clone();
+    let change = json!({"new": nobody}).to_string();
+    api.patch("/realm", Some(&owner), &[("can_create_bots_group", change.as_str())]).ok();
+    // Zulip's `reactivate_user_backend` checks a bot as if it were made anew.
+    let path = format!("/users/{bot_id}/reactivate");
+    assert_eq!(
+        api.post(&path, Some(&owner), &[]).error(400, "BAD_REQUEST")["msg"],
+        "Insufficient permission"
+    );
+    let members =
+        groups.as_array().expect("list").iter().find(|g| g["name"] == "role:members").expect("group")["id"]
+            .clone();
+    let change = json!({"new": members}).to_string();
+    api.patch("/realm", Some(&owner), &[("can_create_bots_group", change.as_str())]).ok();
+    api.post(&path, Some(&owner), &[]).ok();
+}

@@ -492,6 +492,10 @@ pub fn reactivate_user(store: &impl Store, actor: &Actor, target: UserId) -> Api
     if user.is_active {
         return Ok(Outcome::default());
     }
+    // Bringing a bot back is making one, as far as Zulip's permissions go.
+    if let Some(bot_type) = user.bot_type {
+        super::bots::check_can_create_bot(&Groups::load(store, actor.realm.id)?, actor, bot_type)?;
+    }
     // The bots the user's deactivation took with it stay deactivated, as in Zulip's
     // `do_reactivate_user`: each comes back only when reactivated itself, and then belongs to
     // whoever reactivated it if its owner is still deactivated.
