@@ -291,8 +291,12 @@ pub fn setting_change<'v>(
     let new = fields
         .get("new")
         .ok_or_else(|| ApiError::bad_request(format!("{name}[\"new\"] key is missing from {name}")))?;
+    // Compared with the value as clients were shown it (without deactivated users), both in
+    // canonical form.
+    let shown = groups.shown_setting(current);
+    let current = groups.parse_setting(name, &shown).unwrap_or_else(|_| current.clone());
     if let Some(old) = fields.get("old")
-        && groups.parse_setting(name, old)? != *current
+        && groups.parse_setting(name, old)? != current
     {
         return Err(ApiError::new(
             ErrorCode::ExpectationMismatch,

@@ -360,6 +360,10 @@ fn anonymous_settings_leave_out_deactivated_users_until_they_return() {
     let state = api.post("/register", Some(&w.ada), &realm).ok();
     assert_eq!(state["realm_can_create_groups"], anonymous(&[]));
     assert_eq!(group_named(&w, "helpers")["can_manage_group"], anonymous(&[]));
+    // A change names the old value as clients were shown it.
+    let stale = json!({"old": anonymous(&[w.ids.bob]), "new": anonymous(&[w.ids.ada])}).to_string();
+    let refused = api.patch("/realm", Some(&w.owner), &[("can_create_groups", stale.as_str())]);
+    assert_eq!(refused.error(400, "BAD_REQUEST")["msg"], format!("Invalid user ID: {}", w.ids.bob));
 
     api.post(&format!("/users/{}/reactivate", w.ids.bob), Some(&w.owner), &[]).ok();
     let state = api.post("/register", Some(&w.ada), &realm).ok();
@@ -388,6 +392,12 @@ fn anonymous_settings_leave_out_deactivated_users_until_they_return() {
             && e["data"] == json!({"can_manage_group": anonymous(&[w.ids.bob])})),
         "{events}"
     );
+
+    // Deactivated again, the value clients were shown is the one a change must name.
+    api.delete(&format!("/users/{}", w.ids.bob), Some(&w.owner), &[]).ok();
+    let members = group_named(&w, "role:members")["id"].clone();
+    let change = json!({"old": anonymous(&[]), "new": members}).to_string();
+    api.patch("/realm", Some(&w.owner), &[("can_create_groups", change.as_str())]).ok();
 }
 
 #[test]
