@@ -36,6 +36,7 @@ pub enum ErrorCode {
     InvalidRemotePushDeviceToken,
     InvitationFailed,
     CannotDeactivateGroupInUse,
+    PushServiceNotConfigured,
     /// Not a Zulip code: storage or other server-side failure. Sent with status 500.
     InternalError,
 }
@@ -70,6 +71,7 @@ pub const ALL_CODES: &[ErrorCode] = &[
     ErrorCode::InvalidRemotePushDeviceToken,
     ErrorCode::InvitationFailed,
     ErrorCode::CannotDeactivateGroupInUse,
+    ErrorCode::PushServiceNotConfigured,
     ErrorCode::InternalError,
 ];
 
@@ -120,6 +122,7 @@ impl ErrorCode {
             InvalidRemotePushDeviceToken => ("INVALID_REMOTE_PUSH_DEVICE_TOKEN", 400),
             InvitationFailed => ("INVITATION_FAILED", 400),
             CannotDeactivateGroupInUse => ("CANNOT_DEACTIVATE_GROUP_IN_USE", 400),
+            PushServiceNotConfigured => ("PUSH_SERVICE_NOT_CONFIGURED", 400),
             InternalError => ("INTERNAL_SERVER_ERROR", 500),
         }
     }

@@ -40,6 +40,11 @@ impl Groups {
         })
     }
 
+    /// Replaces a user's record, as a command that changes it (a reactivation) sees it after.
+    pub fn put_user(&mut self, user: User) {
+        self.users.insert(user.id, user);
+    }
+
     pub fn get(&self, id: UserGroupId) -> Option<&UserGroup> {
         self.groups.get(&id)
     }
@@ -199,6 +204,25 @@ impl Groups {
         }
     }
 
+    /// An organization's or a user group's setting as register and events show it: an
+    /// anonymous value leaves out deactivated users, who hold nothing while deactivated
+    /// (feature level 303); the stored value keeps them, for their reactivation. Channels'
+    /// settings are shown as stored ([`Groups::setting_json`]), as Zulip's clients only drop
+    /// deactivated users from these two kinds.
+    pub fn shown_setting(&self, setting: &GroupSetting) -> Value {
+        match setting {
+            GroupSetting::Anonymous { direct_members, direct_subgroups } => {
+                let active: Vec<UserId> = direct_members
+                    .iter()
+                    .copied()
+                    .filter(|id| self.users.get(id).is_some_and(|u| u.is_active))
+                    .collect();
+                json!({"direct_members": active, "direct_subgroups": direct_subgroups})
+            }
+            named => Groups::setting_json(named),
+        }
+    }
+
     /// Reads a group-setting value (an id, or `{direct_members, direct_subgroups}`), checking
     /// every id, and canonicalizes it as Zulip does: an anonymous value of one subgroup and no
     /// members is that group; an empty one is `role:nobody`.
@@ -267,8 +291,12 @@ pub fn setting_change<'v>(
     let new = fields
         .get("new")
         .ok_or_else(|| ApiError::bad_request(format!("{name}[\"new\"] key is missing from {name}")))?;
+    // Compared with the value as clients were shown it (without deactivated users), both in
+    // canonical form.
+    let shown = groups.shown_setting(current);
+    let current = groups.parse_setting(name, &shown).unwrap_or_else(|_| current.clone());
     if let Some(old) = fields.get("old")
-        && groups.parse_setting(name, old)? != *current
+        && groups.parse_setting(name, old)? != current
     {
         return Err(ApiError::new(
             ErrorCode::ExpectationMismatch,
@@ -280,7 +308,7 @@ pub fn setting_change<'v>(
 
 /// The organization's group settings: name, default group, and whether guests may hold it
 /// (Zulip's `allow_everyone_group`), per zulip-semantics §6.2.
-pub const REALM_GROUP_SETTINGS: [(&str, SystemGroup, bool); 21] = [
+pub const REALM_GROUP_SETTINGS: [(&str, SystemGroup, bool); 22] = [
     ("can_add_custom_emoji_group", SystemGroup::Members, false),
     ("can_add_subscribers_group", SystemGroup::Members, false),
     ("can_create_bots_group", SystemGroup::Members, false),
@@ -299,6 +327,8 @@ pub const REALM_GROUP_SETTINGS: [(&str, SystemGroup, bool); 21] = [
     ("can_resolve_topics_group", SystemGroup::Everyone, true),
     ("can_set_delete_message_policy_group", SystemGroup::Moderators, false),
     ("can_set_topics_policy_group", SystemGroup::Members, true),
+    // Held, but unused: Confab has no topic summaries (`server_can_summarize_topics` is false).
+    ("can_summarize_topics_group", SystemGroup::Everyone, true),
     ("create_multiuse_invite_group", SystemGroup::Administrators, false),
     ("direct_message_initiator_group", SystemGroup::Everyone, true),
     ("direct_message_permission_group", SystemGroup::Everyone, true),

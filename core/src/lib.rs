@@ -19,6 +19,7 @@ pub mod groups;
 pub mod html_diff;
 pub mod ids;
 pub mod images;
+pub mod legacy_policies;
 pub mod links;
 pub mod markdown;
 pub mod memo;

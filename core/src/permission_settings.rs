@@ -68,6 +68,7 @@ pub const REALM: &[PermissionSetting] = &[
     setting("can_resolve_topics_group", true, "role:everyone"),
     setting("can_set_delete_message_policy_group", false, "role:moderators"),
     setting("can_set_topics_policy_group", true, "role:members"),
+    setting("can_summarize_topics_group", true, "role:everyone"),
     setting("create_multiuse_invite_group", false, "role:administrators"),
     setting("direct_message_initiator_group", true, "role:everyone"),
     setting("direct_message_permission_group", true, "role:everyone"),

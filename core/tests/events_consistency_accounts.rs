@@ -124,7 +124,9 @@ fn changing_roles() {
                 viewer,
                 &register,
                 run(
-                    move |s, a, p, _| api::user_updates::update_user(s, a, ada_id, p),
+                    move |s, a, p, _| {
+                        api::user_updates::update_user(s, a, api::users::UserRef::Id(ada_id), p)
+                    },
                     owner,
                     &[("role", role)],
                 ),
@@ -248,7 +250,8 @@ fn reactivating_a_bot_whose_owner_is_deactivated_makes_the_administrator_its_own
         if administrator == "bob@example.com" {
             let bob = w.user_id("bob@example.com");
             let p = params(&[("role", "200")]);
-            w.run(|s, _| api::user_updates::update_user(s, &owner, bob, &p)).expect("an administrator");
+            w.run(|s, _| api::user_updates::update_user(s, &owner, api::users::UserRef::Id(bob), &p))
+                .expect("an administrator");
         }
         let bots = ada_with_bots(&mut w);
         let ada = w.user_id("ada@example.com");
@@ -343,7 +346,9 @@ fn channels_left_earlier_come_back_as_unsubscribed_when_a_role_opens_them_again(
                     "ada@example.com",
                     &register,
                     run(
-                        move |s, a, p, _| api::user_updates::update_user(s, a, ada_id, p),
+                        move |s, a, p, _| {
+                            api::user_updates::update_user(s, a, api::users::UserRef::Id(ada_id), p)
+                        },
                         owner,
                         &[("role", role)],
                     ),

@@ -30,7 +30,11 @@ fn organization_users_groups_and_settings() {
         &mut w,
         "ada@example.com",
         &realm,
-        run(move |s, a, p, _| api::user_updates::update_user(s, a, ada_id, p), owner.clone(), &rename),
+        run(
+            move |s, a, p, _| api::user_updates::update_user(s, a, api::users::UserRef::Id(ada_id), p),
+            owner.clone(),
+            &rename,
+        ),
     );
     let members = format!("[{ada_id}]");
     let group = [("name", "support"), ("description", "Helpers"), ("members", members.as_str())];
@@ -249,6 +253,35 @@ fn user_groups() {
             run(move |s, a, _, _| api::user_groups::deactivate_user_group(s, a, group), owner.clone(), &[]),
         );
     }
+}
+
+#[test]
+fn anonymous_settings_lose_deactivated_users_until_they_return() {
+    let mut w = world();
+    let owner = w.actor("owner@example.com");
+    let bob = w.user_id("bob@example.com");
+    let ada = w.user_id("ada@example.com");
+    let members = format!("[{ada}]");
+    let group = [("name", "support"), ("members", members.as_str()), ("description", "")];
+    w.run(|s, now| api::user_groups::create_user_group(s, &owner, &params(&group), now)).expect("group");
+    let support = UserGroupId(group_id(&w, "support"));
+    let named = format!(r#"{{"new": {{"direct_members": [{bob}], "direct_subgroups": [{}]}}}}"#, support.0);
+    w.run(|s, _| api::realm::update_realm(s, &owner, &params(&[("can_create_groups", named.as_str())])))
+        .expect("realm setting");
+    w.run(|s, _| {
+        api::user_groups::update_user_group(
+            s,
+            &owner,
+            support,
+            &params(&[("can_manage_group", named.as_str())]),
+        )
+    })
+    .expect("group setting");
+    let register = [("event_types", r#"["realm", "realm_user", "realm_user_groups", "user_group"]"#)];
+    let deactivate = w.actor("owner@example.com");
+    check(&mut w, "ada@example.com", &register, move |s, _| api::users::deactivate_user(s, &deactivate, bob));
+    let reactivate = w.actor("owner@example.com");
+    check(&mut w, "ada@example.com", &register, move |s, _| api::users::reactivate_user(s, &reactivate, bob));
 }
 
 #[test]

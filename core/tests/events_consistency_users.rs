@@ -81,7 +81,11 @@ fn custom_profile_fields_and_values() {
         &mut w,
         "bob@example.com",
         register,
-        run(move |s, a, p, _| api::user_updates::update_user(s, a, ada_id, p), owner.clone(), &set),
+        run(
+            move |s, a, p, _| api::user_updates::update_user(s, a, api::users::UserRef::Id(ada_id), p),
+            owner.clone(),
+            &set,
+        ),
     );
     check(&mut w, "bob@example.com", register, move |s, _| {
         api::custom_profile_fields::remove_custom_profile_field(s, &owner, team)
@@ -213,5 +217,39 @@ fn presence_in_every_form() {
                 check(&mut w, "bob@example.com", register, run(check_in, ada.clone(), &[("status", status)]));
             assert_eq!(events.len(), 1, "{register:?}: {status}");
         }
+    }
+}
+
+#[test]
+fn an_administrator_changes_a_users_email() {
+    let mut w = world();
+    let owner = w.actor("owner@example.com");
+    w.run(|s, _| {
+        api::special_permissions::change_special_permission(
+            s,
+            &owner.user,
+            api::special_permissions::CAN_CHANGE_USER_EMAILS,
+            true,
+        )
+    })
+    .expect("the operator's grant");
+    let ada_id = w.user_id("ada@example.com");
+    let register = &[("event_types", r#"["realm_user"]"#)];
+    // Seen by another member and by an administrator. (The harness finds its viewer by email,
+    // so it cannot watch the user whose email changes.)
+    for (viewer, email) in
+        [("bob@example.com", "ada@new.example"), ("owner@example.com", "ada@newer.example")]
+    {
+        let change = [("new_email", email)];
+        check(
+            &mut w,
+            viewer,
+            register,
+            run(
+                move |s, a, p, _| api::user_updates::update_user(s, a, api::users::UserRef::Id(ada_id), p),
+                owner.clone(),
+                &change,
+            ),
+        );
     }
 }

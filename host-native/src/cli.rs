@@ -85,6 +85,24 @@ enum Command {
         #[arg(long)]
         bot: bool,
     },
+    /// Grant a user (or with --revoke, take away) a special permission, which no one can
+    /// grant through the API: can_change_user_emails lets an administrator change other users'
+    /// email addresses. The server must not be running on the same data directory.
+    GrantPermission {
+        #[arg(long)]
+        data_dir: PathBuf,
+        /// The organization's subdomain; the root's by default.
+        #[arg(long, default_value = "")]
+        subdomain: String,
+        /// The user's real email address.
+        #[arg(long)]
+        email: String,
+        /// The permission: can_change_user_emails.
+        permission: String,
+        /// Take the permission away instead.
+        #[arg(long)]
+        revoke: bool,
+    },
     /// Create an organization with its owner and print the owner's API key. The server must not
     /// be running on the same data directory.
     CreateRealm {
@@ -143,6 +161,9 @@ pub fn main() -> ExitCode {
         }),
         Command::CreateUser { data_dir, subdomain, email, full_name, password, role, bot } => {
             offline::create_user(&data_dir, UserRequest { subdomain, email, full_name, password, role, bot })
+        }
+        Command::GrantPermission { data_dir, subdomain, email, permission, revoke } => {
+            offline::grant_permission(&data_dir, &subdomain, &email, &permission, !revoke)
         }
         Command::CreateRealm { data_dir, subdomain, name, owner_email, owner_password, owner_name } => {
             offline::create_realm(

@@ -1,10 +1,11 @@
-//! Commands on a stopped server's data directory: `confab create-user` and
-//! `confab create-realm`. The database admits one process at a time, so these refuse to run
+//! Commands on a stopped server's data directory: `confab create-user`,
+//! `confab grant-permission` and `confab create-realm`. The database admits one process at a time, so these refuse to run
 //! beside a server and say what to do instead.
 
 use std::path::Path;
 
 use confab_core::api::realm::{NewRealm, create_realm as create_realm_in};
+use confab_core::api::special_permissions::change_special_permission;
 use confab_core::api::users::{NewUser, new_user_changes};
 use confab_core::model::{BotType, Role};
 use confab_core::store::Store as _;
@@ -86,6 +87,38 @@ pub fn create_user(data_dir: &Path, request: UserRequest) -> Result<(), String> 
     .map_err(|e| e.msg)?;
     println!("Created user {}.", reply_id(&result, "user_id"));
     println!("API key: {api_key}");
+    Ok(())
+}
+
+/// Grants (or revokes) a user's special permission (`api::special_permissions`).
+pub fn grant_permission(
+    data_dir: &Path,
+    subdomain: &str,
+    email: &str,
+    permission: &str,
+    grant: bool,
+) -> Result<(), String> {
+    let store = open(data_dir, || {
+        "Stop the server and run this again; special permissions are granted offline.".to_owned()
+    })?;
+    let (subdomain, email, permission) = (subdomain.to_owned(), email.to_owned(), permission.to_owned());
+    let shown = (email.clone(), permission.clone());
+    run_now(
+        &store,
+        Box::new(move |tables| {
+            let realm_id =
+                tables.realm_by_subdomain(&subdomain)?.ok_or_else(|| no_organization(&subdomain))?;
+            let user = tables
+                .user_by_delivery_email(realm_id, &email)?
+                .and_then(|id| tables.user(id).transpose())
+                .transpose()?
+                .ok_or_else(|| ApiError::bad_request(format!("no user with email '{email}'")))?;
+            change_special_permission(tables, &user, &permission, grant)
+        }),
+    )
+    .map_err(|e| e.msg)?;
+    let verb = if grant { "have" } else { "not have" };
+    println!("{} changed to {verb} {} permission.", shown.0, shown.1);
     Ok(())
 }
 

@@ -229,3 +229,63 @@ fn an_outgoing_webhook_bots_service_moves_to_a_new_url() {
     assert_eq!(bots["bots"][0]["services"][0]["base_url"], "https://bots.example/b");
     api.patch(&path, Some(&owner), &[("service_payload_url", "ftp://x")]).error(400, "BAD_REQUEST");
 }
+
+#[test]
+fn the_two_bot_creation_groups_decide_who_makes_which_bots() {
+    let server = TestServer::start(env!("CARGO_BIN_EXE_confab-under-test"));
+    let owner = server.owner();
+    let api = server.api();
+    let ada = api.create_user(&owner, "ada@example.com", "Ada");
+    let groups = api.get("/user_groups", Some(&owner), &[]).ok()["user_groups"].clone();
+    let group = |name: &str| {
+        groups.as_array().expect("list").iter().find(|g| g["name"] == name).expect("group")["id"].clone()
+    };
+    let set = |setting: &str, name: &str| {
+        let change = json!({"new": group(name)}).to_string();
+        api.patch("/realm", Some(&owner), &[(setting, change.as_str())]).ok();
+    };
+    let make = |who: &Creds, short: &str, bot_type: &str| {
+        api.post("/bots", Some(who), &[("full_name", short), ("short_name", short), ("bot_type", bot_type)])
+    };
+    // Any bot for `can_create_bots_group`; `can_create_write_only_bots_group` adds incoming
+    // webhooks (bot type 2) for its own members.
+    set("can_create_bots_group", "role:administrators");
+    let generic = make(&ada, "generic", "1").error(400, "BAD_REQUEST");
+    assert_eq!(generic["msg"], "Insufficient permission");
+    make(&ada, "outgoing", "3").error(400, "BAD_REQUEST");
+    make(&ada, "hook", "2").ok();
+    make(&owner, "owners", "1").ok();
+    set("can_create_write_only_bots_group", "role:nobody");
+    assert_eq!(make(&ada, "hook-two", "2").error(400, "BAD_REQUEST")["msg"], "Insufficient permission");
+    // Administrators pass only through the groups, as in Zulip.
+    set("can_create_bots_group", "role:nobody");
+    assert_eq!(make(&owner, "nobodys", "1").error(400, "BAD_REQUEST")["msg"], "Insufficient permission");
+}
+
+#[test]
+fn reactivating_a_bot_needs_the_power_to_make_it() {
+    let server = TestServer::start(env!("CARGO_BIN_EXE_confab-under-test"));
+    let owner = server.owner();
+    let api = server.api();
+    let made = api.post("/bots", Some(&owner), &[("full_name", "Helper"), ("short_name", "helper")]).ok();
+    let bot_id = made["user_id"].as_u64().expect("id");
+    api.delete(&format!("/bots/{bot_id}"), Some(&owner), &[]).ok();
+    let groups = api.get("/user_groups", Some(&owner), &[]).ok()["user_groups"].clone();
+    let nobody = groups.as_array().expect("list").iter().find(|g| g["name"] == "role:nobody").expect("group")
+        ["id"]
+        .clone();
+    let change = json!({"new": nobody}).to_string();
+    api.patch("/realm", Some(&owner), &[("can_create_bots_group", change.as_str())]).ok();
+    // Zulip's `reactivate_user_backend` checks a bot as if it were made anew.
+    let path = format!("/users/{bot_id}/reactivate");
+    assert_eq!(
+        api.post(&path, Some(&owner), &[]).error(400, "BAD_REQUEST")["msg"],
+        "Insufficient permission"
+    );
+    let members =
+        groups.as_array().expect("list").iter().find(|g| g["name"] == "role:members").expect("group")["id"]
+            .clone();
+    let change = json!({"new": members}).to_string();
+    api.patch("/realm", Some(&owner), &[("can_create_bots_group", change.as_str())]).ok();
+    api.post(&path, Some(&owner), &[]).ok();
+}

@@ -336,3 +336,26 @@ fn bots_keep_their_own_storage() {
     api.delete("/bot_storage", Some(&bot), &[]).ok();
     assert_eq!(api.get("/bot_storage", Some(&bot), &[]).ok()["storage"], json!({}));
 }
+
+#[test]
+fn e2ee_push_registration_is_refused_as_by_a_server_without_push_notifications() {
+    let (server, _, ada) = setup();
+    let api = server.api();
+    let path = "/mobile_push/register";
+    let full = [
+        ("token_kind", "fcm"),
+        ("push_account_id", "2408"),
+        ("push_public_key", "push-public-key"),
+        ("bouncer_public_key", "bouncer-public-key"),
+        ("encrypted_push_registration", "encrypted-push-registration-data"),
+    ];
+    let refused = api.post(path, Some(&ada), &full).error(400, "PUSH_SERVICE_NOT_CONFIGURED");
+    assert_eq!(refused["msg"], "Server is not configured to use push notification service.");
+    // The request is read first, as Zulip's typed endpoint reads it.
+    api.post(path, Some(&ada), &[("push_account_id", "1")]).error(400, "REQUEST_VARIABLE_MISSING");
+    let kind = api.post(path, Some(&ada), &[("token_kind", "gcm"), ("push_account_id", "1")]);
+    assert_eq!(kind.error(400, "BAD_REQUEST")["msg"], "Invalid token_kind");
+    // Nothing was registered: register's `push_devices` stays empty.
+    let state = api.post("/register", Some(&ada), &[("fetch_event_types", r#"["realm"]"#)]).ok();
+    assert_eq!(state["push_devices"], json!({}));
+}

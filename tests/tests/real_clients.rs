@@ -69,3 +69,13 @@ fn the_python_client_votes_in_a_poll_through_call_endpoint() {
     let stdout = String::from_utf8_lossy(&output.stdout);
     assert!(stdout.contains(" passed, 0 failed"), "{stdout}");
 }
+
+#[test]
+fn the_python_client_sets_organization_texts_and_meets_zulips_refusals() {
+    let server = TestServer::start(env!("CARGO_BIN_EXE_confab-under-test"));
+    let zuliprc = server.data_dir.join("zuliprc");
+    let output = python::run_script("organization_texts.py", &[zuliprc.to_str().expect("utf-8 path")]);
+    assert!(output.status.success(), "the Python client's checks failed (see its output above)");
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    assert!(stdout.contains(" passed, 0 failed"), "{stdout}");
+}

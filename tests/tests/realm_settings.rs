@@ -416,3 +416,157 @@ fn the_guest_direct_message_warning_is_on_until_an_administrator_turns_it_off() 
         (&json!("realm"), &json!("update"), &json!("enable_guest_user_dm_warning"), &json!(false))
     );
 }
+
+#[test]
+fn register_keeps_the_deprecated_policies_as_zulip_computes_them() {
+    let server = TestServer::start(env!("CARGO_BIN_EXE_confab-under-test"));
+    let owner = server.owner();
+    let api = server.api();
+    let realm = [("fetch_event_types", r#"["realm"]"#)];
+    let policies = |state: &Value| {
+        [
+            "realm_create_public_stream_policy",
+            "realm_create_private_stream_policy",
+            "realm_create_web_public_stream_policy",
+            "realm_wildcard_mention_policy",
+        ]
+        .map(|key| state[key].clone())
+    };
+    // Zulip's defaults: members (1), members (1), owners only (7), administrators (5, in the
+    // wildcard enum). Zulip sends no `realm_edit_topic_policy` since feature level 316.
+    let state = api.post("/register", Some(&owner), &realm).ok();
+    assert_eq!(policies(&state), [json!(1), json!(1), json!(7), json!(5)]);
+    assert!(state.get("realm_edit_topic_policy").is_none());
+
+    let set = |setting: &str, group: &str| {
+        let change = json!({"new": group_id(&server, &owner, group)}).to_string();
+        api.patch("/realm", Some(&owner), &[(setting, change.as_str())]).ok();
+    };
+    set("can_create_public_channel_group", "role:fullmembers");
+    set("can_create_private_channel_group", "role:moderators");
+    set("can_create_web_public_channel_group", "role:nobody");
+    set("can_mention_many_users_group", "role:moderators");
+    let state = api.post("/register", Some(&owner), &realm).ok();
+    assert_eq!(policies(&state), [json!(3), json!(4), json!(6), json!(7)]);
+
+    // A group the old enums had no value for reads as the largest group they allowed: members,
+    // moderators for web-public channels, everyone for wildcard mentions.
+    set("can_create_public_channel_group", "role:owners");
+    set("can_create_web_public_channel_group", "role:administrators");
+    set("can_mention_many_users_group", "role:owners");
+    let ada = api.create_user(&owner, "ada@example.com", "Ada");
+    let anonymous =
+        json!({"new": {"direct_members": [api.user_id(&ada)], "direct_subgroups": []}}).to_string();
+    api.patch("/realm", Some(&owner), &[("can_create_private_channel_group", anonymous.as_str())]).ok();
+    let state = api.post("/register", Some(&ada), &realm).ok();
+    assert_eq!(policies(&state), [json!(1), json!(1), json!(2), json!(1)]);
+}
+
+#[test]
+fn who_may_summarize_topics_is_a_group_setting_though_no_summaries_exist() {
+    let server = TestServer::start(env!("CARGO_BIN_EXE_confab-under-test"));
+    let owner = server.owner();
+    let api = server.api();
+    let ada = api.create_user(&owner, "ada@example.com", "Ada");
+    let queue = api.post("/register", Some(&ada), &[("event_types", r#"["realm"]"#)]).ok();
+    let realm = [("fetch_event_types", r#"["realm"]"#)];
+    let state = api.post("/register", Some(&ada), &realm).ok();
+    let everyone = group_id(&server, &owner, "role:everyone");
+    assert_eq!(state["realm_can_summarize_topics_group"], everyone);
+    assert_eq!(state["server_can_summarize_topics"], false);
+    let rules = &state["server_supported_permission_settings"]["realm"]["can_summarize_topics_group"];
+    assert_eq!(rules["allow_everyone_group"], true);
+    assert_eq!(rules["default_group_name"], "role:everyone");
+
+    let members = group_id(&server, &owner, "role:members");
+    let change = json!({"new": members, "old": everyone}).to_string();
+    let refused = api.patch("/realm", Some(&ada), &[("can_summarize_topics_group", change.as_str())]);
+    refused.error(400, "UNAUTHORIZED_PRINCIPAL");
+    let internet = json!({"new": group_id(&server, &owner, "role:internet")}).to_string();
+    let refused = api
+        .patch("/realm", Some(&owner), &[("can_summarize_topics_group", internet.as_str())])
+        .error(400, "BAD_REQUEST");
+    assert_eq!(
+        refused["msg"],
+        "'can_summarize_topics_group' setting cannot be set to 'role:internet' group."
+    );
+    api.patch("/realm", Some(&owner), &[("can_summarize_topics_group", change.as_str())]).ok();
+
+    let events = api.queued(&ada, &queue)["events"].clone();
+    assert_eq!(events.as_array().map(Vec::len), Some(1));
+    assert_eq!(events[0]["op"], "update_dict");
+    assert_eq!(events[0]["data"], json!({"can_summarize_topics_group": members}));
+    let state = api.post("/register", Some(&ada), &realm).ok();
+    assert_eq!(state["realm_can_summarize_topics_group"], members);
+}
+
+#[test]
+fn e2ee_push_notifications_may_be_required_without_a_push_service() {
+    let server = TestServer::start(env!("CARGO_BIN_EXE_confab-under-test"));
+    let owner = server.owner();
+    let api = server.api();
+    let queue = api.post("/register", Some(&owner), &[("event_types", r#"["realm"]"#)]).ok();
+    let realm = [("fetch_event_types", r#"["realm"]"#)];
+    assert_eq!(
+        api.post("/register", Some(&owner), &realm).ok()["realm_require_e2ee_push_notifications"],
+        false
+    );
+    let bad = api.patch("/realm", Some(&owner), &[("require_e2ee_push_notifications", "maybe")]);
+    bad.error(400, "BAD_REQUEST");
+    api.patch("/realm", Some(&owner), &[("require_e2ee_push_notifications", "true")]).ok();
+    let events = api.queued(&owner, &queue)["events"].clone();
+    assert_eq!(
+        events[0],
+        json!({"type": "realm", "op": "update", "property": "require_e2ee_push_notifications", "value": true, "id": events[0]["id"]})
+    );
+    assert_eq!(
+        api.post("/register", Some(&owner), &realm).ok()["realm_require_e2ee_push_notifications"],
+        true
+    );
+}
+
+#[test]
+fn the_welcome_message_text_is_a_setting_an_administrator_can_try_out() {
+    let server = TestServer::start(env!("CARGO_BIN_EXE_confab-under-test"));
+    let owner = server.owner();
+    let api = server.api();
+    let ada = api.create_user(&owner, "ada@example.com", "Ada");
+    let queue = api.post("/register", Some(&ada), &[("event_types", r#"["realm"]"#)]).ok();
+    let realm = [("fetch_event_types", r#"["realm"]"#)];
+    assert_eq!(api.post("/register", Some(&ada), &realm).ok()["realm_welcome_message_custom_text"], "");
+
+    let long = "x".repeat(8001);
+    let refused = api
+        .patch("/realm", Some(&owner), &[("welcome_message_custom_text", long.as_str())])
+        .error(400, "BAD_REQUEST");
+    assert_eq!(refused["msg"], "welcome_message_custom_text is too long (limit: 8000 characters)");
+    api.patch("/realm", Some(&ada), &[("welcome_message_custom_text", "Hi")])
+        .error(400, "UNAUTHORIZED_PRINCIPAL");
+    let text = "Welcome! Read **#rules** first.";
+    api.patch("/realm", Some(&owner), &[("welcome_message_custom_text", text)]).ok();
+    let events = api.queued(&ada, &queue)["events"].clone();
+    assert_eq!(events[0]["property"], "welcome_message_custom_text");
+    assert_eq!(events[0]["value"], text);
+    assert_eq!(api.post("/register", Some(&ada), &realm).ok()["realm_welcome_message_custom_text"], text);
+
+    // Trying it out: Zulip's Welcome Bot sends it to the administrator; Confab's sender is its
+    // Notification Bot.
+    let path = "/realm/test_welcome_bot_custom_message";
+    let empty =
+        api.post(path, Some(&owner), &[("welcome_message_custom_text", "")]).error(400, "BAD_REQUEST");
+    assert_eq!(empty["msg"], "Message must not be empty");
+    let too_long = api.post(path, Some(&owner), &[("welcome_message_custom_text", long.as_str())]);
+    assert_eq!(
+        too_long.error(400, "BAD_REQUEST")["msg"],
+        "welcome_message_custom_text is too long (limit: 8000 characters)"
+    );
+    api.post(path, Some(&ada), &[("welcome_message_custom_text", "Hi")]).error(400, "UNAUTHORIZED_PRINCIPAL");
+    api.post(path, Some(&owner), &[]).error(400, "REQUEST_VARIABLE_MISSING");
+    let sent = api.post(path, Some(&owner), &[("welcome_message_custom_text", text)]).ok();
+    let id = sent["message_id"].as_u64().expect("a message id");
+    let message = api.get(&format!("/messages/{id}"), Some(&owner), &[]).ok()["message"].clone();
+    assert_eq!(message["sender_email"], "notification-bot@confab.invalid");
+    assert_eq!(message["type"], "private");
+    assert_eq!(message["display_recipient"].as_array().map(Vec::len), Some(2));
+    assert!(message["content"].as_str().is_some_and(|c| c.contains("<strong>")), "{message}");
+}

@@ -147,3 +147,83 @@ fn administrators_and_owners_are_moderators_too() {
         assert_eq!(flags(&ada), [json!(false), json!(admin), json!(moderator)], "role {role}");
     }
 }
+
+/// Runs `confab grant-permission` on a stopped server's data directory.
+fn grant_permission(server: &TestServer, args: &[&str]) -> std::process::Output {
+    std::process::Command::new(env!("CARGO_BIN_EXE_confab-under-test"))
+        .arg("grant-permission")
+        .arg("--data-dir")
+        .arg(&server.data_dir)
+        .args(args)
+        .output()
+        .expect("confab runs")
+}
+
+#[test]
+fn an_administrator_the_operator_allowed_changes_a_users_email() {
+    let mut server = TestServer::start(env!("CARGO_BIN_EXE_confab-under-test"));
+    let owner = server.owner();
+    let api = server.api();
+    let ada = api.create_user(&owner, "ada@example.com", "Ada");
+    let bob = api.create_user(&owner, "bob@example.com", "Bob");
+    let carl = api.create_user(&owner, "carl@example.com", "Carl");
+    let (ada_id, carl_id) = (user_id(&server, &ada), user_id(&server, &carl));
+    api.delete(&format!("/users/{carl_id}"), Some(&owner), &[]).ok();
+    let by_id = format!("/users/{ada_id}");
+
+    // Zulip's special permission comes from the server's operator, never from a role.
+    let refused =
+        api.patch(&by_id, Some(&owner), &[("new_email", "ada@new.example")]).error(400, "BAD_REQUEST");
+    assert_eq!(refused["msg"], "User not authorized to change user emails");
+    api.patch(&by_id, Some(&bob), &[("new_email", "ada@new.example")]).error(400, "UNAUTHORIZED_PRINCIPAL");
+    server.terminate();
+    let granted = grant_permission(&server, &["--email", "owner@confab.localhost", "can_change_user_emails"]);
+    assert!(granted.status.success(), "{}", String::from_utf8_lossy(&granted.stderr));
+    assert_eq!(
+        String::from_utf8_lossy(&granted.stdout).trim(),
+        "owner@confab.localhost changed to have can_change_user_emails permission."
+    );
+    let again = grant_permission(&server, &["--email", "owner@confab.localhost", "can_change_user_emails"]);
+    assert!(!again.status.success());
+    assert!(
+        String::from_utf8_lossy(&again.stderr)
+            .contains("User can already change user emails for this realm.")
+    );
+    let server = server.start_again();
+    let api = server.api();
+
+    let refused = |email: &str| {
+        api.patch(&by_id, Some(&owner), &[("new_email", email)]).error(400, "BAD_REQUEST")["msg"].clone()
+    };
+    assert_eq!(refused("not an address"), "Invalid new email address.");
+    assert_eq!(refused("BOB@example.com"), "New email value error: Already has an account.");
+    assert_eq!(refused("carl@example.com"), "New email value error: Account has been deactivated.");
+    assert_eq!(
+        refused("notification-bot@confab.invalid"),
+        "New email value error: Reserved for system bots."
+    );
+
+    let watching = api.post("/register", Some(&bob), &[("event_types", r#"["realm_user"]"#)]).ok();
+    // `PATCH /users/{email}` finds the user as `GET /users/{email}` does.
+    api.patch("/users/ada@example.com", Some(&owner), &[("new_email", "ada@new.example")]).ok();
+    let shown = api.get(&by_id, Some(&owner), &[]).ok()["user"].clone();
+    assert_eq!(shown["delivery_email"], "ada@new.example");
+    api.get("/users/ada@example.com", Some(&owner), &[]).error(400, "BAD_REQUEST");
+    let renamed = Creds { email: "ada@new.example".into(), api_key: ada.api_key.clone() };
+    assert_eq!(api.get("/users/me", Some(&renamed), &[]).ok()["user_id"], ada_id);
+
+    // Those who may see the real address learn it; when everyone may, the API email changes
+    // for everyone too (Zulip's `do_change_user_delivery_email`).
+    let events = api.queued(&bob, &watching)["events"].clone();
+    assert_eq!(events[0]["person"], json!({"user_id": ada_id, "delivery_email": "ada@new.example"}));
+    if shown["email"] == "ada@new.example" {
+        assert_eq!(events[1]["person"], json!({"user_id": ada_id, "new_email": "ada@new.example"}));
+    }
+    assert_eq!(
+        events.as_array().map(Vec::len),
+        Some(if shown["email"] == "ada@new.example" { 2 } else { 1 })
+    );
+    // The same address again changes nothing; other fields still need new data.
+    api.patch(&by_id, Some(&owner), &[("new_email", "ada@new.example")]).ok();
+    api.patch("/users/nobody@example.com", Some(&owner), &[("full_name", "X")]).error(400, "BAD_REQUEST");
+}

@@ -449,3 +449,133 @@ fn deactivated_users_are_neither_added_to_groups_nor_removed_from_them() {
         assert_eq!(refused["msg"], invalid, "{op}");
     }
 }
+
+#[test]
+fn clients_that_dropped_deactivated_groups_hear_nothing_of_their_changes() {
+    let w = world();
+    let api = w.server.api();
+    let helpers = create(&w, &w.ada, "helpers", &[w.ids.bob]).ok()["group_id"].as_u64().expect("id");
+    api.post(&format!("/user_groups/{helpers}/deactivate"), Some(&w.ada), &[]).ok();
+    let keeps = api
+        .post(
+            "/register",
+            Some(&w.bob),
+            &[
+                ("event_types", r#"["user_group"]"#),
+                ("client_capabilities", r#"{"include_deactivated_groups": true}"#),
+            ],
+        )
+        .ok();
+    let drops = api.post("/register", Some(&w.owner), &[("event_types", r#"["user_group"]"#)]).ok();
+    let path = format!("/user_groups/{helpers}");
+    api.patch(&path, Some(&w.ada), &[("name", "retired helpers"), ("description", "Gone")]).ok();
+    let moderators = group_named(&w, "role:moderators")["id"].clone();
+    let change = json!({"new": moderators}).to_string();
+    api.patch(&path, Some(&w.ada), &[("can_mention_group", change.as_str())]).ok();
+
+    let kept = api.queued(&w.bob, &keeps)["events"].clone();
+    assert_eq!(kept.as_array().map(Vec::len), Some(2), "{kept}");
+    assert_eq!(kept[0]["data"], json!({"name": "retired helpers", "description": "Gone"}));
+    assert_eq!(kept[1]["data"], json!({"can_mention_group": moderators}));
+    assert!(kept[0].get("deactivated_group").is_none(), "the mark is never sent");
+    // The other client has no such group, and hears of none of it (feature level 294).
+    let queue = drops["queue_id"].as_str().expect("queue");
+    let last = drops["last_event_id"].to_string();
+    let heartbeat = api
+        .get(
+            "/events",
+            Some(&w.owner),
+            &[("queue_id", queue), ("last_event_id", &last), ("dont_block", "true")],
+        )
+        .ok();
+    assert_eq!(heartbeat["events"], json!([]));
+}
+
+#[test]
+fn anonymous_settings_leave_out_deactivated_users_until_they_return() {
+    let w = world();
+    let api = w.server.api();
+    let helpers = create(&w, &w.ada, "helpers", &[w.ids.ada]).ok()["group_id"].as_u64().expect("id");
+    let bob_and_helpers =
+        json!({"new": {"direct_members": [w.ids.bob], "direct_subgroups": [helpers]}}).to_string();
+    api.patch("/realm", Some(&w.owner), &[("can_create_groups", bob_and_helpers.as_str())]).ok();
+    api.patch(
+        &format!("/user_groups/{helpers}"),
+        Some(&w.ada),
+        &[("can_manage_group", bob_and_helpers.as_str())],
+    )
+    .ok();
+    let anonymous = |members: &[u64]| json!({"direct_members": members, "direct_subgroups": [helpers]});
+    let realm = [("fetch_event_types", r#"["realm", "realm_user_groups"]"#)];
+
+    let watching = api
+        .post("/register", Some(&w.ada), &[("event_types", r#"["realm", "user_group", "realm_user"]"#)])
+        .ok();
+    api.delete(&format!("/users/{}", w.ids.bob), Some(&w.owner), &[]).ok();
+    let state = api.post("/register", Some(&w.ada), &realm).ok();
+    assert_eq!(state["realm_can_create_groups"], anonymous(&[]));
+    assert_eq!(group_named(&w, "helpers")["can_manage_group"], anonymous(&[]));
+    // A change names the old value as clients were shown it.
+    let stale = json!({"old": anonymous(&[w.ids.bob]), "new": anonymous(&[w.ids.ada])}).to_string();
+    let refused = api.patch("/realm", Some(&w.owner), &[("can_create_groups", stale.as_str())]);
+    assert_eq!(refused.error(400, "BAD_REQUEST")["msg"], format!("Invalid user ID: {}", w.ids.bob));
+
+    api.post(&format!("/users/{}/reactivate", w.ids.bob), Some(&w.owner), &[]).ok();
+    let state = api.post("/register", Some(&w.ada), &realm).ok();
+    assert_eq!(state["realm_can_create_groups"], anonymous(&[w.ids.bob]));
+    assert_eq!(group_named(&w, "helpers")["can_manage_group"], anonymous(&[w.ids.bob]));
+
+    // Deactivation told clients only that Bob is inactive (they drop him themselves, as Zulip's
+    // do); reactivation tells each setting's value again.
+    let events = api.queued(&w.ada, &watching)["events"].clone();
+    let ops: Vec<(Value, Value)> =
+        events.as_array().expect("events").iter().map(|e| (e["type"].clone(), e["op"].clone())).collect();
+    assert_eq!(ops[0], (json!("realm_user"), json!("update")), "{events}");
+    assert_eq!(events[0]["person"], json!({"user_id": w.ids.bob, "is_active": false}));
+    let after: Vec<&Value> =
+        events.as_array().expect("events").iter().skip_while(|e| e["person"]["is_active"] != true).collect();
+    assert!(
+        after.iter().any(|e| e["type"] == "realm"
+            && e["op"] == "update_dict"
+            && e["data"] == json!({"can_create_groups": anonymous(&[w.ids.bob])})),
+        "{events}"
+    );
+    assert!(
+        after.iter().any(|e| e["type"] == "user_group"
+            && e["op"] == "update"
+            && e["group_id"] == helpers
+            && e["data"] == json!({"can_manage_group": anonymous(&[w.ids.bob])})),
+        "{events}"
+    );
+
+    // Deactivated again, the value clients were shown is the one a change must name.
+    api.delete(&format!("/users/{}", w.ids.bob), Some(&w.owner), &[]).ok();
+    let members = group_named(&w, "role:members")["id"].clone();
+    let change = json!({"old": anonymous(&[]), "new": members}).to_string();
+    api.patch("/realm", Some(&w.owner), &[("can_create_groups", change.as_str())]).ok();
+}
+
+#[test]
+fn guests_never_remove_others_from_a_group_but_may_leave_it() {
+    let w = world();
+    let api = w.server.api();
+    let gus = api.create_user(&w.owner, "gus@example.com", "Gus");
+    let gus_id = api.user_id(&gus);
+    api.patch(&format!("/users/{gus_id}"), Some(&w.owner), &[("role", "600")]).ok();
+    let helpers = create(&w, &w.ada, "helpers", &[w.ids.bob, gus_id]).ok()["group_id"].as_u64().expect("id");
+    let path = format!("/user_groups/{helpers}");
+    let gus_may = json!({"new": {"direct_members": [gus_id, w.ids.bob], "direct_subgroups": []}}).to_string();
+    api.patch(&path, Some(&w.ada), &[("can_remove_members_group", gus_may.as_str())]).ok();
+    let remove = |who: &Creds, user: u64| {
+        let ids = json!([user]).to_string();
+        api.post(&format!("{path}/members"), Some(who), &[("delete", ids.as_str())])
+    };
+    // The setting names Gus, but guests never hold it (Zulip's `allow_everyone_group=False`).
+    assert_eq!(remove(&gus, w.ids.bob).error(400, "BAD_REQUEST")["msg"], "Insufficient permission");
+    // Leaving is `can_leave_group`'s, which everyone holds by default, guests included.
+    remove(&gus, gus_id).ok();
+    // Bob, a member named by the same setting, may remove others.
+    let ada_in = json!([w.ids.ada]).to_string();
+    api.post(&format!("{path}/members"), Some(&w.ada), &[("add", ada_in.as_str())]).ok();
+    remove(&w.bob, w.ids.ada).ok();
+}

@@ -73,6 +73,16 @@ fn bot_json(bot: &User, api_key: &str, service: Option<&BotService>) -> Value {
     })
 }
 
+/// Zulip's `check_can_create_bot`, for creating a bot and for reactivating one:
+/// `can_create_bots_group` allows every type, and `can_create_write_only_bots_group` incoming
+/// webhooks too. Administrators pass only through these groups (both include them by default).
+pub(crate) fn check_can_create_bot(groups: &Groups, actor: &Actor, bot_type: BotType) -> ApiResult<()> {
+    let may_create = realm_permission(groups, &actor.realm, &actor.user, "can_create_bots_group")?
+        || (bot_type == BotType::IncomingWebhook
+            && realm_permission(groups, &actor.realm, &actor.user, "can_create_write_only_bots_group")?);
+    if may_create { Ok(()) } else { Err(ApiError::insufficient_permission()) }
+}
+
 /// `POST /bots`.
 pub fn add_bot(
     store: &impl Store,
@@ -91,14 +101,7 @@ pub fn add_bot(
         return Err(ApiError::bad_request("Invalid bot_type"));
     }
     let groups = Groups::load(store, actor.realm.id)?;
-    let setting = if bot_type == BotType::IncomingWebhook {
-        "can_create_write_only_bots_group"
-    } else {
-        "can_create_bots_group"
-    };
-    if !realm_permission(&groups, &actor.realm, &actor.user, setting)? && !actor.user.is_admin() {
-        return Err(ApiError::administrator_required());
-    }
+    check_can_create_bot(&groups, actor, bot_type)?;
     let service = if bot_type == BotType::OutgoingWebhook {
         let JsonString(base_url) = params.required("payload_url")?;
         if !(base_url.starts_with("http://") || base_url.starts_with("https://")) {

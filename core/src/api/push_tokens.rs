@@ -2,6 +2,7 @@
 //! DELETE /users/me/android_push_reg_id     remove_android_push_token
 //! POST   /users/me/apns_device_token       add_apns_device_token   (also .../ios_push_device_token)
 //! DELETE /users/me/apns_device_token       remove_apns_device_token
+//! POST   /mobile_push/register             register_push_device
 //!
 //! Push device tokens (spec 4.20, 4.21), kept per user. Delivering notifications needs a push
 //! service (Zulip's bouncer, or FCM and APNs credentials), which this server does not have; the
@@ -160,6 +161,22 @@ pub fn add_apns_device_token(
 pub fn remove_apns_device_token(store: &impl Store, actor: &Actor, params: &Params) -> ApiResult<Outcome> {
     let token = checked_token(params, PushService::Apns)?;
     remove(store, actor, PushService::Apns, &token)
+}
+
+/// `POST /mobile_push/register` (feature level 406): an E2EE push registration, which goes
+/// through the push bouncer. With no push service, Zulip reads the request and then refuses
+/// it with `PUSH_SERVICE_NOT_CONFIGURED`; so does Confab, which writes nothing.
+pub fn register_push_device(actor: &Actor, params: &Params) -> ApiResult<Outcome> {
+    require_human(actor)?;
+    let kind: String = params.required("token_kind")?;
+    if ![PushService::Fcm.key(), PushService::Apns.key()].contains(&kind.as_str()) {
+        return Err(ApiError::bad_request("Invalid token_kind"));
+    }
+    params.required::<i64>("push_account_id")?;
+    Err(ApiError::new(
+        crate::error::ErrorCode::PushServiceNotConfigured,
+        "Server is not configured to use push notification service.",
+    ))
 }
 
 #[cfg(test)]

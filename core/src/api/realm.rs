@@ -221,7 +221,7 @@ pub fn update_realm(store: &impl Store, actor: &Actor, params: &Params) -> ApiRe
         if name == "can_manage_all_groups" && actor.user.role != Role::Owner {
             return Err(ApiError::owner_required());
         }
-        data.insert(name.into(), Groups::setting_json(&new));
+        data.insert(name.into(), groups.shown_setting(&new));
         realm.settings.groups.insert(name.to_owned(), new);
     }
     let property_events = super::realm_properties::apply_property_changes(store, &mut realm, params)?;

@@ -31,6 +31,10 @@ fn invalid(name: &str, kind: Kind, value: &Value) -> ApiError {
             ApiError::bad_request(format!("Invalid language '{}'", value.as_str().unwrap_or_default()))
         }
         Kind::Channel => ApiError::bad_request("Invalid channel ID"),
+        // Zulip checks its length with the parameter's own constraint, and that one's text.
+        Kind::Text(limit) if name == "welcome_message_custom_text" => {
+            ApiError::bad_request(format!("{name} is too long (limit: {limit} characters)"))
+        }
         Kind::Ints(_) if name == "video_chat_provider" => {
             ApiError::bad_request(format!("Invalid video_chat_provider {value}"))
         }

@@ -184,7 +184,14 @@ pub fn initial_state(
         }
         let groups = Groups::load(store, actor.realm.id)?;
         for (name, _, _) in REALM_GROUP_SETTINGS {
-            put(&format!("realm_{name}"), Groups::setting_json(&realm_setting(&groups, &actor.realm, name)?));
+            put(&format!("realm_{name}"), groups.shown_setting(&realm_setting(&groups, &actor.realm, name)?));
+        }
+        for (key, setting) in crate::legacy_policies::LEGACY_POLICY_KEYS {
+            let system = match realm_setting(&groups, &actor.realm, setting)? {
+                crate::model::GroupSetting::Named(id) => groups.get(id).and_then(|g| g.system),
+                crate::model::GroupSetting::Anonymous { .. } => None,
+            };
+            put(key, json!(crate::legacy_policies::legacy_policy(setting, system)));
         }
         // Everyone sees every user: Confab does not restrict user access (feature level 225).
         put("realm_can_access_all_users_group", json!(groups.system_id(SystemGroup::Everyone)?));
@@ -439,14 +446,12 @@ fn realm_block(actor: &Actor, site: &Site) -> Map<String, Value> {
         "realm_empty_topic_display_name": wire::EMPTY_TOPIC_DISPLAY_NAME,
         "realm_topics_policy": settings.topics_policy,
         "realm_mandatory_topics": settings.topics_policy == "disable_empty_topic",
-        "realm_wildcard_mention_policy": 5,
         "realm_default_external_accounts": super::custom_profile_fields::default_external_accounts_json(),
         "realm_is_zephyr_mirror_realm": false,
         "realm_plan_type": 1,
         "realm_push_notifications_enabled": false,
         "realm_bot_domain": "confab.invalid",
         "realm_authentication_methods": {"Email": {"enabled": true, "available": true}},
-        "realm_edit_topic_policy": 5,
         "zulip_plan_is_not_limited": true,
         "upgrade_text_for_wide_organization_logo": "",
         "max_stream_name_length": MAX_STREAM_NAME_LENGTH,
@@ -494,8 +499,6 @@ fn realm_block(actor: &Actor, site: &Site) -> Map<String, Value> {
         "max_channel_folder_description_length": super::channel_folders::MAX_FOLDER_DESCRIPTION_LENGTH,
         // The formats uploaded images are thumbnailed in (feature level 273).
         "server_thumbnail_formats": crate::thumbnails::server_thumbnail_formats(),
-        // No push notification service is configured (feature level 409).
-        "realm_require_e2ee_push_notifications": false,
         // No incoming webhook integrations are offered (feature levels 318 and 403).
         "realm_incoming_webhook_bots": [],
     });

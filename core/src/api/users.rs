@@ -312,9 +312,22 @@ pub fn get_users(store: &impl Store, actor: &Actor, params: &Params) -> ApiResul
 
 /// `GET /users/{user_id}` and `GET /users/{email}`.
 pub fn get_user(store: &impl Store, actor: &Actor, who: UserRef<'_>, params: &Params) -> ApiResult<Outcome> {
+    match find_user(store, actor, who)? {
+        Some(user) => {
+            let mut shown = wire::user(&user, &actor.user, requested_profile_data(store, params, &user)?);
+            shown["avatar_url"] = wire::avatar_url_seen_by(&user, &actor.user, client_gravatar(params)?);
+            Ok(Outcome::default().reply("user", shown))
+        }
+        None => Err(ApiError::no_such_user()),
+    }
+}
+
+/// The user of the actor's organization a path names (`GET` and `PATCH /users/{email}` follow
+/// the same rules, feature levels 302 and 313): by id, by API email, or by the real email of a
+/// user whose real email the actor may see.
+pub fn find_user(store: &impl Store, actor: &Actor, who: UserRef<'_>) -> ApiResult<Option<User>> {
     let found = match who {
         UserRef::Id(id) => store.user(id)?,
-        // The API email, or the real one of a user whose real email the actor may see.
         UserRef::Email(email) => match user_by_api_email(store, actor.realm.id, email)? {
             Some(id) => store.user(id)?,
             None => match store.user_by_delivery_email(actor.realm.id, email)? {
@@ -323,14 +336,7 @@ pub fn get_user(store: &impl Store, actor: &Actor, who: UserRef<'_>, params: &Pa
             },
         },
     };
-    match found.filter(|u| u.realm_id == actor.realm.id) {
-        Some(user) => {
-            let mut shown = wire::user(&user, &actor.user, requested_profile_data(store, params, &user)?);
-            shown["avatar_url"] = wire::avatar_url_seen_by(&user, &actor.user, client_gravatar(params)?);
-            Ok(Outcome::default().reply("user", shown))
-        }
-        None => Err(ApiError::no_such_user()),
-    }
+    Ok(found.filter(|u| u.realm_id == actor.realm.id))
 }
 
 /// `client_gravatar` (the spec's `client_autoavatar`), true by default since feature level 92:
@@ -486,6 +492,10 @@ pub fn reactivate_user(store: &impl Store, actor: &Actor, target: UserId) -> Api
     if user.is_active {
         return Ok(Outcome::default());
     }
+    // Bringing a bot back is making one, as far as Zulip's permissions go.
+    if let Some(bot_type) = user.bot_type {
+        super::bots::check_can_create_bot(&Groups::load(store, actor.realm.id)?, actor, bot_type)?;
+    }
     // The bots the user's deactivation took with it stay deactivated, as in Zulip's
     // `do_reactivate_user`: each comes back only when reactivated itself, and then belongs to
     // whoever reactivated it if its owner is still deactivated.
@@ -505,5 +515,10 @@ pub fn reactivate_user(store: &impl Store, actor: &Actor, target: UserId) -> Api
         events.extend(super::bots::owner_change_events(store, actor, &user, &previous, &actor.user)?);
     }
     events.extend(role_group_events(&groups, user.id, None, Some(user.role)));
+    let mut after = groups;
+    after.put_user(user.clone());
+    let mut notified = active;
+    notified.push(user.id);
+    events.extend(super::user_groups::reactivation_events(&after, &actor.realm, user.id, &notified));
     Ok(Outcome { changes: vec![Change::PutUser(user)], events, ..Outcome::default() })
 }

@@ -63,7 +63,7 @@ pub use pending::PendingEvents;
 pub use registry::{Poll, PollTicket, QueueOwner, Registration, Registry};
 pub use server_event::ServerEvent;
 pub use state_sync::{apply_event, apply_server_event};
-pub use transform::{ARCHIVED_MARK, INHERITED_NOTIFICATIONS_MARK};
+pub use transform::{ARCHIVED_MARK, DEACTIVATED_GROUP_MARK, INHERITED_NOTIFICATIONS_MARK};
 
 /// Zulip's `DEFAULT_EVENT_QUEUE_TIMEOUT_SECS`: a queue idle this long, with no poll waiting, is
 /// discarded.

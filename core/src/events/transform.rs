@@ -76,6 +76,11 @@ pub const ARCHIVED_MARK: &str = "archived";
 /// clients without `include_deactivated_groups` (who dropped the group) receive; never sent.
 pub const REACTIVATED_MARK: &str = "reactivated";
 
+/// The field that marks a `user_group` `update` event as one about a deactivated group, which
+/// only clients with `include_deactivated_groups` (who kept the group) receive (feature level
+/// 294); never sent.
+pub const DEACTIVATED_GROUP_MARK: &str = "deactivated_group";
+
 /// The field of a `subscription` `add` event that carries what the user's unset notification
 /// settings stand for (`wire::inherited_notification_values`); never sent.
 pub const INHERITED_NOTIFICATIONS_MARK: &str = "inherited_notifications";
@@ -110,6 +115,14 @@ pub(crate) fn expand(body: &Value, shape: &Shape<'_>) -> Vec<Value> {
         && let Value::Object(fields) = &mut body
         && fields.remove(REACTIVATED_MARK).is_some()
         && shape.caps.include_deactivated_groups
+    {
+        return Vec::new();
+    }
+    // News of a deactivated group is for the clients that kept it.
+    if event_type(&body) == "user_group"
+        && let Value::Object(fields) = &mut body
+        && fields.remove(DEACTIVATED_GROUP_MARK).is_some()
+        && !shape.caps.include_deactivated_groups
     {
         return Vec::new();
     }
@@ -270,6 +283,17 @@ mod tests {
         let bulk =
             ClientCapabilities { bulk_message_deletion: true, empty_topic_name: true, ..Default::default() };
         assert_eq!(expand(&body, &shape(bulk)), vec![body]);
+    }
+
+    #[test]
+    fn news_of_a_deactivated_group_is_only_for_clients_that_kept_it() {
+        let body = json!({"type": "user_group", "op": "update", "group_id": 7, "data": {"name": "n"}, "deactivated_group": true});
+        assert_eq!(expand(&body, &shape(ClientCapabilities::default())), Vec::<Value>::new());
+        let keeps = ClientCapabilities { include_deactivated_groups: true, ..Default::default() };
+        assert_eq!(
+            expand(&body, &shape(keeps)),
+            vec![json!({"type": "user_group", "op": "update", "group_id": 7, "data": {"name": "n"}})]
+        );
     }
 
     #[test]

@@ -36,6 +36,9 @@ const VIDEO_CHAT_PROVIDERS: &[i64] = &[0, 1, 3, 4, 5, 6, 7, 8];
 /// GIPHY content ratings: disabled, Y, G, PG, PG-13, R.
 const GIPHY_RATINGS: &[i64] = &[0, 1, 2, 3, 4];
 
+/// Zulip's `Realm.MAX_REALM_WELCOME_MESSAGE_CUSTOM_TEXT_LENGTH`.
+pub const MAX_WELCOME_MESSAGE_CUSTOM_TEXT_LENGTH: usize = 8000;
+
 /// Every plain property Confab keeps, in Zulip's `property_types` order.
 pub const REALM_PROPERTIES: &[Property] = &[
     ("avatar_changes_disabled", || json!(false), Kind::Bool),
@@ -60,6 +63,8 @@ pub const REALM_PROPERTIES: &[Property] = &[
     ("new_stream_announcements_stream_id", || json!(-1), Kind::Channel),
     ("org_type", || json!(0), Kind::Ints(ORG_TYPES)),
     ("presence_disabled", || json!(false), Kind::Bool),
+    // Settable though no push service is configured, as in Zulip, which checks nothing more.
+    ("require_e2ee_push_notifications", || json!(false), Kind::Bool),
     ("require_unique_names", || json!(false), Kind::Bool),
     ("send_welcome_emails", || json!(true), Kind::Bool),
     ("signup_announcements_stream_id", || json!(-1), Kind::Channel),
@@ -67,6 +72,9 @@ pub const REALM_PROPERTIES: &[Property] = &[
     ("waiting_period_threshold", || json!(0), Kind::Range(0, i32::MAX as i64)),
     ("want_advertise_in_communities_directory", || json!(false), Kind::Bool),
     ("zulip_update_announcements_stream_id", || json!(-1), Kind::Channel),
+    // What a Welcome Bot would add to its welcome (feature level 416); Confab has no Welcome
+    // Bot, so only `POST /realm/test_welcome_bot_custom_message` sends it.
+    ("welcome_message_custom_text", || json!(""), Kind::Text(MAX_WELCOME_MESSAGE_CUSTOM_TEXT_LENGTH)),
 ];
 
 /// The property of this name.

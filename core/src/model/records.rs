@@ -17,6 +17,9 @@ pub enum RecordKind {
     MutedUser,
     /// A topic the user muted, unmuted or follows.
     UserTopic,
+    /// The server operator's grants beyond the user's role (Zulip's special permissions, such
+    /// as `can_change_user_emails`); one record, id 0.
+    SpecialPermissions,
 }
 
 impl RecordKind {
@@ -31,6 +34,7 @@ impl RecordKind {
             RecordKind::UserStatus => "user_status",
             RecordKind::MutedUser => "muted_user",
             RecordKind::UserTopic => "user_topic",
+            RecordKind::SpecialPermissions => "special_permissions",
         }
     }
 }

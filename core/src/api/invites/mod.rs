@@ -38,7 +38,8 @@ use super::streams::{has_content_access, stream_in_realm};
 pub const DEFAULT_VALIDITY_MINUTES: i64 = 10 * 24 * 60;
 
 /// Zulip's `Realm.MAX_REALM_WELCOME_MESSAGE_CUSTOM_TEXT_LENGTH`.
-pub const MAX_WELCOME_MESSAGE_LENGTH: usize = 8000;
+pub const MAX_WELCOME_MESSAGE_LENGTH: usize =
+    crate::model::realm_properties::MAX_WELCOME_MESSAGE_CUSTOM_TEXT_LENGTH;
 
 /// `GET /invites`: the unexpired invitations the actor may manage, email invitations first:
 /// an administrator's are everyone's, anyone else's their own.

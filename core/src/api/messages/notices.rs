@@ -5,7 +5,7 @@
 
 use crate::command::{Actor, Event, Outcome};
 use crate::error::ApiResult;
-use crate::ids::{IdKind, UserId};
+use crate::ids::{IdKind, MessageId, UserId};
 use crate::model::{MessageFlags, MessageKind, Stream, User};
 use crate::store::{Change, IdAllocator, Store};
 
@@ -57,7 +57,8 @@ pub fn post_channel_notice(
     Ok(())
 }
 
-/// Sends `content` to `user` as a direct message from the Notification Bot.
+/// Sends `content` to `user` as a direct message from the Notification Bot; the message's id
+/// (none when the organization has no Notification Bot).
 pub fn send_direct_notice(
     store: &impl Store,
     actor: &Actor,
@@ -66,8 +67,8 @@ pub fn send_direct_notice(
     now: i64,
     ids: &mut NoticeIds,
     outcome: &mut Outcome,
-) -> ApiResult<()> {
-    let Some(bot) = notification_bot(store, actor)? else { return Ok(()) };
+) -> ApiResult<Option<MessageId>> {
+    let Some(bot) = notification_bot(store, actor)? else { return Ok(None) };
     let mut participants = vec![bot.id, user.id];
     participants.sort_unstable();
     let addressed = Addressed::direct(
@@ -76,8 +77,9 @@ pub fn send_direct_notice(
         participants,
     );
     let notice = compose(store, actor, &bot, "Internal", addressed, content, true, now, &mut ids.0)?;
+    let id = notice.id;
     record(outcome, notice);
-    Ok(())
+    Ok(Some(id))
 }
 
 fn notification_bot(store: &impl Store, actor: &Actor) -> ApiResult<Option<User>> {

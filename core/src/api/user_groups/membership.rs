@@ -45,11 +45,12 @@ fn may_change_members(
     } else {
         (&group.can_remove_members_group, &group.can_leave_group)
     };
-    let allow_guests = !adding;
-    if groups.has_permission(&actor.user, others, allow_guests) {
+    // Zulip's `allow_everyone_group`: guests never hold power over others' membership, and
+    // of their own they may only leave.
+    if groups.has_permission(&actor.user, others, false) {
         return Ok(true);
     }
-    Ok(users == [actor.user.id] && groups.has_permission(&actor.user, own, allow_guests))
+    Ok(users == [actor.user.id] && groups.has_permission(&actor.user, own, !adding))
 }
 
 /// A group the actor may add others to, for an invitation (Zulip's

@@ -11,11 +11,13 @@
 //! User groups (spec 2.9, 4.12) with Zulip's permissions: who may create, manage, join, leave
 //! and change the members of a group is itself a group setting, resolved by `crate::groups`.
 
+mod anonymous_settings;
 mod create;
 mod membership;
 mod read;
 mod update;
 
+pub use anonymous_settings::reactivation_events;
 pub use create::create_user_group;
 pub(crate) use membership::{group_to_add_members, members_added_event};
 pub use membership::{update_user_group_members, update_user_group_subgroups};
@@ -140,12 +142,12 @@ pub fn group_json(groups: &Groups, group: &UserGroup) -> Value {
         "date_created": group.date_created,
         "is_system_group": group.system.is_some(),
         "deactivated": group.deactivated,
-        "can_add_members_group": Groups::setting_json(&group.can_add_members_group),
-        "can_join_group": Groups::setting_json(&group.can_join_group),
-        "can_leave_group": Groups::setting_json(&group.can_leave_group),
-        "can_manage_group": Groups::setting_json(&group.can_manage_group),
-        "can_mention_group": Groups::setting_json(&group.can_mention_group),
-        "can_remove_members_group": Groups::setting_json(&group.can_remove_members_group),
+        "can_add_members_group": groups.shown_setting(&group.can_add_members_group),
+        "can_join_group": groups.shown_setting(&group.can_join_group),
+        "can_leave_group": groups.shown_setting(&group.can_leave_group),
+        "can_manage_group": groups.shown_setting(&group.can_manage_group),
+        "can_mention_group": groups.shown_setting(&group.can_mention_group),
+        "can_remove_members_group": groups.shown_setting(&group.can_remove_members_group),
     })
 }
 

@@ -4,6 +4,7 @@ use serde_json::{Map, Value, json};
 
 use crate::command::{Actor, Outcome};
 use crate::error::{ApiError, ApiResult, ErrorCode};
+use crate::events::DEACTIVATED_GROUP_MARK;
 use crate::groups::{Groups, setting_change};
 use crate::ids::UserGroupId;
 use crate::model::{GroupSetting, UserGroup};
@@ -41,7 +42,7 @@ pub fn update_user_group(
             let current =
                 setting_slot(&mut updated, setting).map(|s| s.clone()).unwrap_or(GroupSetting::Named(id));
             let new = checked_setting(&groups, setting, setting_change(&groups, setting, &current, &value)?)?;
-            data.insert(setting.into(), Groups::setting_json(&new));
+            data.insert(setting.into(), groups.shown_setting(&new));
             if let Some(slot) = setting_slot(&mut updated, setting) {
                 *slot = new;
             }
@@ -69,10 +70,11 @@ pub fn update_user_group(
         ));
     }
     if !data.is_empty() {
-        events.push(group_event(
-            &groups,
-            json!({"type": "user_group", "op": "update", "group_id": id, "data": data}),
-        ));
+        let mut body = json!({"type": "user_group", "op": "update", "group_id": id, "data": data});
+        if updated.deactivated {
+            body[DEACTIVATED_GROUP_MARK] = true.into();
+        }
+        events.push(group_event(&groups, body));
     }
     if events.is_empty() {
         return Ok(Outcome::default());

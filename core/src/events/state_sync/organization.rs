@@ -4,17 +4,39 @@ use serde_json::{Map, Value};
 
 use super::list_mut;
 use crate::events::server_event::{ChannelFolderEvent, RealmEvent, UserGroupEvent};
+use crate::legacy_policies::{LEGACY_POLICY_KEYS, legacy_policy, system_group_named};
 
 pub(super) fn apply_realm(state: &mut Map<String, Value>, event: &RealmEvent) {
     match event {
         RealmEvent::UpdateDict(update) => {
             for (key, value) in &update.data {
                 state.insert(format!("realm_{key}"), value.clone());
+                refresh_legacy_policy(state, key, value);
             }
         }
         RealmEvent::Update(change) => {
             state.insert(format!("realm_{}", change.property), change.value.clone());
         }
+    }
+}
+
+/// A group setting with a deprecated `*_policy` twin changed: register would now send the
+/// twin's new value, worked out from the system group the setting names.
+fn refresh_legacy_policy(state: &mut Map<String, Value>, setting: &str, value: &Value) {
+    let Some((key, _)) = LEGACY_POLICY_KEYS.iter().find(|(_, s)| *s == setting) else { return };
+    if !state.contains_key(*key) {
+        return;
+    }
+    let system = value.as_u64().and_then(|id| {
+        let groups = state.get("realm_user_groups")?.as_array()?;
+        let group = groups.iter().find(|g| g["id"].as_u64() == Some(id))?;
+        if group["is_system_group"] != true {
+            return None;
+        }
+        system_group_named(group["name"].as_str()?)
+    });
+    if let Some(policy) = legacy_policy(setting, system) {
+        state.insert((*key).to_owned(), policy.into());
     }
 }
 

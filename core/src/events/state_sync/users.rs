@@ -51,6 +51,9 @@ pub(super) fn apply_realm_user(state: &mut Map<String, Value>, event: &RealmUser
                     user["is_active"] = active.into();
                     list.push(user);
                 }
+                if !active {
+                    drop_from_anonymous_settings(state, person.user_id);
+                }
             }
             let mut fields = own.clone();
             // User records carry neither of these; the user's own top-level fields do.
@@ -108,6 +111,30 @@ pub(super) fn apply_realm_user(state: &mut Map<String, Value>, event: &RealmUser
                 {
                     *deactivated = json!(!active);
                 }
+            }
+        }
+    }
+}
+
+/// A deactivated user holds no setting: the organization's and the user groups' anonymous
+/// values lose them, as register would now show those values (Zulip's `apply_event` does the
+/// same; reactivation brings them back by events of its own).
+fn drop_from_anonymous_settings(state: &mut Map<String, Value>, user_id: u64) {
+    let drop = |value: &mut Value| {
+        if let Some(members) = value.get_mut("direct_members").and_then(Value::as_array_mut) {
+            members.retain(|m| m.as_u64() != Some(user_id));
+        }
+    };
+    for (name, _, _) in crate::groups::REALM_GROUP_SETTINGS {
+        if let Some(value) = state.get_mut(&format!("realm_{name}")) {
+            drop(value);
+        }
+    }
+    for group in list_mut(state, "realm_user_groups").into_iter().flatten() {
+        let Some(fields) = group.as_object_mut() else { continue };
+        for (key, value) in fields.iter_mut() {
+            if key.starts_with("can_") {
+                drop(value);
             }
         }
     }

@@ -84,6 +84,7 @@ pub fn router() -> Router<AppState> {
         .route("/messages/matches_narrow", get(check_messages_match_narrow))
         .route("/realm", axum::routing::patch(update_realm))
         .route("/realm/deactivate", axum::routing::post(deactivate_realm))
+        .route("/realm/test_welcome_bot_custom_message", axum::routing::post(test_welcome_bot_custom_message))
         .route("/realm/user_settings_defaults", axum::routing::patch(update_realm_user_settings_defaults))
         .route("/user_groups", get(get_user_groups))
         .route("/user_groups/create", axum::routing::post(create_user_group))
@@ -125,6 +126,7 @@ pub fn router() -> Router<AppState> {
             "/navigation_views/{*fragment}",
             axum::routing::patch(update_navigation_view).delete(remove_navigation_view),
         )
+        .route("/mobile_push/register", axum::routing::post(register_push_device))
         .route(
             "/users/me/android_push_reg_id",
             axum::routing::post(add_android_push_token).delete(remove_android_push_token),

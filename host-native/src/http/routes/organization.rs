@@ -97,6 +97,16 @@ pub(super) async fn update_realm(State(state): State<AppState>, request: ApiRequ
     command(state, request, |t, actor, params, _| api::realm::update_realm(t, actor, params)).await
 }
 
+pub(super) async fn test_welcome_bot_custom_message(
+    State(state): State<AppState>,
+    request: ApiRequest,
+) -> Response {
+    command(state, request, |t, actor, params, now| {
+        api::welcome_bot::test_welcome_bot_custom_message(t, actor, params, now)
+    })
+    .await
+}
+
 pub(super) async fn update_realm_user_settings_defaults(
     State(state): State<AppState>,
     request: ApiRequest,

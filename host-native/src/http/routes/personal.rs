@@ -110,6 +110,10 @@ pub(super) async fn remove_navigation_view(
     .await
 }
 
+pub(super) async fn register_push_device(State(state): State<AppState>, request: ApiRequest) -> Response {
+    query(state, request, |_, actor, params| api::push_tokens::register_push_device(actor, params)).await
+}
+
 pub(super) async fn add_android_push_token(State(state): State<AppState>, request: ApiRequest) -> Response {
     command(state, request, |t, actor, params, now| {
         api::push_tokens::add_android_push_token(t, actor, params, now)

@@ -90,9 +90,7 @@ pub(super) async fn update_user(
     request: ApiRequest,
 ) -> Response {
     command(state, request, move |t, actor, params, _| {
-        let target =
-            user.parse::<u64>().map(confab_core::ids::UserId).map_err(|_| ApiError::no_such_user())?;
-        api::user_updates::update_user(t, actor, target, params)
+        api::user_updates::update_user(t, actor, api::users::UserRef::parse(&user), params)
     })
     .await
 }
