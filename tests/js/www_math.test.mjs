@@ -3,7 +3,8 @@
 // KaTeX release) and renders each source with `renderMessage`; the server renders the same
 // sources as messages; the two HTML strings must be equal byte for byte. Then the web client
 // itself shows a math message with KaTeX's stylesheet and fonts, and its compose preview (the
-// engine, with the bundled KaTeX) equals the message the server sent.
+// engine, with the bundled KaTeX) equals the message the server sent. KaTeX's fonts, fetched
+// when math is first shown, stay in the service worker's cache for use offline.
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { dirname, join } from "node:path";
@@ -121,4 +122,34 @@ test("the web client shows math with KaTeX's fonts and previews it as the server
   assert.equal(await shown.locator(".katex-mathml").first().evaluate((e) => getComputedStyle(e).position), "absolute");
   await shown.scrollIntoViewIfNeeded();
   await screenshot(page, "math");
+});
+
+test("KaTeX's fonts, once shown, are kept for use offline", async () => {
+  const { page, context } = await newPage();
+  await logIn(page, users.b);
+  // The service worker takes the page over as it activates (`clients.claim`).
+  await page.evaluate(() => navigator.serviceWorker.ready);
+  await page.waitForFunction(() => navigator.serviceWorker.controller !== null);
+  await page.goto(`${site}/#narrow/channel/general`);
+  const math = messageWithText(page, "Shown:").locator(".katex-html").first();
+  await math.waitFor();
+  await math.evaluate(() => document.fonts.ready);
+  const kept = await page.waitForFunction(async () => {
+    for (const key of await caches.keys()) {
+      const cache = await caches.open(key);
+      const font = (await cache.keys()).find((request) => request.url.endsWith(".woff2"));
+      if (font) return font.url;
+    }
+    return null;
+  });
+  const fontUrl = await kept.jsonValue();
+  assert.match(fontUrl, /\/static\/assets\/KaTeX_[A-Za-z0-9_-]+\.woff2$/);
+  await context.setOffline(true);
+  const offline = await page.evaluate(async (url) => {
+    const response = await fetch(url);
+    return { status: response.status, bytes: (await response.arrayBuffer()).byteLength };
+  }, fontUrl);
+  assert.equal(offline.status, 200);
+  assert.ok(offline.bytes > 1000, `a whole font offline (${offline.bytes} bytes)`);
+  await context.close();
 });

@@ -31,7 +31,14 @@ self.addEventListener("fetch", (event) => {
     return;
   }
   if (url.pathname.startsWith("/static/assets/")) {
-    // Content-hashed: a cached copy is always right.
-    event.respondWith(caches.open(CACHE).then((cache) => cache.match(request).then((hit) => hit || fetch(request))));
+    // Content-hashed: a cached copy is always right. What the shell did not list (KaTeX's
+    // fonts, fetched only when math is shown) is kept on first use, for the next time offline.
+    event.respondWith(caches.open(CACHE).then((cache) => cache.match(request).then((hit) => hit || fetchAndKeep(cache, request))));
   }
 });
+
+async function fetchAndKeep(cache, request) {
+  const response = await fetch(request);
+  if (response.ok) await cache.put(request, response.clone());
+  return response;
+}
