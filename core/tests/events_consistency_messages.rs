@@ -46,7 +46,8 @@ fn both_sides_of_a_direct_message_name_the_conversation_alike() {
     let owner = w.actor("owner@example.com");
     let ada = w.actor("ada@example.com");
     let pairs = [("type", "private"), ("to", r#"["ada@example.com"]"#), ("content", "psst")];
-    let received = check(&mut w, "ada@example.com", MESSAGES, run(api::messages::send_message, owner.clone(), &pairs));
+    let received =
+        check(&mut w, "ada@example.com", MESSAGES, run(api::messages::send_message, owner.clone(), &pairs));
     assert_eq!(received[0]["message"]["recipient_id"], owner.user.personal_recipient.0, "Ada's view");
     let sent = check(&mut w, "owner@example.com", MESSAGES, run(api::messages::send_message, owner, &pairs));
     assert_eq!(sent[0]["message"]["recipient_id"], ada.user.personal_recipient.0, "the sender's view");

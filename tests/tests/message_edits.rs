@@ -368,7 +368,8 @@ fn an_edit_made_from_old_content_is_refused() {
     let id = world.send(&world.ada, "general", "plans", "Lunch at noon");
     world.patch(&world.ada, id, &[("content", "Lunch at one"), ("prev_content_sha256", NOON_SHA256)]).ok();
 
-    let stale = world.patch(&world.ada, id, &[("content", "Lunch at two"), ("prev_content_sha256", NOON_SHA256)]);
+    let stale =
+        world.patch(&world.ada, id, &[("content", "Lunch at two"), ("prev_content_sha256", NOON_SHA256)]);
     let refused = stale.error(400, "EXPECTATION_MISMATCH");
     assert_eq!(refused["msg"], "'prev_content_sha256' value does not match the expected value.");
     assert_eq!(world.message(&world.owner, id)["content"], "<p>Lunch at one</p>", "the newer edit stands");
@@ -415,7 +416,8 @@ fn a_topic_link_names_the_newest_message_to_follow_moves() {
     let world = world();
     world.send(&world.owner, "general", "plans", "first");
     let newest = world.send(&world.owner, "general", "plans", "second");
-    let linking = world.send(&world.ada, "general", "elsewhere", "see #**general>Plans** and #**general>nothing**");
+    let linking =
+        world.send(&world.ada, "general", "elsewhere", "see #**general>Plans** and #**general>nothing**");
     let content = world.message(&world.ada, linking)["content"].as_str().expect("content").to_owned();
     let general = world.message(&world.ada, newest)["stream_id"].as_u64().expect("stream_id");
     assert!(

@@ -61,7 +61,8 @@ fn message_notifications(
         for apply_markdown in [false, true] {
             for client_gravatar in [false, true] {
                 // Queues show the empty topic per their `empty_topic_name` capability.
-                let options = MessageOptions { apply_markdown, client_gravatar, allow_empty_topic_name: true };
+                let options =
+                    MessageOptions { apply_markdown, client_gravatar, allow_empty_topic_name: true };
                 shapes.push(wire::message(store, &realm, &message, viewer, MessageFlags::empty(), options)?);
             }
         }

@@ -238,7 +238,16 @@ async fn finish(
         .writer
         .submit(Box::new(move |tables| {
             let actor = super::auth::refresh(tables, &actor)?;
-            uploads::record_upload(tables, &actor, recorded, &uploaded_name, content_type, length, image, now())
+            uploads::record_upload(
+                tables,
+                &actor,
+                recorded,
+                &uploaded_name,
+                content_type,
+                length,
+                image,
+                now(),
+            )
         }))
         .await;
     match result {

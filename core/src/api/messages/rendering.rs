@@ -309,8 +309,12 @@ impl<S: Store> MarkdownContext for StoreContext<'_, S> {
     fn latest_message_in_topic(&self, stream_id: u64, topic: &str) -> Option<u64> {
         let stream = self.keep(self.store.stream(StreamId(stream_id)))??;
         let index = MessageIndex::Topic(stream.recipient_id, topic.to_lowercase());
-        let newest_first =
-            self.keep(self.store.message_ids(&index, Bound::Unbounded, Bound::Unbounded, Direction::Descending))?;
+        let newest_first = self.keep(self.store.message_ids(
+            &index,
+            Bound::Unbounded,
+            Bound::Unbounded,
+            Direction::Descending,
+        ))?;
         for id in newest_first {
             let message = self.keep(id.and_then(|id| self.store.message(id)))??;
             if self.keep(super::access::visible_flags(self.store, self.sender, &message))?.is_some() {

@@ -7,7 +7,8 @@ use super::Elem;
 
 /// Zulip's `AUDIO_INLINE_MIME_TYPES`, by the extensions Python's `mimetypes` (with Zulip's
 /// additions) guesses them from: AAC, FLAC, MP4 audio, MPEG audio, WAV and WebM audio.
-const AUDIO_EXTENSIONS: &[&str] = &["aac", "adts", "loas", "flac", "m4a", "mp3", "mp2", "mpga", "wav", "weba"];
+const AUDIO_EXTENSIONS: &[&str] =
+    &["aac", "adts", "loas", "flac", "m4a", "mp3", "mp2", "mpga", "wav", "weba"];
 
 /// Whether a URL names an audio file browsers play inline, by its path's extension (as
 /// `guess_type` reads a URL: the query and fragment are not part of the name).
