@@ -37,6 +37,22 @@ fn sending_channel_and_direct_messages() {
     }
 }
 
+/// Feature level 327: a 1:1 direct message names its conversation by one `recipient_id` on
+/// both sides, the sender's view (the receiver's personal recipient) and the receiver's (the
+/// sender's), as `GET /messages` does.
+#[test]
+fn both_sides_of_a_direct_message_name_the_conversation_alike() {
+    let mut w = world();
+    let owner = w.actor("owner@example.com");
+    let ada = w.actor("ada@example.com");
+    let pairs = [("type", "private"), ("to", r#"["ada@example.com"]"#), ("content", "psst")];
+    let received =
+        check(&mut w, "ada@example.com", MESSAGES, run(api::messages::send_message, owner.clone(), &pairs));
+    assert_eq!(received[0]["message"]["recipient_id"], owner.user.personal_recipient.0, "Ada's view");
+    let sent = check(&mut w, "owner@example.com", MESSAGES, run(api::messages::send_message, owner, &pairs));
+    assert_eq!(sent[0]["message"]["recipient_id"], ada.user.personal_recipient.0, "the sender's view");
+}
+
 #[test]
 fn reading_starring_and_deleting() {
     let mut w = world();
@@ -284,7 +300,7 @@ fn uploads_are_not_in_register() {
     let path = format!("{}/ab/cdefghijklmnopqrstuvwxyz/notes.txt", w.realm);
     let upload = ada.clone();
     let events = check(&mut w, "ada@example.com", register, move |s, now| {
-        api::uploads::record_upload(s, &upload, path, "text/plain", 12, None, now)
+        api::uploads::record_upload(s, &upload, path, "notes.txt", "text/plain", 12, None, now)
     });
     let id = events[0]["attachment"]["id"].as_u64().expect("attachment id");
     let link = format!("[notes](/user_uploads/{}/ab/cdefghijklmnopqrstuvwxyz/notes.txt)", w.realm);

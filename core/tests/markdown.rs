@@ -115,6 +115,11 @@ impl MarkdownContext for Org {
     fn realm_url(&self) -> &str {
         "https://chat.example.com"
     }
+
+    /// `#general > lunch plans` has messages, the newest 42; no other topic has any.
+    fn latest_message_in_topic(&self, stream_id: u64, topic: &str) -> Option<u64> {
+        (stream_id == 1 && topic.to_lowercase() == "lunch plans").then_some(42)
+    }
 }
 
 fn cases_path() -> PathBuf {

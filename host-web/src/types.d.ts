@@ -375,7 +375,12 @@ streams: Array<MentionStream>, custom_emoji: Array<CustomEmoji>, linkifiers: Arr
  * An upload not listed here is previewed by its extension (the snapshot cannot tell it
  * is no image).
  */
-uploaded_images: { [key in string]: UploadedImage }, };
+uploaded_images: { [key in string]: UploadedImage }, 
+/**
+ * The newest message the client knows of in each topic it knows: `#**channel>topic**`
+ * links end in `/with/<id>` as the server's will. A topic not listed gets no `/with/`.
+ */
+topics: Array<TopicLatest>, };
 
 export type MentionUser = { id: number, 
 /**
@@ -441,6 +446,8 @@ thumbnail_url: string | null,
  * Whether that thumbnail is animated: `data-animated`.
  */
 animated: boolean, };
+
+export type TopicLatest = { stream_id: number, topic: string, message_id: number, };
 
 export type ServerEvent = { "type": "message" } & MessageEvent | { "type": "update_message" } & UpdateMessageEvent | { "type": "delete_message" } & DeleteMessageEvent | { "type": "update_message_flags" } & UpdateMessageFlagsEvent | { "type": "reaction" } & ReactionEvent | { "type": "submessage" } & SubmessageEvent | { "type": "typing" } & TypingEvent | { "type": "subscription" } & SubscriptionEvent | { "type": "stream" } & StreamEvent | { "type": "realm" } & RealmEvent | { "type": "realm_user" } & RealmUserEvent | { "type": "realm_bot" } & RealmBotEvent | { "type": "presence" } & PresenceEvent | { "type": "user_status" } & UserStatusEvent | { "type": "realm_linkifiers" } & RealmLinkifiersEvent | { "type": "realm_playgrounds" } & RealmPlaygroundsEvent | { "type": "user_group" } & UserGroupEvent | { "type": "default_streams" } & DefaultStreamsEvent | { "type": "channel_folder" } & ChannelFolderEvent | { "type": "drafts" } & DraftsEvent | { "type": "saved_snippets" } & SavedSnippetsEvent | { "type": "navigation_view" } & NavigationViewEvent | { "type": "muted_users" } & MutedUsersEvent | { "type": "muted_topics" } & MutedTopicsEvent | { "type": "user_topic" } & UserTopicEvent | { "type": "realm_user_settings_defaults" } & SettingsEvent | { "type": "update_display_settings" } & LegacySetting | { "type": "update_global_notifications" } & LegacyNotificationSetting | { "type": "alert_words" } & AlertWordsEvent | { "type": "realm_emoji" } & RealmEmojiEvent | { "type": "custom_profile_fields" } & CustomProfileFieldsEvent | { "type": "scheduled_messages" } & ScheduledMessagesEvent | { "type": "reminders" } & RemindersEvent | { "type": "user_settings" } & SettingsEvent | { type: string, id?: number } & { [key in string]?: JsonValue };
 

@@ -9,7 +9,7 @@ use confab_core::client::types::*;
 use confab_core::events::server_event::*;
 use confab_core::markdown::{
     CustomEmoji, Linkifier, MentionGroup, MentionStream, MentionUser, OrganizationSnapshot, Rendering,
-    UploadedImage,
+    TopicLatest, UploadedImage,
 };
 use confab_core::widgets::{PollOption, PollState, TodoItem, TodoState, WidgetState};
 use ts_rs::{Config, TS};
@@ -93,6 +93,7 @@ fn declarations() -> String {
         CustomEmoji,
         Linkifier,
         UploadedImage,
+        TopicLatest,
         ServerEvent,
         MessageEvent,
         EventMessage,

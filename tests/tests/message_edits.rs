@@ -1,6 +1,6 @@
 //! Editing, moving, resolving and deleting messages (zulip-semantics §5), and their history.
 
-use confab_tests::{Creds, TestServer};
+use confab_tests::{Creds, TestServer, UploadFile};
 use serde_json::{Value, json};
 
 struct World {
@@ -475,4 +475,74 @@ fn moving_out_of_a_channel_takes_the_organizations_or_the_channels_group() {
     // Out of `archive`, which left the group at its default, she may not move it back.
     let back = [("stream_id", general.as_str()), ("send_notification_to_new_thread", "false")];
     world.patch(&world.ada, id, &back).error(400, "BAD_REQUEST");
+}
+
+/// Feature level 379: an edit names the content it was made from by its SHA-256; one made from
+/// content that has changed since is refused, so a stale edit cannot overwrite a newer one.
+#[test]
+fn an_edit_made_from_old_content_is_refused() {
+    let world = world();
+    let id = world.send(&world.ada, "general", "plans", "Lunch at noon");
+    world.patch(&world.ada, id, &[("content", "Lunch at one"), ("prev_content_sha256", NOON_SHA256)]).ok();
+
+    let stale =
+        world.patch(&world.ada, id, &[("content", "Lunch at two"), ("prev_content_sha256", NOON_SHA256)]);
+    let refused = stale.error(400, "EXPECTATION_MISMATCH");
+    assert_eq!(refused["msg"], "'prev_content_sha256' value does not match the expected value.");
+    assert_eq!(world.message(&world.owner, id)["content"], "<p>Lunch at one</p>", "the newer edit stands");
+
+    // Zulip checks the hash on moves too, so that the parameter means one thing.
+    let moving = [("topic", "later"), ("prev_content_sha256", NOON_SHA256)];
+    world.patch(&world.owner, id, &moving).error(400, "EXPECTATION_MISMATCH");
+    world.patch(&world.ada, id, &[("content", "Lunch at two"), ("prev_content_sha256", ONE_SHA256)]).ok();
+    assert_eq!(world.message(&world.owner, id)["content"], "<p>Lunch at two</p>");
+}
+
+/// Feature level 285: an edit's reply lists the editor's uploads it left linked from no
+/// message (Zulip's `detached_uploads`), so the client can offer to delete them.
+#[test]
+fn an_edit_reports_the_uploads_it_left_unlinked() {
+    let world = world();
+    let api = world.server.api();
+    let upload = |name: &str| {
+        let file = UploadFile { name, content_type: None, bytes: b"minutes" };
+        let reply = api.send_files(reqwest::Method::POST, "/user_uploads", Some(&world.ada), &[file]).ok();
+        reply["url"].as_str().expect("url").to_owned()
+    };
+    let (alone, shared) = (upload("alone.txt"), upload("shared.txt"));
+    let id = world.send(&world.ada, "general", "files", &format!("[a]({alone}) and [s]({shared})"));
+    world.send(&world.ada, "general", "files", &format!("[s]({shared}) again"));
+
+    let unshared = world.patch(&world.ada, id, &[("content", &format!("just [a]({alone})"))]).ok();
+    assert_eq!(unshared["detached_uploads"], json!([]), "the other message still links the shared file");
+    let edited = world.patch(&world.ada, id, &[("content", "no files")]).ok();
+    let detached = edited["detached_uploads"].as_array().expect("detached_uploads");
+    assert_eq!(detached.len(), 1, "{edited}");
+    assert_eq!(detached[0]["name"], "alone.txt");
+    assert_eq!(detached[0]["messages"], json!([]));
+    assert!(alone.ends_with(detached[0]["path_id"].as_str().expect("path_id")));
+    for field in ["id", "size", "create_time"] {
+        assert!(detached[0][field].is_u64(), "{field} in {}", detached[0]);
+    }
+}
+
+/// Feature levels 347 and 400: a `#**channel>topic**` link names the topic's newest message
+/// (`/with/<id>`), so that it still finds the conversation after the topic moves.
+#[test]
+fn a_topic_link_names_the_newest_message_to_follow_moves() {
+    let world = world();
+    world.send(&world.owner, "general", "plans", "first");
+    let newest = world.send(&world.owner, "general", "plans", "second");
+    let linking =
+        world.send(&world.ada, "general", "elsewhere", "see #**general>Plans** and #**general>nothing**");
+    let content = world.message(&world.ada, linking)["content"].as_str().expect("content").to_owned();
+    let general = world.message(&world.ada, newest)["stream_id"].as_u64().expect("stream_id");
+    assert!(
+        content.contains(&format!("href=\"/#narrow/channel/{general}-general/topic/Plans/with/{newest}\"")),
+        "{content}"
+    );
+    assert!(
+        content.contains(&format!("href=\"/#narrow/channel/{general}-general/topic/nothing\"")),
+        "a topic without messages has no /with/: {content}"
+    );
 }

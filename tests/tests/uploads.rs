@@ -36,9 +36,21 @@ fn uploads_are_refused_as_zulip_refuses_them() {
         (status, body["msg"].clone()),
         (400, json!("Uploaded file is larger than the allowed limit of 100 MiB"))
     );
+}
+
+/// Feature level 286: the reply's `filename` (and the attachment's `name`) is the name the
+/// client uploaded the file as; only its URL uses the sanitized name.
+#[test]
+fn an_upload_keeps_the_name_the_client_gave_it() {
+    let server = TestServer::start(env!("CARGO_BIN_EXE_confab-under-test"));
+    let owner = server.owner();
     let (status, body) = upload(&server, &owner, vec![("../../My Notes!.txt", b"notes".to_vec())]);
     assert_eq!(status, 200, "{body}");
-    assert_eq!(body["filename"], "My-Notes.txt");
+    assert_eq!(body["filename"], "My Notes!.txt", "the name as uploaded, without the path");
+    let url = body["url"].as_str().expect("url");
+    assert!(url.ends_with("/My-Notes.txt"), "the URL names the sanitized file: {url}");
+    let listed = server.api().get("/attachments", Some(&owner), &[]).ok();
+    assert_eq!(listed["attachments"][0]["name"], "My Notes!.txt");
 }
 
 #[test]

@@ -2,12 +2,14 @@
 //! host calls [`notifications`] on a snapshot that includes them and hands the result to
 //! [`crate::events::Registry::push`].
 
+use std::collections::BTreeMap;
+
 use serde_json::Value;
 
 use crate::command::Event;
 use crate::error::ApiResult;
 use crate::events::{MessageVariants, Notification};
-use crate::ids::{MessageId, UserId};
+use crate::ids::{MessageId, RecipientId, UserId};
 use crate::model::{MessageFlags, SendOrigin};
 use crate::store::Store;
 use crate::wire::{self, MessageOptions};
@@ -19,9 +21,7 @@ pub fn notifications(store: &impl Store, events: &[Event]) -> ApiResult<Vec<Noti
     for event in events {
         match event {
             Event::Message { message, receivers, origin } => {
-                if let Some(notification) = message_notification(store, *message, receivers, origin)? {
-                    notifications.push(notification);
-                }
+                notifications.extend(message_notifications(store, *message, receivers, origin)?);
             }
             Event::Other { users, body } => {
                 notifications.push(Notification::Other { users: users.clone(), body: body.clone() });
@@ -32,42 +32,52 @@ pub fn notifications(store: &impl Store, events: &[Event]) -> ApiResult<Vec<Noti
     Ok(notifications)
 }
 
-/// A new message in the four shapes clients register for. Shapes are made as the sender sees
-/// the message (for a 1:1 direct message, `recipient_id` is then the message's own, as in
-/// Zulip's events); each queue puts its user's flags in.
-fn message_notification(
+/// A new message in the four shapes clients register for; each queue puts its user's flags
+/// in. Receivers who see the message alike share one notification: only a 1:1 direct message
+/// is seen differently, its receiver getting the sender's `recipient_id` (Zulip's
+/// `is_incoming_1_to_1`, feature level 327), so that one id names the conversation on both
+/// sides.
+fn message_notifications(
     store: &impl Store,
     id: MessageId,
     receivers: &[(UserId, MessageFlags)],
     origin: &Option<SendOrigin>,
-) -> ApiResult<Option<Notification>> {
-    let Some(message) = store.message(id)? else { return Ok(None) };
-    let Some(realm) = store.realm(message.realm_id)? else { return Ok(None) };
-    let mut shapes: Vec<Value> = Vec::with_capacity(4);
-    for apply_markdown in [false, true] {
-        for client_gravatar in [false, true] {
-            // Queues show the empty topic per their `empty_topic_name` capability.
-            let options = MessageOptions { apply_markdown, client_gravatar, allow_empty_topic_name: true };
-            shapes.push(wire::message(
-                store,
-                &realm,
-                &message,
-                message.sender_id,
-                MessageFlags::empty(),
-                options,
-            )?);
-        }
+) -> ApiResult<Vec<Notification>> {
+    let Some(message) = store.message(id)? else { return Ok(Vec::new()) };
+    let Some(realm) = store.realm(message.realm_id)? else { return Ok(Vec::new()) };
+    let mut audiences: BTreeMap<RecipientId, (UserId, Vec<(UserId, MessageFlags)>)> = BTreeMap::new();
+    for &(user, flags) in receivers {
+        let seen_as = wire::conversation_recipient(store, &message, user)?;
+        audiences.entry(seen_as).or_insert_with(|| (user, Vec::new())).1.push((user, flags));
     }
-    let variants = MessageVariants::new(|apply_markdown, client_gravatar| {
-        shapes[usize::from(apply_markdown) * 2 + usize::from(client_gravatar)].clone()
-    });
+    if audiences.is_empty() {
+        // No receiver, but `all_public_streams` queues may still want it.
+        audiences.insert(message.recipient_id, (message.sender_id, Vec::new()));
+    }
     let stream = message.stream_id().map(|s| store.stream(s)).transpose()?.flatten();
-    Ok(Some(Notification::Message {
-        realm: realm.id,
-        variants,
-        receivers: receivers.to_vec(),
-        stream_id: stream.as_ref().map(|s| s.id),
-        public_stream: stream.is_some_and(|s| s.is_public()),
-        origin: origin.clone(),
-    }))
+    let mut notifications = Vec::with_capacity(audiences.len());
+    for (viewer, receivers) in audiences.into_values() {
+        let mut shapes: Vec<Value> = Vec::with_capacity(4);
+        for apply_markdown in [false, true] {
+            for client_gravatar in [false, true] {
+                // Queues show the empty topic per their `empty_topic_name` capability.
+                let options =
+                    MessageOptions { apply_markdown, client_gravatar, allow_empty_topic_name: true };
+                shapes.push(wire::message(store, &realm, &message, viewer, MessageFlags::empty(), options)?);
+            }
+        }
+        let variants = MessageVariants::new(|apply_markdown, client_gravatar| {
+            shapes[usize::from(apply_markdown) * 2 + usize::from(client_gravatar)].clone()
+        });
+        notifications.push(Notification::Message {
+            realm: realm.id,
+            variants,
+            receivers,
+            stream_id: stream.as_ref().map(|s| s.id),
+            public_stream: stream.as_ref().is_some_and(|s| s.is_public()),
+            // The registry gives the echo only to the sender's own queue.
+            origin: origin.clone(),
+        });
+    }
+    Ok(notifications)
 }

@@ -121,20 +121,30 @@ fn attachment_event(
     })
 }
 
+/// The name of an upload as the client gave it (Zulip's `get_file_info`): the last part of
+/// the path a browser may send, then `%XX` escapes decoded, as Python's `unquote` does. The
+/// attachment keeps this name; only its URL uses the sanitized one.
+pub fn uploaded_file_name(raw: &str) -> String {
+    let base = raw.rsplit(['/', '\\']).next().unwrap_or(raw);
+    crate::links::percent_decode(base)
+}
+
 /// `POST /user_uploads`, once the host has stored the bytes durably under `path_id` (and, for
 /// an image it could read, its thumbnails: `image`). Answers Zulip's `uri` and `url` (the same)
-/// and the stored `filename`.
+/// and `filename`, the name the client uploaded the file as (see [`uploaded_file_name`]).
+#[allow(clippy::too_many_arguments)]
 pub fn record_upload(
     store: &impl Store,
     actor: &Actor,
     path_id: String,
+    uploaded_name: &str,
     content_type: &str,
     size: u64,
     image: Option<ImageAttachment>,
     now: i64,
 ) -> ApiResult<Outcome> {
     check_upload(1, size)?;
-    let file_name = path_id.rsplit('/').next().unwrap_or_default().to_owned();
+    let file_name = uploaded_file_name(uploaded_name);
     let attachment = Attachment {
         id: IdAllocator::new(store, IdKind::Attachment)?.take(),
         realm_id: actor.realm.id,
@@ -217,8 +227,19 @@ pub fn remove_attachment(store: &impl Store, actor: &Actor, id: u64) -> ApiResul
     })
 }
 
+/// What linking a message to its uploads changes: the changes to commit, the owners'
+/// `attachment` events, and the uploads the edit left linked from no message.
+#[derive(Debug, Default)]
+pub struct ClaimedAttachments {
+    pub changes: Vec<Change>,
+    pub events: Vec<Event>,
+    /// The sender's uploads that only this message linked and that it no longer links, as
+    /// attachment objects (Zulip's `detached_uploads`: the client may offer to delete them).
+    pub detached: Vec<Value>,
+}
+
 /// Links a message to the uploads its content names (Zulip's `do_claim_attachments`), and
-/// unlinks the ones an edit removed: the changes and the owners' `attachment` events. A sender
+/// unlinks the ones an edit removed (Zulip's `check_attachment_reference_change`). A sender
 /// claims only files they may download themselves.
 pub fn claim_attachments(
     store: &impl Store,
@@ -227,9 +248,8 @@ pub fn claim_attachments(
     sent_at: i64,
     paths: &[String],
     previous_paths: &[String],
-) -> ApiResult<(Vec<Change>, Vec<Event>)> {
-    let mut changes = Vec::new();
-    let mut events = Vec::new();
+) -> ApiResult<ClaimedAttachments> {
+    let mut claimed = ClaimedAttachments::default();
     let mut touched: Vec<Attachment> = Vec::new();
     for path in paths {
         let Some(path_id) = path_id_of(path) else { continue };
@@ -249,6 +269,9 @@ pub fn claim_attachments(
             store.attachment_by_path(path_id)?.filter(|a| a.message_ids.contains(&message))
         {
             attachment.message_ids.retain(|id| *id != message);
+            if attachment.message_ids.is_empty() && attachment.owner_id == sender.id {
+                claimed.detached.push(attachment_json(store, &attachment)?);
+            }
             touched.push(attachment);
         }
     }
@@ -262,11 +285,11 @@ pub fn claim_attachments(
             {
                 list.push(json!({"id": message, "date_sent": sent_at * 1000}));
             }
-            events.push(attachment_event(store, &owner, "update", shown, 0)?);
+            claimed.events.push(attachment_event(store, &owner, "update", shown, 0)?);
         }
-        changes.push(Change::PutAttachment(attachment));
+        claimed.changes.push(Change::PutAttachment(attachment));
     }
-    Ok((changes, events))
+    Ok(claimed)
 }
 
 /// The content type of a file by its name, and whether browsers may show it inline (Zulip's
@@ -299,6 +322,13 @@ pub fn content_type_of(file_name: &str) -> (&'static str, bool) {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_uploaded_name_is_kept_as_the_client_sent_it() {
+        assert_eq!(uploaded_file_name("Quarterly report (final).pdf"), "Quarterly report (final).pdf");
+        assert_eq!(uploaded_file_name("C:\\Users\\ann\\notes.txt"), "notes.txt");
+        assert_eq!(uploaded_file_name("caf%C3%A9%20menu.txt"), "café menu.txt");
+    }
 
     #[test]
     fn file_names_are_sanitized_as_zulip_does() {

@@ -53,6 +53,7 @@ mod optimistic;
 mod outbox;
 mod pending_ops;
 mod presence;
+mod preview_context;
 pub mod projection;
 mod projection_settings;
 mod queries;
@@ -461,7 +462,9 @@ impl Engine {
 
     /// Renders Markdown as the server would for this organization: the HTML and its facts.
     pub fn render_preview(&mut self, content: &str) -> Rendering {
-        markdown::render(content, self.organization())
+        self.organization();
+        let Some(organization) = self.organization.as_ref() else { return Rendering::default() };
+        markdown::render(content, &preview_context::PreviewContext { organization, engine: self })
     }
 
     /// What the renderer knows of the organization, built from the state when first needed

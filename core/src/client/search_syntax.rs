@@ -156,28 +156,7 @@ fn decode_operand(encoded: &str, operator: &str) -> String {
     if !PEOPLE_OPERATORS.contains(&operator) {
         text = text.replace('+', " ");
     }
-    percent_decode(&text)
-}
-
-/// `%XX` as bytes; anything else as written (Zulip's `robust_url_decode`).
-fn percent_decode(text: &str) -> String {
-    let bytes = text.as_bytes();
-    let mut out = Vec::with_capacity(bytes.len());
-    let mut i = 0;
-    while i < bytes.len() {
-        let hex = bytes.get(i + 1..i + 3).filter(|h| bytes[i] == b'%' && h.iter().all(u8::is_ascii_hexdigit));
-        match hex.and_then(|h| u8::from_str_radix(std::str::from_utf8(h).ok()?, 16).ok()) {
-            Some(byte) => {
-                out.push(byte);
-                i += 3;
-            }
-            None => {
-                out.push(bytes[i]);
-                i += 1;
-            }
-        }
-    }
-    String::from_utf8_lossy(&out).into_owned()
+    crate::links::percent_decode(&text)
 }
 
 /// Zulip's `Filter.encodeOperand`: spaces as `+`; other white space, `"`, `%` and `+` as `%XX`.

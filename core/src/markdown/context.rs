@@ -25,9 +25,16 @@ pub trait MarkdownContext {
     /// The organization's linkifiers, in order.
     fn linkifiers(&self) -> &[Linkifier];
     /// The organization's URL without a trailing slash, e.g. `http://127.0.0.1:9991`: links to
-    /// its own `#narrow` views and uploads are made relative. Channel and topic links need
-    /// nothing else (no message lookups: `#**channel>topic**` has no `/with/` part).
+    /// its own `#narrow` views and uploads are made relative.
     fn realm_url(&self) -> &str;
+    /// The newest message of a topic (matched case-insensitively) of a channel `stream_by_name`
+    /// gave, among those the sender may read (Zulip's `topic_info`, feature levels 347 and 400):
+    /// `#**channel>topic**` links to `…/topic/<topic>/with/<id>`, so that the link follows the
+    /// topic when it is moved or renamed. `None` (no such message, or a renderer that cannot
+    /// tell) leaves the `/with/` part out.
+    fn latest_message_in_topic(&self, _stream_id: u64, _topic: &str) -> Option<u64> {
+        None
+    }
     /// The organization's `default_code_block_language`, used for code blocks that name none.
     fn default_code_block_language(&self) -> Option<&str> {
         None

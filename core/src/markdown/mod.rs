@@ -43,12 +43,11 @@
 //!
 //! # Differences from Zulip
 //!
-//! - `#**channel>topic**` links have no `/with/<message id>` part (that needs a message lookup).
 //! - `<time:…>` accepts ISO 8601, UNIX seconds, `YYYYMMDD[hhmm[ss]]` and common written dates
 //!   (see `inline/time.rs`), not all of `dateutil`; text without a full date is an error (Zulip
 //!   would use today's date).
 //! - Emoticons (`:)`) are not translated (a per-sender setting we do not receive).
-//! - `![alt](url)` is not an image.
+//! - `![alt](url)` is not an image (an audio file's is an audio player, as in Zulip).
 //! - Code blocks' `hl_lines` option (in a `:::lang hl_lines="1"` header) is ignored.
 //! - Linkifier patterns use the `regex` crate (RE2-like; `\d`, `\w`, `\s` are Unicode-aware),
 //!   and its error texts follow `Bad regular expression: …`.
@@ -89,7 +88,7 @@ pub use context::{UploadLookup, UploadedImage};
 pub use inline::emoji::{codepoint_to_name as unicode_emoji_name, name_to_codepoint as unicode_emoji_code};
 pub use linkifier::{template_variables, topic_links, validate_linkifier};
 pub use math::{KATEX_VERSION, MathRenderer, install_math_renderer, installed_math_renderer};
-pub use snapshot::{OrganizationSnapshot, render_description};
+pub use snapshot::{OrganizationSnapshot, TopicLatest, render_description};
 
 /// The highlighter's tokens for `code` in a code block's language (any alias Pygments knows,
 /// as in ```` ```py ````): `(class, text)` pairs, `class` being Pygments' short CSS class

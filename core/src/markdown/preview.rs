@@ -58,9 +58,11 @@ pub(crate) fn inline_previews(tree: &mut Tree, realm_url: &str, ctx: &dyn Markdo
     let found = find_links(tree);
     let mut facts = LinkFacts { has_link: !found.is_empty(), ..LinkFacts::default() };
     let mut seen = BTreeSet::new();
-    for link in &found {
-        if seen.insert(link.url.clone())
-            && let Some(path) = upload_path(&link.url, &realm_host)
+    // An audio player's upload is the message's attachment as a link to it would be.
+    let sources = found.iter().map(|link| link.url.clone()).chain(audio_sources(tree));
+    for url in sources {
+        if seen.insert(url.clone())
+            && let Some(path) = upload_path(&url, &realm_host)
             && !facts.user_upload_paths.contains(&path)
         {
             facts.user_upload_paths.push(path);
@@ -153,6 +155,23 @@ fn find_links(tree: &Tree) -> Vec<FoundLink> {
         }
     }
     found
+}
+
+/// The `src` of every audio player, in document order.
+fn audio_sources(tree: &Tree) -> Vec<String> {
+    let mut sources = Vec::new();
+    let mut queue = VecDeque::from([ROOT]);
+    while let Some(current) = queue.pop_front() {
+        for &child in &tree.nodes[current].children {
+            queue.push_back(child);
+            if tree.is(child, "audio")
+                && let Some(src) = tree.attr(child, "src")
+            {
+                sources.push(src.to_owned());
+            }
+        }
+    }
+    sources
 }
 
 /// Raw HTML counts as text next to a link (in Zulip it is still a placeholder in the text).

@@ -30,6 +30,9 @@ pub struct OrganizationSnapshot {
     /// An upload not listed here is previewed by its extension (the snapshot cannot tell it
     /// is no image).
     pub uploaded_images: BTreeMap<String, UploadedImage>,
+    /// The newest message the client knows of in each topic it knows: `#**channel>topic**`
+    /// links end in `/with/<id>` as the server's will. A topic not listed gets no `/with/`.
+    pub topics: Vec<TopicLatest>,
     /// `users` by lower-cased full name (indexes into `users`), built at the first mention
     /// lookup: in an organization of 10,000 users, lower-casing every name for every mention
     /// made rendering a 1 KB message cost more than a millisecond. A snapshot is not changed
@@ -37,6 +40,15 @@ pub struct OrganizationSnapshot {
     #[serde(skip)]
     #[cfg_attr(feature = "typescript", ts(skip))]
     pub(crate) users_by_name: NameIndex,
+}
+
+/// A topic and its newest message, for [`OrganizationSnapshot::topics`].
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "typescript", derive(ts_rs::TS))]
+pub struct TopicLatest {
+    pub stream_id: u64,
+    pub topic: String,
+    pub message_id: u64,
 }
 
 /// A lookup cache, derived from the fields: it takes no part in comparing snapshots.
@@ -91,6 +103,15 @@ impl MarkdownContext for OrganizationSnapshot {
 
     fn default_code_block_language(&self) -> Option<&str> {
         self.default_code_block_language.as_deref()
+    }
+
+    fn latest_message_in_topic(&self, stream_id: u64, topic: &str) -> Option<u64> {
+        let topic = topic.to_lowercase();
+        self.topics
+            .iter()
+            .filter(|t| t.stream_id == stream_id && t.topic.to_lowercase() == topic)
+            .map(|t| t.message_id)
+            .max()
     }
 
     fn uploaded_image(&self, path_id: &str) -> UploadLookup {

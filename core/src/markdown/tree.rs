@@ -259,9 +259,13 @@ impl Tree {
                     for (name, value) in attrs {
                         out.push(' ');
                         out.push_str(name);
-                        out.push_str("=\"");
-                        escape_attribute(out, value);
-                        out.push('"');
+                        // Python-Markdown writes a boolean attribute (one whose value is its
+                        // name, as `controls`) bare.
+                        if name != value {
+                            out.push_str("=\"");
+                            escape_attribute(out, value);
+                            out.push('"');
+                        }
                     }
                     out.push('>');
                     match node.escape {

@@ -232,12 +232,22 @@ async fn finish(
     let image = super::routes::thumbnail_upload(state, &path_id, content_type).await;
     let recorded = path_id.clone();
     let length = pending.length;
+    let uploaded_name = pending.file_name;
     let actor = actor.clone();
     let result = state
         .writer
         .submit(Box::new(move |tables| {
             let actor = super::auth::refresh(tables, &actor)?;
-            uploads::record_upload(tables, &actor, recorded, content_type, length, image, now())
+            uploads::record_upload(
+                tables,
+                &actor,
+                recorded,
+                &uploaded_name,
+                content_type,
+                length,
+                image,
+                now(),
+            )
         }))
         .await;
     match result {

@@ -101,6 +101,9 @@ struct Request {
     propagate_mode: PropagateMode,
     notify_old: bool,
     notify_new: bool,
+    /// The SHA-256 (hex) of the content the client last saw: an edit made from an older
+    /// version is refused rather than overwriting a newer one.
+    prev_content_sha256: Option<String>,
 }
 
 fn parse_request(
@@ -118,8 +121,7 @@ fn parse_request(
     let propagate_mode = PropagateMode::parse(&params.or("propagate_mode", "change_one".to_owned())?)?;
     let notify_old = params.or("send_notification_to_old_thread", false)?;
     let notify_new = params.or("send_notification_to_new_thread", true)?;
-    // Clients send it to detect edit races; Confab's writer serializes edits instead.
-    params.mark_used("prev_content_sha256");
+    let prev_content_sha256 = params.optional::<String>("prev_content_sha256")?;
 
     if message.is_direct() {
         if topic_raw.is_some() {
@@ -160,7 +162,7 @@ fn parse_request(
     if content.is_some() && !store.submessages(message.id)?.is_empty() {
         return Err(ApiError::bad_request("Widgets cannot be edited."));
     }
-    Ok(Request { content, topic, stream, propagate_mode, notify_old, notify_new })
+    Ok(Request { content, topic, stream, propagate_mode, notify_old, notify_new, prev_content_sha256 })
 }
 
 /// The messages a topic or channel change moves: the target alone, or with those after it, or
@@ -208,6 +210,25 @@ pub fn check_can_edit_content(actor: &Actor, message: &Message, now: i64) -> Api
     Ok(())
 }
 
+/// Zulip's race check (`validate_message_edit_payload`): the client names the content it
+/// edited by its SHA-256, and if the message has changed since, the edit is refused. Zulip
+/// checks it on any edit, moves included, so that the parameter means one thing.
+fn check_previous_content(message: &Message, expected_sha256: &str) -> ApiResult<()> {
+    if content_sha256(&message.content) == expected_sha256 {
+        return Ok(());
+    }
+    Err(ApiError::new(
+        ErrorCode::ExpectationMismatch,
+        "'prev_content_sha256' value does not match the expected value.",
+    ))
+}
+
+/// The lowercase hex SHA-256 of a message's Markdown, as Zulip's `sha256_hash` spells it.
+pub fn content_sha256(content: &str) -> String {
+    use sha2::{Digest, Sha256};
+    Sha256::digest(content.as_bytes()).iter().map(|byte| format!("{byte:02x}")).collect()
+}
+
 /// `PATCH /messages/{message_id}`.
 pub fn update_message(
     store: &impl Store,
@@ -229,6 +250,9 @@ pub fn update_message(
 
     if request.content.is_some() {
         check_can_edit_content(actor, &message, now)?;
+    }
+    if let Some(expected) = &request.prev_content_sha256 {
+        check_previous_content(&message, expected)?;
     }
     let topic_change = match &request.topic {
         Some(new) => classify_topic_change(message.topic(), new),
@@ -314,10 +338,11 @@ pub fn update_message(
         Some(content) => Some(render_message(store, actor, &actor.user, content)?),
         None => None,
     };
+    let mut detached_uploads = Vec::new();
     if let Some(rendered) = &rendered {
         // Uploads the new content links are claimed; those only the old content linked are not.
         let previous = render_message(store, actor, &actor.user, &message.content)?.user_upload_paths;
-        let (claims, events) = crate::api::uploads::claim_attachments(
+        let claimed = crate::api::uploads::claim_attachments(
             store,
             &actor.user,
             message.id,
@@ -325,8 +350,9 @@ pub fn update_message(
             &rendered.user_upload_paths,
             &previous,
         )?;
-        outcome.changes.extend(claims);
-        outcome.events.extend(events);
+        outcome.changes.extend(claimed.changes);
+        outcome.events.extend(claimed.events);
+        detached_uploads = claimed.detached;
     }
     let counts_as_move = request.stream.is_some() || topic_change == TopicChange::Rename;
     for moved in &mut affected {
@@ -458,7 +484,7 @@ pub fn update_message(
             outcome.events.extend(notice.followups);
         }
     }
-    Ok(outcome.reply("detached_uploads", json!([])))
+    Ok(outcome.reply("detached_uploads", detached_uploads))
 }
 
 /// Keeps flags rows in step with a move between channels: subscribers of a channel with
@@ -731,5 +757,12 @@ mod tests {
         assert!(within_limit(Some(600), 0, 620));
         assert!(!within_limit(Some(600), 0, 621));
         assert!(within_limit(None, 0, i64::MAX));
+    }
+
+    #[test]
+    fn content_is_hashed_as_zulip_hashes_it() {
+        // FIPS 180-2's test vector, and a non-ASCII text hashed as its UTF-8 bytes.
+        assert_eq!(content_sha256("abc"), "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad");
+        assert_eq!(content_sha256("é"), "4a99557e4033c3539de2eb65472017cad5f9557f7a0625a09f1c3f6e2ba69c4c");
     }
 }

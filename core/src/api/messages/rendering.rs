@@ -9,7 +9,7 @@ use std::ops::Bound;
 use crate::command::Actor;
 use crate::error::{ApiError, ApiResult, ErrorCode};
 use crate::groups::{Groups, realm_permission};
-use crate::ids::{RealmId, UserId};
+use crate::ids::{RealmId, StreamId, UserId};
 use crate::markdown::{
     self, MarkdownContext, MentionGroup, MentionStream, MentionUser, Rendering, UploadLookup, UploadedImage,
     alert_word_hits,
@@ -301,6 +301,27 @@ impl<S: Store> MarkdownContext for StoreContext<'_, S> {
 
     fn realm_url(&self) -> &str {
         self.realm_url
+    }
+
+    /// The newest message of the topic the sender can read (Zulip's `topic_info`): in a
+    /// channel whose history is public to its subscribers that is the newest of all; otherwise
+    /// the newest the sender received.
+    fn latest_message_in_topic(&self, stream_id: u64, topic: &str) -> Option<u64> {
+        let stream = self.keep(self.store.stream(StreamId(stream_id)))??;
+        let index = MessageIndex::Topic(stream.recipient_id, topic.to_lowercase());
+        let newest_first = self.keep(self.store.message_ids(
+            &index,
+            Bound::Unbounded,
+            Bound::Unbounded,
+            Direction::Descending,
+        ))?;
+        for id in newest_first {
+            let message = self.keep(id.and_then(|id| self.store.message(id)))??;
+            if self.keep(super::access::visible_flags(self.store, self.sender, &message))?.is_some() {
+                return Some(message.id.0);
+            }
+        }
+        None
     }
 
     /// The organization's upload at `path_id`, if it was read as an image (Zulip's

@@ -509,10 +509,10 @@ pub(super) fn compose(
     )?);
     let mut changes = addressed.changes;
     changes.push(Change::InsertMessage { message, receivers: receivers.clone() });
-    let (claims, claim_events) =
+    let claimed =
         crate::api::uploads::claim_attachments(store, sender, id, now, &rendering.user_upload_paths, &[])?;
-    changes.extend(claims);
-    followups.extend(claim_events);
+    changes.extend(claimed.changes);
+    followups.extend(claimed.events);
     Ok(Composed { id, changes, event: Event::Message { message: id, receivers, origin: None }, followups })
 }
 

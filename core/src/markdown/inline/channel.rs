@@ -119,11 +119,14 @@ impl Engine<'_> {
         });
         for (start, end, (channel, topic)) in matches {
             let Some(stream) = self.ctx.stream_by_name(channel) else { continue };
-            let href = format!(
+            let mut href = format!(
                 "/#narrow/channel/{}/topic/{}",
                 channel_slug(stream.id, channel),
                 encode_hash_component(topic)
             );
+            if let Some(latest) = self.ctx.latest_message_in_topic(stream.id, topic) {
+                href.push_str(&format!("/with/{latest}"));
+            }
             let link = Elem::atomic("a", "")
                 .attr("class", "stream-topic")
                 .attr("data-stream-id", stream.id.to_string())

@@ -1,8 +1,9 @@
 //! `[text](url "title")` links, parsed as Python-Markdown does (nested brackets and parentheses
 //! counted, an optional quoted title), then sanitized as Zulip does. Zulip has no images
-//! (`![…](…)` is not a link) and no reference links.
+//! (`![…](…)` is not a link, but an audio player for an audio file: `audio.rs`) and no
+//! reference links.
 
-use super::{Engine, Found, Stashed, char_before};
+use super::{Engine, Found, Stashed, audio, char_before};
 
 /// The bracketed text starting after the `[` at `open`: (text, index after `]`).
 fn link_text(data: &str, open: usize) -> Option<(&str, usize)> {
@@ -143,16 +144,24 @@ fn angle_target(data: &str, start: usize) -> Option<(String, Option<String>, usi
 
 impl Engine<'_> {
     pub(super) fn link(&mut self, data: &str, from: usize) -> Option<Found> {
+        let from_start = from;
         let mut from = from;
         while let Some(offset) = data.get(from..)?.find('[') {
             let open = from + offset;
             from = open + 1;
-            if char_before(data, open) == Some('!') {
-                continue;
-            }
             let Some((text, after_text)) = link_text(data, open) else { continue };
             let Some((href, title, end)) = link_target(data, after_text) else { continue };
             let href = self.plain_text(&href);
+            if char_before(data, open) == Some('!') {
+                let bang = open - 1;
+                if bang >= from_start
+                    && title.is_none()
+                    && let Some(player) = self.audio(href.trim(), text)
+                {
+                    return Some(Found::new(bang, end, Stashed::Element(player)));
+                }
+                continue;
+            }
             let Some(mut elem) = self.url_to_a(href.trim(), text.to_owned()) else { continue };
             if elem.text.trim().is_empty() {
                 elem.text =
@@ -164,6 +173,13 @@ impl Engine<'_> {
             return Some(Found::new(open, end, Stashed::Element(elem)));
         }
         None
+    }
+
+    /// `![title](src)` as an audio player, when `src` is a safe URL of an audio file.
+    fn audio(&self, src: &str, title: &str) -> Option<super::Elem> {
+        let link = self.url_to_a(src, String::new())?;
+        let src = link.attrs.into_iter().find(|(name, _)| *name == "href")?.1;
+        audio::is_playable_audio(&src).then(|| audio::audio_player(src, &self.plain_text(title)))
     }
 }
 

@@ -10,6 +10,7 @@
 //! URLs, linkifiers (in the organization's order), entities, `**strong**`, `*emphasis*`,
 //! `~~strike~~`, lone `*`, `:emoji:`, line breaks, Unicode emoji.
 
+mod audio;
 mod autolink;
 mod basic;
 mod channel;

@@ -41,6 +41,7 @@ pub(super) async fn upload_file(State(state): State<AppState>, mut request: ApiR
         Err(e) => return respond::error(&ApiError::internal(e)),
     };
     let path_id = api::uploads::new_path_id(&actor, &random, &file.file_name);
+    let uploaded_name = file.file_name.clone();
     let files_store = state.files.clone();
     let target = path_id.clone();
     let saved = tokio::task::spawn_blocking(move || files_store.keep(&file.temporary, &target)).await;
@@ -51,7 +52,7 @@ pub(super) async fn upload_file(State(state): State<AppState>, mut request: ApiR
     let image = thumbnail_upload(&state, &path_id, content_type).await;
     let recorded = path_id.clone();
     let response = command(state.clone(), request, move |t, actor, _, now| {
-        api::uploads::record_upload(t, actor, recorded, content_type, size, image, now)
+        api::uploads::record_upload(t, actor, recorded, &uploaded_name, content_type, size, image, now)
     })
     .await;
     if !response.status().is_success() {
