@@ -477,6 +477,10 @@ fn moving_out_of_a_channel_takes_the_organizations_or_the_channels_group() {
     world.patch(&world.ada, id, &back).error(400, "BAD_REQUEST");
 }
 
+/// The SHA-256 of "Lunch at noon" and of "Lunch at one", as a client computes them.
+const NOON_SHA256: &str = "8855a76aba6d2fa7802816fa62cbc154c0f3244be438a016e313e6ccdd18fc52";
+const ONE_SHA256: &str = "dc98b4947801683669088ce1b771ee20b9523534a648c11fa8f43097fa860377";
+
 /// Feature level 379: an edit names the content it was made from by its SHA-256; one made from
 /// content that has changed since is refused, so a stale edit cannot overwrite a newer one.
 #[test]
