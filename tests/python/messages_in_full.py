@@ -7,11 +7,13 @@ asserting what Zulip answers:
 - a mention of Ada sets `mentioned` for Ada only;
 - a linkifier links `#123` in content and in `topic_links`;
 - two edits give a history of three snapshots with `prev_content`;
+- an edit made from stale content (`prev_content_sha256`) is refused;
 - a topic move with `change_all` moves every message of the topic;
 - `flags/narrow` marks the channel read and reports its counts;
 - reactions are added and removed, with Zulip's exact error texts.
 """
 
+import hashlib
 import json
 import sys
 
@@ -80,6 +82,13 @@ history = ok(owner.get_message_history(sent["id"]), "get_message_history")["mess
 check("three snapshots, oldest first", [h["content"] for h in history] == ["first", "second", "third"], repr(history))
 check("edits carry prev_content", [h.get("prev_content") for h in history] == [None, "first", "second"], repr(history))
 check("edits carry a content_html_diff", all("content_html_diff" in h for h in history[1:]), repr(history))
+# An edit names the content it was made from (feature level 379): a stale one is refused.
+def sha256(text):
+    return hashlib.sha256(text.encode()).hexdigest()
+stale = {"message_id": sent["id"], "content": "fourth", "prev_content_sha256": sha256("second")}
+error(owner.update_message(stale), "an edit made from stale content", "'prev_content_sha256' value does not match the expected value.", "EXPECTATION_MISMATCH")
+current = {"message_id": sent["id"], "content": "third, checked", "prev_content_sha256": sha256("third")}
+ok(owner.update_message(current), "an edit made from the current content")
 edited = ok(owner.update_message({"message_id": sent["id"], "content": "@**Bob Builder** now"}), "an edit that mentions Bob")
 check("the edit sets Bob's mentioned flag", "mentioned" in (flags_of(bob, sent["id"]) or []), repr(flags_of(bob, sent["id"])))
 error(owner.get_message_history(999999), "history of a missing message", "Invalid message(s)")
