@@ -134,6 +134,7 @@ fn declarations() -> String {
         RealmPlaygroundsEvent,
         UserGroupEvent,
         DefaultStreamsEvent,
+        DefaultStreamGroupsEvent,
         ChannelFolderEvent,
         DraftsEvent,
         SavedSnippetsEvent,

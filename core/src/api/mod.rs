@@ -12,6 +12,7 @@ pub mod channel_folders;
 pub mod channel_notices;
 pub mod channels;
 pub mod custom_profile_fields;
+pub mod default_channel_groups;
 pub mod default_channels;
 pub mod drafts;
 pub mod emoji;

@@ -317,7 +317,11 @@ pub fn initial_state(
                 json!(super::default_channels::default_stream_ids(store, actor.realm.id)?)
             }
         }),
-        (&["default_stream_groups"][..], "realm_default_stream_groups", json!([])),
+        (
+            &["default_stream_groups"][..],
+            "realm_default_stream_groups",
+            super::default_channel_groups::shown_to(store, &actor.realm, user.is_guest())?,
+        ),
         (&["realm_bot"][..], "realm_bots", super::bots::realm_bots_json(store, actor)?),
         (&["realm_domains"][..], "realm_domains", json!([])),
         (&["realm_playgrounds"][..], "realm_playgrounds", json!([])),

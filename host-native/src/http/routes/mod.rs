@@ -69,6 +69,15 @@ pub fn router() -> Router<AppState> {
         .route("/users/{user}/subscriptions/{stream_id}", get(get_subscription_status))
         .route("/get_stream_id", get(get_stream_id))
         .route("/default_streams", axum::routing::post(add_default_stream).delete(remove_default_stream))
+        .route("/default_stream_groups/create", axum::routing::post(create_default_stream_group))
+        .route(
+            "/default_stream_groups/{group_id}",
+            axum::routing::patch(update_default_stream_group_info).delete(remove_default_stream_group),
+        )
+        .route(
+            "/default_stream_groups/{group_id}/streams",
+            axum::routing::patch(update_default_stream_group_streams),
+        )
         .route("/channel_folders", get(get_channel_folders).patch(reorder_channel_folders))
         .route("/channel_folders/create", axum::routing::post(create_channel_folder))
         .route("/channel_folders/{folder_id}", axum::routing::patch(update_channel_folder))
