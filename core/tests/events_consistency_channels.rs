@@ -182,6 +182,20 @@ fn default_channel_groups() {
     );
 }
 
+#[test]
+fn channels_going_quiet_and_waking() {
+    let mut w = world();
+    w.subscribe("owner@example.com", r#"[{"name": "design"}]"#, &[]);
+    let register = &[("event_types", r#"["stream", "message"]"#)];
+    let half_a_year_on = w.now + 181 * 86_400;
+    check(&mut w, "ada@example.com", register, move |s, _| {
+        api::channel_activity::sweep_quiet_channels(s, half_a_year_on)
+    });
+    let owner = w.actor("owner@example.com");
+    let send = [("type", "stream"), ("to", "design"), ("topic", "back"), ("content", "Awake")];
+    check(&mut w, "ada@example.com", register, run(api::messages::send_message, owner, &send));
+}
+
 /// A client that follows channels, their subscribers and unread counts.
 const CHANNELS: &[(&str, &str)] = &[
     ("event_types", r#"["subscription", "stream", "message", "update_message_flags", "default_streams"]"#),

@@ -6,6 +6,7 @@ pub mod avatars;
 pub mod bot_storage;
 pub mod bot_updates;
 pub mod bots;
+pub mod channel_activity;
 pub mod channel_admin;
 pub mod channel_email;
 pub mod channel_folders;
