@@ -215,3 +215,10 @@ mod tests {
         .await
     }
 }
+
+/// A BigBlueButton meeting number as Zulip draws one: twelve digits.
+pub fn meeting_number() -> Result<u64, getrandom::Error> {
+    let mut bytes = [0u8; 8];
+    getrandom::fill(&mut bytes)?;
+    Ok(100_000_000_000 + u64::from_le_bytes(bytes) % 900_000_000_000)
+}

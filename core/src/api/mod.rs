@@ -59,4 +59,5 @@ pub mod user_status;
 pub mod user_topics;
 pub mod user_updates;
 pub mod users;
+pub mod video_calls;
 pub mod welcome_bot;

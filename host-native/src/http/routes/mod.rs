@@ -94,6 +94,8 @@ pub fn router() -> Router<AppState> {
         .route("/realm", axum::routing::patch(update_realm))
         .route("/realm/deactivate", axum::routing::post(deactivate_realm))
         .route("/realm/test_welcome_bot_custom_message", axum::routing::post(test_welcome_bot_custom_message))
+        .route("/calls/zoom/create", axum::routing::post(make_zoom_video_call))
+        .route("/calls/bigbluebutton/create", axum::routing::post(get_bigbluebutton_url))
         .route("/realm/user_settings_defaults", axum::routing::patch(update_realm_user_settings_defaults))
         .route("/user_groups", get(get_user_groups))
         .route("/user_groups/create", axum::routing::post(create_user_group))
@@ -207,6 +209,7 @@ pub fn router() -> Router<AppState> {
         .route("/", get(serve_web_client_page))
         .route("/login/", get(serve_web_client_page))
         .route("/sw.js", get(serve_web_client_worker))
+        .route("/calls/bigbluebutton/join", get(join_bigbluebutton))
         // Signing up with an invitation: a reusable link, an email invitation's link.
         .route("/join/{key}/", get(show_join_page).post(join))
         .route("/accounts/do_confirm/{key}", get(show_join_page).post(join))
