@@ -223,7 +223,8 @@ fn register_tells_each_user_what_the_group_settings_let_them_do() {
     assert_eq!(state["can_create_public_streams"], false);
     assert_eq!(state["can_create_private_streams"], true);
     assert_eq!(state["can_create_streams"], true);
-    assert_eq!(state["can_subscribe_other_users"], true);
+    // Gone since feature level 341: clients read `realm_can_add_subscribers_group`.
+    assert!(state.get("can_subscribe_other_users").is_none(), "{state}");
     // Members send email invitations by default (`can_invite_users_group`).
     assert_eq!(state["can_invite_others_to_realm"], true);
     let own = api.post("/register", Some(&owner), &[("fetch_event_types", r#"["realm_user"]"#)]).ok();
