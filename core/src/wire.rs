@@ -122,7 +122,7 @@ fn stream_fields(groups: &Groups, stream: &Stream, subscriber_count: usize) -> M
         "first_message_id": stream.first_message_id,
         "folder_id": stream.folder_id,
         "topics_policy": stream.topics_policy,
-        "is_recently_active": stream.first_message_id.is_some(),
+        "is_recently_active": stream.is_recently_active,
         "stream_weekly_traffic": Value::Null,
     });
     if let Value::Object(fields) = &mut value {

@@ -1,5 +1,5 @@
 //! Every mutation's events keep a client's state right (see `support::consistency`).
-//! Channels: subscriptions, channel settings, folders and default channels.
+//! Channels: subscriptions, channel settings, folders, default channels and their groups.
 
 mod support;
 
@@ -111,6 +111,89 @@ fn channel_folders_and_default_channels() {
             &[("stream_id", id.as_str())],
         ),
     );
+}
+
+#[test]
+fn default_channel_groups() {
+    let mut w = world();
+    w.subscribe("owner@example.com", r#"[{"name": "design"}, {"name": "art"}]"#, &[]);
+    let register = &[("event_types", r#"["default_stream_groups", "stream"]"#)];
+    let create =
+        [("group_name", "Makers"), ("description", "Hands on"), ("stream_names", r#"["design", "art"]"#)];
+    let actor = w.actor("owner@example.com");
+    check(
+        &mut w,
+        "ada@example.com",
+        register,
+        run(|s, a, p, _| api::default_channel_groups::create_default_stream_group(s, a, p), actor, &create),
+    );
+    let id = w.actor("owner@example.com").realm.settings.default_channel_groups[0].id;
+    let actor = w.actor("owner@example.com");
+    let rename = [("new_group_name", "Crafts"), ("new_description", "Still hands on")];
+    check(
+        &mut w,
+        "ada@example.com",
+        register,
+        run(
+            move |s, a, p, _| api::default_channel_groups::update_default_stream_group_info(s, a, id, p),
+            actor,
+            &rename,
+        ),
+    );
+    let actor = w.actor("owner@example.com");
+    let remove = [("op", "remove"), ("stream_names", r#"["art"]"#)];
+    check(
+        &mut w,
+        "ada@example.com",
+        register,
+        run(
+            move |s, a, p, _| api::default_channel_groups::update_default_stream_group_streams(s, a, id, p),
+            actor,
+            &remove,
+        ),
+    );
+    let design = w.store.stream_by_name(w.realm, "design").ok().flatten().expect("design");
+    let actor = w.actor("owner@example.com");
+    check(
+        &mut w,
+        "ada@example.com",
+        register,
+        run(move |s, a, _, _| api::channel_admin::archive_stream(s, a, design), actor, &[]),
+    );
+    // Becoming a guest empties the list, as register shows a guest none.
+    let actor = w.actor("owner@example.com");
+    let ada = w.user_id("ada@example.com");
+    check(
+        &mut w,
+        "ada@example.com",
+        register,
+        run(
+            move |s, a, p, _| api::user_updates::update_user(s, a, api::users::UserRef::Id(ada), p),
+            actor,
+            &[("role", "600")],
+        ),
+    );
+    let actor = w.actor("owner@example.com");
+    check(
+        &mut w,
+        "owner@example.com",
+        register,
+        run(move |s, a, _, _| api::default_channel_groups::remove_default_stream_group(s, a, id), actor, &[]),
+    );
+}
+
+#[test]
+fn channels_going_quiet_and_waking() {
+    let mut w = world();
+    w.subscribe("owner@example.com", r#"[{"name": "design"}]"#, &[]);
+    let register = &[("event_types", r#"["stream", "message"]"#)];
+    let half_a_year_on = w.now + 181 * 86_400;
+    check(&mut w, "ada@example.com", register, move |s, _| {
+        api::channel_activity::sweep_quiet_channels(s, half_a_year_on)
+    });
+    let owner = w.actor("owner@example.com");
+    let send = [("type", "stream"), ("to", "design"), ("topic", "back"), ("content", "Awake")];
+    check(&mut w, "ada@example.com", register, run(api::messages::send_message, owner, &send));
 }
 
 /// A client that follows channels, their subscribers and unread counts.

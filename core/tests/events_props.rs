@@ -131,7 +131,9 @@ fn other_body(kind: u8) -> serde_json::Value {
         0 => {
             json!({"type": "delete_message", "message_type": "stream", "message_ids": [1, 2, 3], "topic": ""})
         }
-        1 => json!({"type": "user_settings", "op": "update", "property": "dense_mode", "value": true}),
+        1 => {
+            json!({"type": "user_settings", "op": "update", "property": "high_contrast_mode", "value": true})
+        }
         2 => json!({"type": "realm_linkifiers", "realm_linkifiers": []}),
         3 => json!({"type": "typing", "op": "start", "message_type": "stream", "stream_id": 1, "topic": ""}),
         4 => json!({"type": "update_message", "subject": "", "orig_subject": "x", "message_id": 1}),

@@ -6,10 +6,15 @@
 //!
 //! Scheduled messages are stored, so a restart loses none: the task's first round, at startup,
 //! delivers those that came due while the server was down.
+//!
+//! The same task runs the weekly sweep that marks quiet channels (core's
+//! `api::channel_activity`) at the time core names, as Zulip's cron does: a sweep missed while
+//! the server was down waits for the next week, as a cron job missed is.
 
 use std::sync::Arc;
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
+use confab_core::api::channel_activity::{next_sweep_at, sweep_quiet_channels};
 use confab_core::api::scheduled_delivery::{deliver_scheduled_message, due_deliveries, next_delivery_at};
 use confab_core::subdomains::Site;
 use tokio::sync::Notify;
@@ -37,8 +42,19 @@ impl Deliveries {
 
     /// Delivers for ever.
     pub async fn run(self, store: Arc<Store>, writer: Writer, site: Arc<Site>) {
+        let mut next_sweep = next_sweep_at(crate::http::now());
         loop {
             let now = crate::http::now();
+            if now >= next_sweep {
+                match writer.submit(Box::new(move |tables| sweep_quiet_channels(tables, now))).await {
+                    Ok(_) => next_sweep = next_sweep_at(now),
+                    Err(e) => {
+                        tracing::error!("marking quiet channels failed: {e}");
+                        tokio::time::sleep(RETRY_AFTER).await;
+                        continue;
+                    }
+                }
+            }
             let reader = store.clone();
             let planned = tokio::task::spawn_blocking(move || {
                 reader.read(|tables| Ok((due_deliveries(tables, now)?, next_delivery_at(tables)?)))
@@ -64,7 +80,7 @@ impl Deliveries {
                 // More may have come due meanwhile.
                 continue;
             }
-            let wait = next.map_or(MAX_SLEEP, |at| until(at).min(MAX_SLEEP));
+            let wait = next.map_or(MAX_SLEEP, |at| until(at).min(MAX_SLEEP)).min(until(next_sweep));
             tokio::select! {
                 () = tokio::time::sleep(wait) => {}
                 () = self.wake.notified() => {}

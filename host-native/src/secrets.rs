@@ -149,6 +149,13 @@ fn constant_time_eq_bytes(a: &[u8], b: &[u8]) -> bool {
     a.len() == b.len() && a.iter().zip(b).fold(0u8, |acc, (x, y)| acc | (x ^ y)) == 0
 }
 
+/// A BigBlueButton meeting number as Zulip draws one: twelve digits.
+pub fn meeting_number() -> Result<u64, getrandom::Error> {
+    let mut bytes = [0u8; 8];
+    getrandom::fill(&mut bytes)?;
+    Ok(100_000_000_000 + u64::from_le_bytes(bytes) % 900_000_000_000)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -135,6 +135,7 @@ fn declarations() -> String {
         RealmPlaygroundsEvent,
         UserGroupEvent,
         DefaultStreamsEvent,
+        DefaultStreamGroupsEvent,
         ChannelFolderEvent,
         DraftsEvent,
         SavedSnippetsEvent,

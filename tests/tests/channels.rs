@@ -79,17 +79,20 @@ fn a_new_channel_has_its_subscribers_and_zulips_default_settings() {
         .iter()
         .map(|e| (e["type"].clone(), e["op"].clone()))
         .collect();
-    // The Notification Bot's creation notice is the channel's first message, which updates it.
-    let stream_update = (json!("stream"), json!("update"));
+    // The Notification Bot's creation notice is the channel's first message, which updates
+    // its `first_message_id`; a new channel is `is_recently_active` from the start (level 323),
+    // so that does not change.
     assert_eq!(
         kinds,
         vec![
             (json!("stream"), json!("create")),
             (json!("subscription"), json!("add")),
-            stream_update.clone(),
-            stream_update
+            (json!("stream"), json!("update")),
         ]
     );
+    assert_eq!(events["events"][0]["streams"][0]["is_recently_active"], true);
+    assert_eq!(events["events"][2]["property"], "first_message_id");
+    assert_eq!(shown["is_recently_active"], true);
 }
 
 #[test]

@@ -385,6 +385,53 @@ fn an_email_invitation_is_used_once_and_an_expired_link_is_refused() {
     assert!(unknown.contains("We couldn&#39;t find your confirmation link in the system."), "{unknown}");
 }
 
+/// The welcome text (feature level 416) reaches the new user when they sign up: the
+/// invitation's, or else the organization's. Zulip's Welcome Bot sends it; Confab, which has
+/// none, has its Notification Bot send it, as for `POST /realm/test_welcome_bot_custom_message`.
+#[test]
+fn the_welcome_text_reaches_the_new_user_at_sign_up() {
+    let server = TestServer::start(env!("CARGO_BIN_EXE_confab-under-test"));
+    let owner = server.owner();
+    let api = server.api();
+    api.patch("/realm", Some(&owner), &[("welcome_message_custom_text", "Welcome to *our* team")]).ok();
+    let invite = [
+        ("invitee_emails", "bo@example.com"),
+        ("stream_ids", "[]"),
+        ("welcome_message_custom_text", "Bo, read the **handbook** first"),
+    ];
+    api.post("/invites", Some(&owner), &invite).ok();
+    let log = log_with(&server, "its link: ", 1);
+    let link =
+        log.lines().find_map(|l| l.split("its link: ").nth(1)).expect("the link is logged").trim().to_owned();
+    let (status, done) = page(
+        &server,
+        "POST",
+        &path_of(&link, &server),
+        &[("full_name", "Bo"), ("password", "correct horse")],
+    );
+    assert_eq!(status, 200, "{done}");
+    let reusable = api.post("/invites/multiuse", Some(&owner), &[("stream_ids", "[]")]).ok();
+    let path = path_of(reusable["invite_link"].as_str().expect("link"), &server);
+    let form = [("full_name", "Cy"), ("email", "cy@example.com"), ("password", "correct horse")];
+    assert_eq!(page(&server, "POST", &path, &form).0, 200);
+
+    let dms = |email: &str| {
+        let key =
+            api.post("/fetch_api_key", None, &[("username", email), ("password", "correct horse")]).ok();
+        let who = Creds { email: email.into(), api_key: key["api_key"].as_str().expect("key").into() };
+        let params =
+            [("anchor", "newest"), ("num_before", "10"), ("num_after", "0"), ("narrow", r#"[["is","dm"]]"#)];
+        api.get("/messages", Some(&who), &params).ok()["messages"].as_array().expect("messages").clone()
+    };
+    let bo = dms("bo@example.com");
+    assert_eq!(bo.len(), 1, "{bo:?}");
+    assert_eq!(bo[0]["content"], "<p>Bo, read the <strong>handbook</strong> first</p>");
+    assert_eq!(bo[0]["sender_email"], "notification-bot@confab.invalid");
+    let cy = dms("cy@example.com");
+    assert_eq!(cy.len(), 1, "{cy:?}");
+    assert_eq!(cy[0]["content"], "<p>Welcome to <em>our</em> team</p>");
+}
+
 /// `include_realm_default_subscriptions` (feature level 261): an invitation that says so adds
 /// the organization's default channels to the channels it names; one that does not gives only
 /// those it names.

@@ -365,3 +365,23 @@ fn newer_web_settings_have_zulips_defaults_and_choices() {
         ]
     );
 }
+
+/// `dense_mode` was removed at feature level 364 (the font size and line height replaced it):
+/// register has it nowhere and `PATCH /settings` ignores it, as Zulip does.
+#[test]
+fn dense_mode_is_gone() {
+    let server = TestServer::start(env!("CARGO_BIN_EXE_confab-under-test"));
+    let owner = server.owner();
+    let api = server.api();
+    let changed = api.patch("/settings", Some(&owner), &[("dense_mode", "false")]).ok();
+    assert_eq!(changed["ignored_parameters_unsupported"], json!(["dense_mode"]));
+    let state = api
+        .post(
+            "/register",
+            Some(&owner),
+            &[("fetch_event_types", r#"["user_settings", "update_display_settings"]"#)],
+        )
+        .ok();
+    assert!(state["user_settings"].get("dense_mode").is_none(), "{}", state["user_settings"]);
+    assert!(state.get("dense_mode").is_none());
+}

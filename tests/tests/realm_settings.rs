@@ -223,7 +223,8 @@ fn register_tells_each_user_what_the_group_settings_let_them_do() {
     assert_eq!(state["can_create_public_streams"], false);
     assert_eq!(state["can_create_private_streams"], true);
     assert_eq!(state["can_create_streams"], true);
-    assert_eq!(state["can_subscribe_other_users"], true);
+    // Gone since feature level 341: clients read `realm_can_add_subscribers_group`.
+    assert!(state.get("can_subscribe_other_users").is_none(), "{state}");
     // Members send email invitations by default (`can_invite_users_group`).
     assert_eq!(state["can_invite_others_to_realm"], true);
     let own = api.post("/register", Some(&owner), &[("fetch_event_types", r#"["realm_user"]"#)]).ok();
@@ -569,4 +570,31 @@ fn the_welcome_message_text_is_a_setting_an_administrator_can_try_out() {
     assert_eq!(message["type"], "private");
     assert_eq!(message["display_recipient"].as_array().map(Vec::len), Some(2));
     assert!(message["content"].as_str().is_some_and(|c| c.contains("<strong>")), "{message}");
+}
+
+/// `/calls/*` answer as a Zulip server with no video-call integration configured (feature
+/// levels 337 and 353): Zoom refuses in Zulip's words; BigBlueButton's create answers a join
+/// link, as Zulip's does whatever its settings, and the link then says BigBlueButton is not
+/// configured.
+#[test]
+fn video_calls_answer_as_a_server_without_integrations() {
+    let server = TestServer::start(env!("CARGO_BIN_EXE_confab-under-test"));
+    let owner = server.owner();
+    let api = server.api();
+    let reply = api.post("/calls/zoom/create", Some(&owner), &[("is_video_call", "false")]);
+    assert_eq!(reply.error(400, "BAD_REQUEST")["msg"], "Zoom credentials have not been configured");
+    let reply = api.post("/calls/zoom/create", Some(&owner), &[("is_video_call", "maybe")]);
+    assert_eq!(reply.error(400, "BAD_REQUEST")["msg"], "is_video_call is not valid JSON");
+
+    let reply = api.post("/calls/bigbluebutton/create", Some(&owner), &[]);
+    assert_eq!(reply.error(400, "REQUEST_VARIABLE_MISSING")["msg"], "Missing 'meeting_name' argument");
+    let params = [("meeting_name", "Standup"), ("voice_only", "true")];
+    let made = api.post("/calls/bigbluebutton/create", Some(&owner), &params).ok();
+    let url = made["url"].as_str().expect("url");
+    assert!(url.starts_with("/calls/bigbluebutton/join?bigbluebutton="), "{url}");
+    let joined = reqwest::blocking::get(format!("{}{url}", server.base_url)).expect("answered");
+    assert_eq!(joined.status().as_u16(), 400);
+    let body: Value = joined.json().expect("json");
+    assert_eq!(body["msg"], "BigBlueButton is not configured.");
+    api.post("/calls/bigbluebutton/create", None, &params).error(401, "UNAUTHORIZED");
 }

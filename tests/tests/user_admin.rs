@@ -64,29 +64,58 @@ fn roles_change_under_owner_protection() {
 }
 
 #[test]
-fn deactivated_users_leave_their_groups() {
+fn deactivated_users_are_hidden_in_their_groups_and_come_back_with_reactivation() {
     let server = TestServer::start(env!("CARGO_BIN_EXE_confab-under-test"));
     let owner = server.owner();
     let api = server.api();
     let ada = api.create_user(&owner, "ada@example.com", "Ada");
-    let ada_id = user_id(&server, &ada);
-    let members = json!([ada_id]).to_string();
-    api.post(
-        "/user_groups/create",
-        Some(&owner),
-        &[("name", "support"), ("description", ""), ("members", members.as_str())],
-    )
-    .ok();
+    let bob = api.create_user(&owner, "bob@example.com", "Bob");
+    let (ada_id, bob_id) = (user_id(&server, &ada), user_id(&server, &bob));
+    let members = json!([ada_id, bob_id]).to_string();
+    let support = api
+        .post(
+            "/user_groups/create",
+            Some(&owner),
+            &[("name", "support"), ("description", ""), ("members", members.as_str())],
+        )
+        .ok()["group_id"]
+        .clone();
+    let queue = api.post("/register", Some(&bob), &[("event_types", r#"["user_group"]"#)]).ok();
     api.delete(&format!("/users/{ada_id}"), Some(&owner), &[]).ok();
-    assert_eq!(group(&server, &owner, "support")["members"], json!([]));
+    assert_eq!(group(&server, &owner, "support")["members"], json!([bob_id]));
+    // A change to the group while she is away keeps her membership.
+    let carol = api.create_user(&owner, "carol@example.com", "Carol");
+    let carol_id = user_id(&server, &carol);
+    let add = json!([carol_id]).to_string();
+    api.post(&format!("/user_groups/{support}/members"), Some(&owner), &[("add", add.as_str())]).ok();
     api.post(&format!("/users/{ada_id}/reactivate"), Some(&owner), &[]).ok();
-    assert_eq!(
-        group(&server, &owner, "support")["members"],
-        json!([]),
-        "reactivation does not rejoin groups"
-    );
+    let mut back: Vec<u64> = group(&server, &owner, "support")["members"]
+        .as_array()
+        .expect("list")
+        .iter()
+        .map(|m| m.as_u64().expect("id"))
+        .collect();
+    back.sort_unstable();
+    assert_eq!(back, vec![ada_id, bob_id, carol_id], "reactivation brings her back (level 303)");
     let members = group(&server, &owner, "role:members")["members"].clone();
     assert!(members.as_array().expect("list").contains(&json!(ada_id)), "back in role:members: {members}");
+
+    let events = api.queued(&bob, &queue)["events"].clone();
+    let support_events: Vec<(Value, Value)> = events
+        .as_array()
+        .expect("events")
+        .iter()
+        .filter(|e| e["group_id"] == support)
+        .map(|e| (e["op"].clone(), e["user_ids"].clone()))
+        .collect();
+    assert_eq!(
+        support_events,
+        vec![
+            (json!("remove_members"), json!([ada_id])),
+            (json!("add_members"), json!([carol_id])),
+            (json!("add_members"), json!([ada_id])),
+        ]
+    );
 }
 
 #[test]

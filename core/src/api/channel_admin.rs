@@ -434,5 +434,13 @@ pub fn archive_stream(store: &impl Store, actor: &Actor, id: StreamId) -> ApiRes
     if was_default {
         events.push(super::default_channels::default_streams_event(store, archived.realm_id, &[&archived])?);
     }
-    Ok(Outcome { changes: vec![Change::PutStream(archived)], events, ..Outcome::default() })
+    let mut changes = vec![Change::PutStream(archived)];
+    // Nor is it in a default channel group (Zulip's `do_deactivate_stream`).
+    if let Some((realm, left)) =
+        super::default_channel_groups::without_archived_channel(store, &actor.realm, id)?
+    {
+        changes.push(Change::PutRealm(realm));
+        events.extend(left);
+    }
+    Ok(Outcome { changes, events, ..Outcome::default() })
 }

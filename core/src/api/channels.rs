@@ -80,6 +80,7 @@ pub(crate) fn new_stream(
         is_archived: false,
         recipient_id,
         first_message_id: None,
+        is_recently_active: true,
         topics_policy: "inherit".to_owned(),
         is_default: false,
         folder_id: None,

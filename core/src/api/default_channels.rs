@@ -30,7 +30,7 @@ pub fn default_stream_ids(store: &impl Store, realm: RealmId) -> ApiResult<Vec<S
 }
 
 /// Who hears about the set changing: Zulip keeps it from guests.
-fn audience(store: &impl Store, realm: RealmId) -> ApiResult<Vec<UserId>> {
+pub(super) fn audience(store: &impl Store, realm: RealmId) -> ApiResult<Vec<UserId>> {
     Ok(store.realm_users(realm)?.into_iter().filter(|u| u.is_active && !u.is_guest()).map(|u| u.id).collect())
 }
 

@@ -317,7 +317,11 @@ pub fn initial_state(
                 json!(super::default_channels::default_stream_ids(store, actor.realm.id)?)
             }
         }),
-        (&["default_stream_groups"][..], "realm_default_stream_groups", json!([])),
+        (
+            &["default_stream_groups"][..],
+            "realm_default_stream_groups",
+            super::default_channel_groups::shown_to(store, &actor.realm, user.is_guest())?,
+        ),
         (&["realm_bot"][..], "realm_bots", super::bots::realm_bots_json(store, actor)?),
         (&["realm_domains"][..], "realm_domains", json!([])),
         (&["realm_playgrounds"][..], "realm_playgrounds", json!([])),
@@ -573,7 +577,6 @@ fn realm_user_block(
         "can_create_public_streams": public,
         "can_create_private_streams": private,
         "can_create_web_public_streams": may_create_web_public,
-        "can_subscribe_other_users": may("can_add_subscribers_group")?,
         // Zulip's `can_invite_users_by_email`: sending email invitations.
         "can_invite_others_to_realm": may("can_invite_users_group")?,
         "user_is_deactivated": !user.is_active,

@@ -1,9 +1,11 @@
 //! What a new role changes for the user beyond the role itself: which channels they see, the
-//! default channels (kept from guests), whose real email they see, and which bots they
+//! default channels and default channel groups (kept from guests), whose real email they see, and which bots they
 //! administer. The user is told each, as Zulip's `do_change_user_role` tells the channels;
 //! the role itself and the system groups are told by `user_updates`.
 //!
-//! One addition to Zulip's events: a `stream` `create` for channels the user had left carries
+//! Two additions to Zulip's events: the default channels and groups a guest is not told of
+//! (register's `[]`) come and go with the guest role, so that a client's state stays equal to
+//! a new register; and a `stream` `create` for channels the user had left carries
 //! those subscriptions as `unsubscribed`, so that a client's state can hold them where register
 //! does.
 
@@ -81,6 +83,8 @@ pub fn role_change_events(
             super::default_channels::default_stream_ids(store, actor.realm.id)?
         };
         bodies.push(json!({"type": "default_streams", "default_streams": ids}));
+        let groups = super::default_channel_groups::shown_to(store, &actor.realm, after.is_guest())?;
+        bodies.push(json!({"type": "default_stream_groups", "default_stream_groups": groups}));
     }
     for other in store.realm_users(actor.realm.id)?.iter().filter(|u| u.id != after.id) {
         let (saw, sees) = (before.can_see_delivery_email(other), after.can_see_delivery_email(other));

@@ -433,8 +433,7 @@ pub(crate) fn deactivate(store: &impl Store, actor: &Actor, user: User) -> ApiRe
     // nothing of the rest.
     let mut active: Vec<UserId> = everyone.iter().filter(|u| u.is_active).map(|u| u.id).collect();
     let groups = Groups::load(store, actor.realm.id)?;
-    let mut user_groups = store.user_groups(actor.realm.id)?;
-    let mut left_groups = Vec::new();
+    let user_groups = store.user_groups(actor.realm.id)?;
     let mut outcome = Outcome::default();
     for user in leaving {
         let user = User { is_active: false, ..user };
@@ -447,41 +446,31 @@ pub(crate) fn deactivate(store: &impl Store, actor: &Actor, user: User) -> ApiRe
             outcome.events.push(super::bots::bot_activity_event(store, actor, &user)?);
         }
         outcome.events.extend(role_group_events(&groups, user.id, Some(user.role), None));
-        left_groups.extend(leave_groups(&mut user_groups, user.id, &active, &mut outcome.events));
+        outcome.events.extend(membership_events(&user_groups, user.id, "remove_members", &active));
         active.retain(|id| *id != user.id);
         outcome.changes.push(Change::PutUser(user));
-    }
-    left_groups.sort_unstable();
-    left_groups.dedup();
-    for group in user_groups.into_iter().filter(|g| left_groups.contains(&g.id)) {
-        outcome.changes.push(Change::PutUserGroup(Box::new(group)));
     }
     Ok(outcome)
 }
 
-/// A deactivated user leaves every user group they were a direct member of, as in Zulip
-/// (reactivation does not bring them back); `active` (the user among them, who hears of it as
-/// of their own deactivation) hear of it. Returns the groups left; `groups` is updated in
-/// place, so the next user of a cascade leaves the same groups without undoing this.
-fn leave_groups(
-    groups: &mut [crate::model::UserGroup],
+/// A deactivated user stays a direct member of their user groups, hidden while deactivated
+/// (membership is read with active users only), so reactivation brings them back, as in Zulip
+/// (feature level 303). Clients hear them leave (`remove_members`) and come back
+/// (`add_members`) in each group that is not a system group; `users` hear it.
+fn membership_events(
+    groups: &[crate::model::UserGroup],
     user: UserId,
-    active: &[UserId],
-    events: &mut Vec<Event>,
-) -> Vec<crate::ids::UserGroupId> {
-    let mut left = Vec::new();
-    for group in groups.iter_mut() {
-        if group.system.is_some() || !group.direct_members.contains(&user) {
-            continue;
-        }
-        group.direct_members.retain(|m| *m != user);
-        events.push(Event::Other {
-            users: active.to_vec(),
-            body: json!({"type": "user_group", "op": "remove_members", "group_id": group.id, "user_ids": [user]}),
-        });
-        left.push(group.id);
-    }
-    left
+    op: &str,
+    users: &[UserId],
+) -> Vec<Event> {
+    groups
+        .iter()
+        .filter(|g| g.system.is_none() && g.direct_members.contains(&user))
+        .map(|group| Event::Other {
+            users: users.to_vec(),
+            body: json!({"type": "user_group", "op": op, "group_id": group.id, "user_ids": [user]}),
+        })
+        .collect()
 }
 
 /// `POST /users/{user_id}/reactivate`. A bot whose owner is deactivated gets the reactivating
@@ -519,6 +508,7 @@ pub fn reactivate_user(store: &impl Store, actor: &Actor, target: UserId) -> Api
     after.put_user(user.clone());
     let mut notified = active;
     notified.push(user.id);
+    events.extend(membership_events(&store.user_groups(actor.realm.id)?, user.id, "add_members", &notified));
     events.extend(super::user_groups::reactivation_events(&after, &actor.realm, user.id, &notified));
     Ok(Outcome { changes: vec![Change::PutUser(user)], events, ..Outcome::default() })
 }

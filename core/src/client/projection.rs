@@ -163,6 +163,7 @@ impl Projection {
             is_archived: channel["is_archived"] == true,
             recipient_id: recipient,
             first_message_id: channel["first_message_id"].as_u64().map(MessageId),
+            is_recently_active: channel["is_recently_active"] != false,
             topics_policy: "inherit".into(),
             is_default: false,
             folder_id: None,

@@ -14,7 +14,6 @@ pub const DISPLAY_SETTINGS_LEGACY: &[&str] = &[
     "default_language",
     "web_home_view",
     "demote_inactive_streams",
-    "dense_mode",
     "emojiset",
     "enable_drafts_synchronization",
     "enter_sends",

@@ -30,7 +30,7 @@ pub use linkifier::Linkifier;
 pub use message::{EditRecord, Message, MessageKind, Reaction, SendOrigin, Submessage};
 pub use presence::Presence;
 pub use profile::{ProfileField, ProfileFieldType, ProfileValue};
-pub use realm::{Playground, Realm, RealmSettings};
+pub use realm::{DefaultChannelGroup, Playground, Realm, RealmSettings};
 pub use recipient::{Recipient, RecipientKind, direct_group_key};
 pub use records::{RecordKind, topic_preference_key, topic_preference_place};
 pub use scheduled_message::{DeliveryState, ReminderOf, ScheduledMessage, ScheduledTarget};

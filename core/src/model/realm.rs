@@ -54,6 +54,10 @@ pub struct RealmSettings {
     pub playgrounds: Vec<Playground>,
     /// The id the next playground gets: ids are never reused.
     pub next_playground_id: u64,
+    /// Default channel groups (Zulip's `DefaultStreamGroup`), in the order made.
+    pub default_channel_groups: Vec<DefaultChannelGroup>,
+    /// The id the next default channel group gets: ids are never reused.
+    pub next_default_channel_group_id: u64,
     /// When a deactivated organization's data may be deleted (`deletion_delay_days` after its
     /// deactivation), if its owner said; Confab itself deletes nothing.
     pub scheduled_deletion: Option<i64>,
@@ -67,6 +71,18 @@ pub struct Playground {
     pub name: String,
     pub pygments_language: String,
     pub url_template: String,
+}
+
+/// A default channel group (Zulip's `DefaultStreamGroup`): channels offered together to
+/// people signing up, which they may choose to join as one.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct DefaultChannelGroup {
+    pub id: u64,
+    /// Unique within the organization, compared exactly (Zulip's `unique_together`).
+    pub name: String,
+    pub description: String,
+    /// The group's channels, in the order they were added.
+    pub stream_ids: Vec<StreamId>,
 }
 
 impl Default for RealmSettings {
@@ -85,6 +101,8 @@ impl Default for RealmSettings {
             user_defaults: serde_json::Map::new(),
             playgrounds: Vec::new(),
             next_playground_id: 1,
+            default_channel_groups: Vec::new(),
+            next_default_channel_group_id: 1,
             scheduled_deletion: None,
         }
     }

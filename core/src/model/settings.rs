@@ -21,7 +21,6 @@ pub fn user_setting(changed: &Map<String, Value>, name: &str) -> Option<Value> {
 static DEFAULTS: std::sync::LazyLock<Map<String, Value>> = std::sync::LazyLock::new(|| {
     let value = json!({
         "twenty_four_hour_time": false,
-        "dense_mode": true,
         "web_mark_read_on_scroll_policy": 1,
         "web_channel_default_view": 1,
         "starred_message_counts": true,
@@ -100,7 +99,14 @@ static DEFAULTS: std::sync::LazyLock<Map<String, Value>> = std::sync::LazyLock::
 /// A user's settings: the defaults with what they changed.
 pub fn user_settings(timezone: &str, changed: &Map<String, Value>) -> Map<String, Value> {
     let mut settings = default_user_settings(timezone);
-    settings.extend(changed.iter().map(|(k, v)| (k.clone(), v.clone())));
+    // Only settings that still exist: a stored choice of one Zulip removed since (such as
+    // `dense_mode`, feature level 364) is no longer shown.
+    let kept: Vec<(String, Value)> = changed
+        .iter()
+        .filter(|(k, _)| settings.contains_key(k.as_str()))
+        .map(|(k, v)| (k.clone(), v.clone()))
+        .collect();
+    settings.extend(kept);
     settings
 }
 

@@ -21,6 +21,12 @@ pub struct Stream {
     pub is_archived: bool,
     pub recipient_id: RecipientId,
     pub first_message_id: Option<MessageId>,
+    /// Whether a message was sent to it lately (Zulip's `is_recently_active`): true when made
+    /// and whenever a message arrives, false once the weekly sweep finds none in the last 180
+    /// days (see `api::channel_activity`). Channels stored before it existed start true, as
+    /// the next sweep judges them.
+    #[serde(default = "recently_active")]
+    pub is_recently_active: bool,
     /// `inherit`, `allow_empty_topic`, `disable_empty_topic` or `empty_topic_only` (spec 2.5).
     #[serde(default = "inherit")]
     pub topics_policy: String,
@@ -41,6 +47,10 @@ impl Stream {
     pub fn is_public(&self) -> bool {
         !self.invite_only
     }
+}
+
+fn recently_active() -> bool {
+    true
 }
 
 fn inherit() -> String {

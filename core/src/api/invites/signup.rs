@@ -142,10 +142,10 @@ pub fn sign_up(store: &impl Store, realm: &Realm, key: &str, form: SignUp, now: 
     Ok(Outcome { changes, events, ..Outcome::default() }.reply("user_id", user_id.0).reply("email", email))
 }
 
-/// After a sign-up with an email invitation that asked for it: Notification Bot tells the
-/// inviter, if still active, that the invitee joined. A command of its own, run once the new
-/// account is durable, since the message mentions the new user.
-pub fn notify_referrer(
+/// After a sign-up, once the new account is durable (its messages are to it or mention it):
+/// the welcome text reaches the new user, then the inviter is told. A command of its own, so a
+/// failure leaves the account as it is.
+pub fn after_sign_up(
     store: &impl Store,
     realm: &Realm,
     realm_url: &str,
@@ -154,27 +154,68 @@ pub fn notify_referrer(
     now: i64,
 ) -> ApiResult<Outcome> {
     let mut outcome = Outcome::default();
-    let Some(invitation) = store.invitation_by_key(key)?.filter(|i| i.realm_id == realm.id) else {
-        return Ok(outcome);
-    };
-    if invitation.is_multiuse() || !invitation.notify_referrer_on_join {
-        return Ok(outcome);
-    }
-    let (Some(referrer), Some(joined)) = (store.user(invitation.referred_by)?, store.user(new_user)?) else {
-        return Ok(outcome);
-    };
-    if !referrer.is_active {
-        return Ok(outcome);
-    }
+    let Some(joined) = store.user(new_user)?.filter(|u| u.is_active) else { return Ok(outcome) };
+    let invitation = store.invitation_by_key(key)?.filter(|i| i.realm_id == realm.id);
     let actor = Actor {
         user: joined.clone(),
         realm: realm.clone(),
         client: "Internal".into(),
         realm_url: realm_url.to_owned(),
     };
+    let mut ids = NoticeIds::new(store)?;
+    welcome(store, &actor, invitation.as_ref(), now, &mut ids, &mut outcome)?;
+    if let Some(invitation) = &invitation {
+        notify_referrer(store, &actor, invitation, now, &mut ids, &mut outcome)?;
+    }
+    Ok(outcome)
+}
+
+/// Zulip's Welcome Bot sends the invitation's `welcome_message_custom_text` (feature level
+/// 416), or else the organization's, after its onboarding messages. Confab has no Welcome Bot
+/// and sends no onboarding messages, so the Notification Bot sends the text alone, as it does
+/// for `POST /realm/test_welcome_bot_custom_message`. Nothing when neither has a text.
+fn welcome(
+    store: &impl Store,
+    actor: &Actor,
+    invitation: Option<&Invitation>,
+    now: i64,
+    ids: &mut NoticeIds,
+    outcome: &mut Outcome,
+) -> ApiResult<()> {
+    let text = match invitation.and_then(|i| i.welcome_message_custom_text.clone()) {
+        Some(text) => text,
+        None => actor
+            .realm
+            .settings
+            .properties
+            .get("welcome_message_custom_text")
+            .and_then(|v| v.as_str())
+            .unwrap_or_default()
+            .to_owned(),
+    };
+    if !text.trim().is_empty() {
+        send_direct_notice(store, actor, &actor.user, text, now, ids, outcome)?;
+    }
+    Ok(())
+}
+
+/// With an email invitation that asked for it: Notification Bot tells the inviter, if still
+/// active, that the invitee joined.
+fn notify_referrer(
+    store: &impl Store,
+    actor: &Actor,
+    invitation: &Invitation,
+    now: i64,
+    ids: &mut NoticeIds,
+    outcome: &mut Outcome,
+) -> ApiResult<()> {
+    if invitation.is_multiuse() || !invitation.notify_referrer_on_join {
+        return Ok(());
+    }
+    let Some(referrer) = store.user(invitation.referred_by)?.filter(|u| u.is_active) else { return Ok(()) };
+    let joined = &actor.user;
     let content =
         format!("{} accepted your invitation to join Zulip!", silent_mention(&joined.full_name, joined.id));
-    let mut ids = NoticeIds::new(store)?;
-    send_direct_notice(store, &actor, &referrer, content, now, &mut ids, &mut outcome)?;
-    Ok(outcome)
+    send_direct_notice(store, actor, &referrer, content, now, ids, outcome)?;
+    Ok(())
 }

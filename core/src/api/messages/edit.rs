@@ -484,6 +484,20 @@ pub fn update_message(
             outcome.events.extend(notice.followups);
         }
     }
+    if let Some(target) = &request.stream {
+        // A notice sent to the channel made it active already.
+        let noticed = outcome
+            .changes
+            .iter()
+            .any(|c| matches!(c, Change::PutStream(s) if s.id == target.id && s.is_recently_active));
+        if !noticed
+            && let Some((change, event)) =
+                crate::api::channel_activity::after_move_into(store, target, &affected, now)?
+        {
+            outcome.changes.push(change);
+            outcome.events.push(event);
+        }
+    }
     Ok(outcome.reply("detached_uploads", detached_uploads))
 }
 

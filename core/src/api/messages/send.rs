@@ -491,15 +491,30 @@ pub(super) fn compose(
         *flags = flags.with(MessageFlags::READ);
     }
     let mut followups = Vec::new();
-    if let Some(stream) = addressed.stream.take().filter(|s| s.first_message_id.is_none()) {
-        // The channel now has history: clients learn its first message and that it is active.
+    if let Some(stream) =
+        addressed.stream.take().filter(|s| s.first_message_id.is_none() || !s.is_recently_active)
+    {
+        // Clients learn a channel's first message, and that a quiet channel is active again
+        // (Zulip's `do_send_messages`).
+        let mut changed = Vec::new();
+        if stream.first_message_id.is_none() {
+            changed.push(("first_message_id", json!(id)));
+        }
+        if !stream.is_recently_active {
+            changed.push(("is_recently_active", json!(true)));
+        }
         let groups = crate::groups::Groups::load(store, stream.realm_id)?;
         let users = crate::api::streams::metadata_watchers(store, &groups, &stream)?;
-        for (property, value) in [("first_message_id", json!(id)), ("is_recently_active", json!(true))] {
+        for (property, value) in changed {
             let body = json!({"type": "stream", "op": "update", "property": property, "value": value, "stream_id": stream.id, "name": stream.name});
             followups.push(Event::Other { users: users.clone(), body });
         }
-        addressed.changes.push(Change::PutStream(Stream { first_message_id: Some(id), ..stream }));
+        let first_message_id = stream.first_message_id.or(Some(id));
+        addressed.changes.push(Change::PutStream(Stream {
+            first_message_id,
+            is_recently_active: true,
+            ..stream
+        }));
     }
     followups.extend(crate::api::outgoing_webhooks::triggers(
         store,

@@ -104,8 +104,14 @@ pub fn update_user_group_members(
     if let Some(missing) = delete.iter().find(|u| !direct.contains(u)) {
         return Err(ApiError::bad_request(format!("There is no member '{missing}' in this user group")));
     }
-    updated.direct_members =
-        direct.into_iter().filter(|u| !delete.contains(u)).chain(add.iter().copied()).collect();
+    // Deactivated members stay stored (hidden), so that reactivation brings them back.
+    updated.direct_members = group
+        .direct_members
+        .iter()
+        .copied()
+        .filter(|u| !delete.contains(u))
+        .chain(add.iter().copied())
+        .collect();
     updated.direct_members.sort_unstable();
     let mut events = Vec::new();
     if !add.is_empty() {

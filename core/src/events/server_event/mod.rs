@@ -24,8 +24,9 @@ pub use messages::{
     RecipientRef, Recipients, SubmessageEvent, UpdateMessageEvent, UpdateMessageFlagsEvent,
 };
 pub use organization::{
-    ChannelFolderEvent, CustomProfileFieldsEvent, DefaultStreamsEvent, PropertyChange, RealmEmojiEvent,
-    RealmEvent, RealmLinkifiersEvent, RealmPlaygroundsEvent, RealmUpdateDict, SettingsEvent, UserGroupEvent,
+    ChannelFolderEvent, CustomProfileFieldsEvent, DefaultStreamGroupsEvent, DefaultStreamsEvent,
+    PropertyChange, RealmEmojiEvent, RealmEvent, RealmLinkifiersEvent, RealmPlaygroundsEvent,
+    RealmUpdateDict, SettingsEvent, UserGroupEvent,
 };
 pub use personal::{
     AlertWordsEvent, DraftsEvent, LegacyNotificationSetting, LegacySetting, MutedTopicsEvent,
@@ -66,6 +67,7 @@ pub enum ServerEvent {
     RealmPlaygrounds(RealmPlaygroundsEvent),
     UserGroup(UserGroupEvent),
     DefaultStreams(DefaultStreamsEvent),
+    DefaultStreamGroups(DefaultStreamGroupsEvent),
     ChannelFolder(ChannelFolderEvent),
     Drafts(DraftsEvent),
     SavedSnippets(SavedSnippetsEvent),

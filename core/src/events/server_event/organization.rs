@@ -1,5 +1,5 @@
 //! The organization: `realm`, `user_group`, `channel_folder`, `custom_profile_fields`,
-//! `realm_linkifiers`, `default_streams`, `realm_emoji`, and the settings events of the
+//! `realm_linkifiers`, `default_streams`, `default_stream_groups`, `realm_emoji`, and the settings events of the
 //! `property`/`value` form (`user_settings`, `realm_user_settings_defaults`).
 
 use serde::{Deserialize, Serialize};
@@ -147,6 +147,15 @@ pub struct RealmPlaygroundsEvent {
 #[cfg_attr(feature = "typescript", derive(TS))]
 pub struct DefaultStreamsEvent {
     pub default_streams: Value,
+    #[serde(flatten)]
+    pub rest: Rest,
+}
+
+/// The organization's default channel groups, all of them.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "typescript", derive(TS))]
+pub struct DefaultStreamGroupsEvent {
+    pub default_stream_groups: Value,
     #[serde(flatten)]
     pub rest: Rest,
 }

@@ -68,6 +68,9 @@ pub fn apply_server_event(state: &mut Map<String, Value>, event: &ServerEvent, u
         ServerEvent::DefaultStreams(event) => {
             state.insert("realm_default_streams".into(), event.default_streams.clone());
         }
+        ServerEvent::DefaultStreamGroups(event) => {
+            state.insert("realm_default_stream_groups".into(), event.default_stream_groups.clone());
+        }
         ServerEvent::ChannelFolder(event) => apply_channel_folder(state, event),
         ServerEvent::Drafts(event) => apply_drafts(state, event),
         ServerEvent::SavedSnippets(event) => apply_saved_snippets(state, event),

@@ -41,7 +41,6 @@ fn refresh_group_permissions(state: &mut Map<String, Value>, role: Role, user_id
     };
     let public = holds_setting(state, "realm_can_create_public_channel_group");
     let private = holds_setting(state, "realm_can_create_private_channel_group");
-    let subscribe = holds_setting(state, "realm_can_add_subscribers_group");
     let invite = holds_setting(state, "realm_can_invite_users_group");
     let mut set = |key: &str, value: Option<bool>| {
         if let (Some(value), Some(field)) = (value, state.get_mut(key)) {
@@ -51,7 +50,6 @@ fn refresh_group_permissions(state: &mut Map<String, Value>, role: Role, user_id
     set("can_create_public_streams", public);
     set("can_create_private_streams", private);
     set("can_create_streams", public.zip(private).map(|(a, b)| a || b));
-    set("can_subscribe_other_users", subscribe);
     set("can_invite_others_to_realm", invite);
 }
 

@@ -175,3 +175,55 @@ pub(super) async fn get_stream_email_address(
     })
     .await
 }
+
+pub(super) async fn create_default_stream_group(
+    State(state): State<AppState>,
+    request: ApiRequest,
+) -> Response {
+    command(state, request, |t, actor, params, _| {
+        api::default_channel_groups::create_default_stream_group(t, actor, params)
+    })
+    .await
+}
+
+/// `{group_id}` is a number in Zulip's route (`<int:group_id>`); anything else matches no
+/// endpoint.
+fn group_id_segment(segment: &str) -> Option<u64> {
+    segment.parse::<u64>().ok()
+}
+
+pub(super) async fn update_default_stream_group_info(
+    State(state): State<AppState>,
+    Path(id): Path<String>,
+    request: ApiRequest,
+) -> Response {
+    let Some(id) = group_id_segment(&id) else { return unknown_endpoint().await };
+    command(state, request, move |t, actor, params, _| {
+        api::default_channel_groups::update_default_stream_group_info(t, actor, id, params)
+    })
+    .await
+}
+
+pub(super) async fn update_default_stream_group_streams(
+    State(state): State<AppState>,
+    Path(id): Path<String>,
+    request: ApiRequest,
+) -> Response {
+    let Some(id) = group_id_segment(&id) else { return unknown_endpoint().await };
+    command(state, request, move |t, actor, params, _| {
+        api::default_channel_groups::update_default_stream_group_streams(t, actor, id, params)
+    })
+    .await
+}
+
+pub(super) async fn remove_default_stream_group(
+    State(state): State<AppState>,
+    Path(id): Path<String>,
+    request: ApiRequest,
+) -> Response {
+    let Some(id) = group_id_segment(&id) else { return unknown_endpoint().await };
+    command(state, request, move |t, actor, _, _| {
+        api::default_channel_groups::remove_default_stream_group(t, actor, id)
+    })
+    .await
+}

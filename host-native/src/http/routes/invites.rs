@@ -193,12 +193,13 @@ pub(super) async fn join(
     );
     let realm_url = site.realm_url(&realm.subdomain);
     let notifying = (realm.clone(), realm_url.clone());
-    // The account is durable; telling the inviter is a command of its own (its message names
-    // the new account), and its failure leaves the account as it is.
+    // The account is durable; welcoming the new user and telling the inviter is a command of
+    // its own (its messages are to and about the new account), and its failure leaves the
+    // account as it is.
     let notified = state
         .writer
         .submit(Box::new(move |tables| {
-            signup::notify_referrer(tables, &notifying.0, &notifying.1, &key, user_id, now())
+            signup::after_sign_up(tables, &notifying.0, &notifying.1, &key, user_id, now())
         }))
         .await;
     if let Err(err) = notified {

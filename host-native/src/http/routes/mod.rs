@@ -69,6 +69,15 @@ pub fn router() -> Router<AppState> {
         .route("/users/{user}/subscriptions/{stream_id}", get(get_subscription_status))
         .route("/get_stream_id", get(get_stream_id))
         .route("/default_streams", axum::routing::post(add_default_stream).delete(remove_default_stream))
+        .route("/default_stream_groups/create", axum::routing::post(create_default_stream_group))
+        .route(
+            "/default_stream_groups/{group_id}",
+            axum::routing::patch(update_default_stream_group_info).delete(remove_default_stream_group),
+        )
+        .route(
+            "/default_stream_groups/{group_id}/streams",
+            axum::routing::patch(update_default_stream_group_streams),
+        )
         .route("/channel_folders", get(get_channel_folders).patch(reorder_channel_folders))
         .route("/channel_folders/create", axum::routing::post(create_channel_folder))
         .route("/channel_folders/{folder_id}", axum::routing::patch(update_channel_folder))
@@ -85,6 +94,8 @@ pub fn router() -> Router<AppState> {
         .route("/realm", axum::routing::patch(update_realm))
         .route("/realm/deactivate", axum::routing::post(deactivate_realm))
         .route("/realm/test_welcome_bot_custom_message", axum::routing::post(test_welcome_bot_custom_message))
+        .route("/calls/zoom/create", axum::routing::post(make_zoom_video_call))
+        .route("/calls/bigbluebutton/create", axum::routing::post(get_bigbluebutton_url))
         .route("/realm/user_settings_defaults", axum::routing::patch(update_realm_user_settings_defaults))
         .route("/user_groups", get(get_user_groups))
         .route("/user_groups/create", axum::routing::post(create_user_group))
@@ -198,6 +209,7 @@ pub fn router() -> Router<AppState> {
         .route("/", get(serve_web_client_page))
         .route("/login/", get(serve_web_client_page))
         .route("/sw.js", get(serve_web_client_worker))
+        .route("/calls/bigbluebutton/join", get(join_bigbluebutton))
         // Signing up with an invitation: a reusable link, an email invitation's link.
         .route("/join/{key}/", get(show_join_page).post(join))
         .route("/accounts/do_confirm/{key}", get(show_join_page).post(join))

@@ -136,3 +136,20 @@ pub(super) async fn deactivate_realm(State(state): State<AppState>, request: Api
     })
     .await
 }
+
+pub(super) async fn make_zoom_video_call(State(state): State<AppState>, request: ApiRequest) -> Response {
+    query(state, request, |_, actor, params| api::video_calls::make_zoom_video_call(actor, params)).await
+}
+
+pub(super) async fn get_bigbluebutton_url(State(state): State<AppState>, request: ApiRequest) -> Response {
+    query(state, request, |_, actor, params| {
+        let number = secrets::meeting_number().map_err(ApiError::internal)?;
+        api::video_calls::get_bigbluebutton_url(actor, params, number)
+    })
+    .await
+}
+
+/// The link `get_bigbluebutton_url` answers: refused, as BigBlueButton is not configured.
+pub(super) async fn join_bigbluebutton() -> Response {
+    respond::error(&api::video_calls::join_bigbluebutton())
+}

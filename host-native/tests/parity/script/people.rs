@@ -79,6 +79,7 @@ impl<S: Store> World<'_, S> {
                     is_default: false,
                     date_created: now,
                     first_message_id: None,
+                    is_recently_active: true,
                     ..template
                 };
                 let recipient = Recipient { id: stream.recipient_id, kind: RecipientKind::Stream(stream.id) };
