@@ -355,7 +355,7 @@ fn e2ee_push_registration_is_refused_as_by_a_server_without_push_notifications()
     api.post(path, Some(&ada), &[("push_account_id", "1")]).error(400, "REQUEST_VARIABLE_MISSING");
     let kind = api.post(path, Some(&ada), &[("token_kind", "gcm"), ("push_account_id", "1")]);
     assert_eq!(kind.error(400, "BAD_REQUEST")["msg"], "Invalid token_kind");
-    // Nothing was registered: register's `push_devices` stays empty.
-    let state = api.post("/register", Some(&ada), &[("fetch_event_types", r#"["realm"]"#)]).ok();
+    // Nothing was registered: register's `push_devices` (its own event type) stays empty.
+    let state = api.post("/register", Some(&ada), &[("fetch_event_types", r#"["push_device"]"#)]).ok();
     assert_eq!(state["push_devices"], json!({}));
 }
