@@ -79,3 +79,13 @@ fn the_python_client_sets_organization_texts_and_meets_zulips_refusals() {
     let stdout = String::from_utf8_lossy(&output.stdout);
     assert!(stdout.contains(" passed, 0 failed"), "{stdout}");
 }
+
+#[test]
+fn the_python_client_reads_export_consents_through_call_endpoint() {
+    let server = TestServer::start(env!("CARGO_BIN_EXE_confab-under-test"));
+    let zuliprc = server.data_dir.join("zuliprc");
+    let output = python::run_script("export_consents.py", &[zuliprc.to_str().expect("utf-8 path")]);
+    assert!(output.status.success(), "the Python client's checks failed (see its output above)");
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    assert!(stdout.contains(" passed, 0 failed"), "{stdout}");
+}
