@@ -33,7 +33,8 @@ fn administrators_see_each_persons_export_consent_and_hear_it_change() {
     let refused = api.get("/export/realm/consents", Some(&bob), &[]).error(400, "UNAUTHORIZED_PRINCIPAL");
     assert_eq!(refused["msg"], "Must be an organization administrator");
 
-    let listen = |who| api.post("/register", Some(who), &[("event_types", r#"["realm_export_consent"]"#)]).ok();
+    let listen =
+        |who| api.post("/register", Some(who), &[("event_types", r#"["realm_export_consent"]"#)]).ok();
     let (owner_queue, ada_queue, bob_queue) = (listen(&owner), listen(&ada), listen(&bob));
     api.patch("/settings", Some(&bob), &[("allow_private_data_export", "true")]).ok();
 

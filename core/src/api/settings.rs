@@ -142,7 +142,12 @@ pub fn update_settings(store: &impl Store, actor: &Actor, params: &Params) -> Ap
         }
         if property == "allow_private_data_export" {
             let consented = value.as_bool().unwrap_or(false);
-            outcome.events.push(super::realm_export::consent_event(store, actor.realm.id, user.id, consented)?);
+            outcome.events.push(super::realm_export::consent_event(
+                store,
+                actor.realm.id,
+                user.id,
+                consented,
+            )?);
         }
         if property == "email_address_visibility"
             && let Some(updated) = &updated_user

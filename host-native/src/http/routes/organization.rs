@@ -117,7 +117,10 @@ pub(super) async fn update_realm_user_settings_defaults(
     .await
 }
 
-pub(super) async fn get_realm_export_consents(State(state): State<AppState>, request: ApiRequest) -> Response {
+pub(super) async fn get_realm_export_consents(
+    State(state): State<AppState>,
+    request: ApiRequest,
+) -> Response {
     query(state, request, |t, actor, _| api::realm_export::get_realm_export_consents(t, actor)).await
 }
 
