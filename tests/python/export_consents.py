@@ -1,10 +1,11 @@
-"""Export consents through the unmodified Python `zulip` client.
+"""Exports and their consents through the unmodified Python `zulip` client.
 
 Usage: export_consents.py ZULIPRC
 
 The owner (from ZULIPRC) creates Ada, who allows her private data in exports; the owner reads
 `GET /export/realm/consents` through `call_endpoint`, as Zulip's API documentation does, and
-Ada, not an administrator, is refused with Zulip's error.
+Ada, not an administrator, is refused with Zulip's error. The owner then asks for a public
+export and finds it in `GET /export/realm`, both through `call_endpoint` as Zulip's docs do.
 """
 
 import sys
@@ -29,4 +30,8 @@ error(
     "Must be an organization administrator",
     "UNAUTHORIZED_PRINCIPAL",
 )
+error(ada.call_endpoint(url="/export/realm", method="POST"), "a member may not export", "Must be an organization administrator", "UNAUTHORIZED_PRINCIPAL")
+asked = ok(owner.call_endpoint(url="/export/realm", method="POST", request={"export_type": 1}), "owner asks for a public export")
+listed = ok(owner.call_endpoint(url="/export/realm", method="GET"), "owner lists the exports")
+check("the export is listed as a public one", [(e["id"], e["export_type"]) for e in listed.get("exports", [])] == [(asked.get("id"), 1)], repr(listed))
 finish()

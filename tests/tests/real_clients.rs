@@ -81,7 +81,7 @@ fn the_python_client_sets_organization_texts_and_meets_zulips_refusals() {
 }
 
 #[test]
-fn the_python_client_reads_export_consents_through_call_endpoint() {
+fn the_python_client_exports_and_reads_consents_through_call_endpoint() {
     let server = TestServer::start(env!("CARGO_BIN_EXE_confab-under-test"));
     let zuliprc = server.data_dir.join("zuliprc");
     let output = python::run_script("export_consents.py", &[zuliprc.to_str().expect("utf-8 path")]);
