@@ -209,3 +209,25 @@ fn administrators_see_each_persons_export_consent_and_hear_it_change() {
     assert_eq!(api.queued(&bob, &bob_queue)["events"], json!([]));
     assert_eq!(consents(&ada)[2], json!({"user_id": bob_id, "consented": true}));
 }
+
+#[test]
+fn a_failed_export_is_marked_failed_and_five_a_week_is_the_limit() {
+    let server = TestServer::start(env!("CARGO_BIN_EXE_confab-under-test"));
+    let owner = server.owner();
+    let api = server.api();
+    // A file where the exports' folder belongs: no export can be written.
+    std::fs::create_dir_all(server.data_dir.join("uploads")).expect("uploads folder");
+    std::fs::write(server.data_dir.join("uploads/exports"), b"in the way").expect("a file in the way");
+
+    let id = api.post("/export/realm", Some(&owner), &[]).ok()["id"].clone();
+    let failed = finished(&api, &owner, &id);
+    assert!(failed["failed_timestamp"].is_i64() && failed["export_url"].is_null(), "{failed}");
+    let refused = api.delete(&format!("/export/realm/{id}"), Some(&owner), &[]).error(400, "BAD_REQUEST");
+    assert_eq!(refused["msg"], "Export failed, nothing to delete");
+
+    for _ in 0..4 {
+        api.post("/export/realm", Some(&owner), &[]).ok();
+    }
+    let refused = api.post("/export/realm", Some(&owner), &[]).error(400, "BAD_REQUEST");
+    assert_eq!(refused["msg"], "Exceeded rate limit.");
+}
