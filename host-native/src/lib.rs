@@ -8,6 +8,7 @@ pub mod bootstrap;
 pub mod cli;
 pub mod deliveries;
 pub mod events;
+pub mod exports;
 pub mod http;
 pub mod mail;
 pub mod math;

@@ -124,6 +124,12 @@ impl Server {
             self.state.writer.clone(),
             self.state.site.clone(),
         ));
+        let exports = tokio::spawn(self.state.exports.clone().run(
+            self.state.store.clone(),
+            self.state.writer.clone(),
+            self.state.site.clone(),
+            self.state.files.clone(),
+        ));
         let app = http::app(self.state);
         let closing = events.clone();
         let shutdown = async move {
@@ -133,8 +139,9 @@ impl Server {
         http::serve::serve(self.listener, app, self.timeouts, shutdown).await;
         timer.abort();
         deliveries.abort();
-        // Awaited, so that the delivery task has dropped its store and writer.
-        let _ = tokio::join!(timer, deliveries);
+        exports.abort();
+        // Awaited, so that the delivery and export tasks have dropped their store and writer.
+        let _ = tokio::join!(timer, deliveries, exports);
         let stopped = tokio::task::spawn_blocking(move || writer.stop(WRITER_STOP_TIMEOUT)).await;
         if !matches!(stopped, Ok(true)) {
             tracing::warn!("the writer did not finish within {WRITER_STOP_TIMEOUT:?}");

@@ -3,6 +3,17 @@
 
 use confab_tests::{TestServer, python};
 
+/// Runs one of `tests/python/`'s scripts against a fresh server with the owner's zuliprc; every
+/// check in it must pass.
+fn passes(script: &str) {
+    let server = TestServer::start(env!("CARGO_BIN_EXE_confab-under-test"));
+    let zuliprc = server.data_dir.join("zuliprc");
+    let output = python::run_script(script, &[zuliprc.to_str().expect("utf-8 path")]);
+    assert!(output.status.success(), "the Python client's checks in {script} failed (see its output above)");
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    assert!(stdout.contains(" passed, 0 failed"), "{stdout}");
+}
+
 #[test]
 fn the_python_client_holds_a_first_conversation() {
     let server = TestServer::start(env!("CARGO_BIN_EXE_confab-under-test"));
@@ -32,60 +43,35 @@ fn the_zuliprc_is_private_to_its_owner() {
 
 #[test]
 fn the_python_client_uses_messages_in_full() {
-    let server = TestServer::start(env!("CARGO_BIN_EXE_confab-under-test"));
-    let zuliprc = server.data_dir.join("zuliprc");
-    let output = python::run_script("messages_in_full.py", &[zuliprc.to_str().expect("utf-8 path")]);
-    assert!(output.status.success(), "the Python client's checks failed (see its output above)");
-    let stdout = String::from_utf8_lossy(&output.stdout);
-    assert!(stdout.contains(" passed, 0 failed"), "{stdout}");
+    passes("messages_in_full.py");
 }
 
 #[test]
 fn the_python_client_follows_events_and_registers_again() {
-    let server = TestServer::start(env!("CARGO_BIN_EXE_confab-under-test"));
-    let zuliprc = server.data_dir.join("zuliprc");
-    let output = python::run_script("call_on_each_event.py", &[zuliprc.to_str().expect("utf-8 path")]);
-    assert!(output.status.success(), "the Python client's checks failed (see its output above)");
-    let stdout = String::from_utf8_lossy(&output.stdout);
-    assert!(stdout.contains(" passed, 0 failed"), "{stdout}");
+    passes("call_on_each_event.py");
 }
 
 #[test]
 fn the_python_client_uploads_a_file_that_only_its_recipients_download() {
-    let server = TestServer::start(env!("CARGO_BIN_EXE_confab-under-test"));
-    let zuliprc = server.data_dir.join("zuliprc");
-    let output = python::run_script("uploads.py", &[zuliprc.to_str().expect("utf-8 path")]);
-    assert!(output.status.success(), "the Python client's checks failed (see its output above)");
-    let stdout = String::from_utf8_lossy(&output.stdout);
-    assert!(stdout.contains(" passed, 0 failed"), "{stdout}");
+    passes("uploads.py");
 }
 
 #[test]
 fn the_python_client_votes_in_a_poll_through_call_endpoint() {
-    let server = TestServer::start(env!("CARGO_BIN_EXE_confab-under-test"));
-    let zuliprc = server.data_dir.join("zuliprc");
-    let output = python::run_script("widgets.py", &[zuliprc.to_str().expect("utf-8 path")]);
-    assert!(output.status.success(), "the Python client's checks failed (see its output above)");
-    let stdout = String::from_utf8_lossy(&output.stdout);
-    assert!(stdout.contains(" passed, 0 failed"), "{stdout}");
+    passes("widgets.py");
 }
 
 #[test]
 fn the_python_client_sets_organization_texts_and_meets_zulips_refusals() {
-    let server = TestServer::start(env!("CARGO_BIN_EXE_confab-under-test"));
-    let zuliprc = server.data_dir.join("zuliprc");
-    let output = python::run_script("organization_texts.py", &[zuliprc.to_str().expect("utf-8 path")]);
-    assert!(output.status.success(), "the Python client's checks failed (see its output above)");
-    let stdout = String::from_utf8_lossy(&output.stdout);
-    assert!(stdout.contains(" passed, 0 failed"), "{stdout}");
+    passes("organization_texts.py");
 }
 
 #[test]
 fn the_python_client_reactivates_a_member_back_into_her_groups() {
-    let server = TestServer::start(env!("CARGO_BIN_EXE_confab-under-test"));
-    let zuliprc = server.data_dir.join("zuliprc");
-    let output = python::run_script("group_return.py", &[zuliprc.to_str().expect("utf-8 path")]);
-    assert!(output.status.success(), "the Python client's checks failed (see its output above)");
-    let stdout = String::from_utf8_lossy(&output.stdout);
-    assert!(stdout.contains(" passed, 0 failed"), "{stdout}");
+    passes("group_return.py");
+}
+
+#[test]
+fn the_python_client_exports_and_reads_consents_through_call_endpoint() {
+    passes("export_consents.py");
 }

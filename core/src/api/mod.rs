@@ -33,6 +33,7 @@ pub mod read_receipts;
 pub mod realm;
 pub mod realm_deactivation;
 pub mod realm_emoji;
+pub mod realm_export;
 pub mod realm_properties;
 pub mod realm_user_defaults;
 pub mod records;

@@ -140,6 +140,15 @@ pub fn update_settings(store: &impl Store, actor: &Actor, params: &Params) -> Ap
                 body: json!({"type": "realm_user", "op": "update", "person": person}),
             });
         }
+        if property == "allow_private_data_export" {
+            let consented = value.as_bool().unwrap_or(false);
+            outcome.events.push(super::realm_export::consent_event(
+                store,
+                actor.realm.id,
+                user.id,
+                consented,
+            )?);
+        }
         if property == "email_address_visibility"
             && let Some(updated) = &updated_user
         {

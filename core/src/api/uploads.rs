@@ -173,6 +173,9 @@ pub fn record_upload(
 /// Who may download an upload (Zulip's `validate_attachment_request`): `None` when there is no
 /// such file in the organization (404), `Some(false)` when the user may not (403).
 pub fn may_download(store: &impl Store, user: &User, path_id: &str) -> ApiResult<Option<bool>> {
+    if path_id.starts_with("exports/") {
+        return super::realm_export::may_download_export(store, user, path_id);
+    }
     let Some(attachment) = store.attachment_by_path(path_id)?.filter(|a| a.realm_id == user.realm_id) else {
         return Ok(None);
     };

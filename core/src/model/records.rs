@@ -20,6 +20,8 @@ pub enum RecordKind {
     /// The server operator's grants beyond the user's role (Zulip's special permissions, such
     /// as `can_change_user_emails`); one record, id 0.
     SpecialPermissions,
+    /// An organization data export the user asked for (`api::realm_export::RealmExport`).
+    RealmExport,
 }
 
 impl RecordKind {
@@ -35,6 +37,7 @@ impl RecordKind {
             RecordKind::MutedUser => "muted_user",
             RecordKind::UserTopic => "user_topic",
             RecordKind::SpecialPermissions => "special_permissions",
+            RecordKind::RealmExport => "realm_export",
         }
     }
 }

@@ -56,6 +56,8 @@ pub struct AppState {
     pub thumbnailer: Arc<Thumbnailer>,
     /// Wakes the task that sends scheduled messages when one is created or changed.
     pub deliveries: Deliveries,
+    /// Wakes the task that makes organization exports when one is asked for.
+    pub exports: crate::exports::Exports,
 }
 
 impl AppState {
@@ -94,6 +96,7 @@ impl AppState {
             events,
             site,
             deliveries: Deliveries::default(),
+            exports: crate::exports::Exports::default(),
             login_failures: Arc::new(Mutex::new(SlidingWindow::failed_logins())),
             passwords: PasswordChecks::one_per_core(),
             large_answers,

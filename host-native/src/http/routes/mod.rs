@@ -189,6 +189,9 @@ pub fn router() -> Router<AppState> {
             "/scheduled_messages/{scheduled_message_id}",
             axum::routing::patch(update_scheduled_message).delete(delete_scheduled_message),
         )
+        .route("/export/realm", get(get_realm_exports).post(export_realm))
+        .route("/export/realm/consents", get(get_realm_export_consents))
+        .route("/export/realm/{export_id}", axum::routing::delete(delete_realm_export))
         .route("/invites", get(get_invites).post(send_invites))
         .route("/invites/multiuse", axum::routing::post(create_invite_link))
         .route("/invites/multiuse/{invite_id}", axum::routing::delete(revoke_invite_link))

@@ -117,6 +117,52 @@ pub(super) async fn update_realm_user_settings_defaults(
     .await
 }
 
+pub(super) async fn export_realm(State(state): State<AppState>, request: ApiRequest) -> Response {
+    let exports = state.exports.clone();
+    let outcome = durable_outcome(state, request, |t, actor, params, now| {
+        api::realm_export::export_realm(t, actor, params, now)
+    })
+    .await;
+    if outcome.is_ok() {
+        exports.wake();
+    }
+    respond::outcome(outcome)
+}
+
+pub(super) async fn get_realm_exports(State(state): State<AppState>, request: ApiRequest) -> Response {
+    query(state, request, |t, actor, _| api::realm_export::get_realm_exports(t, actor)).await
+}
+
+pub(super) async fn delete_realm_export(
+    State(state): State<AppState>,
+    Path(id): Path<String>,
+    request: ApiRequest,
+) -> Response {
+    let files = state.files.clone();
+    let outcome = durable_outcome(state, request, move |t, actor, _, now| {
+        let id = id.parse().map_err(|_| ApiError::bad_request("Invalid data export ID"))?;
+        api::realm_export::delete_realm_export(t, actor, id, now)
+    })
+    .await;
+    // The file goes once its deletion is durable; the path is the server's, not the answer's.
+    let outcome = outcome.map(|mut outcome| {
+        if let Some(path_id) =
+            outcome.reply.remove("removed_path_id").and_then(|p| p.as_str().map(str::to_owned))
+        {
+            files.remove(&path_id);
+        }
+        outcome
+    });
+    respond::outcome(outcome)
+}
+
+pub(super) async fn get_realm_export_consents(
+    State(state): State<AppState>,
+    request: ApiRequest,
+) -> Response {
+    query(state, request, |t, actor, _| api::realm_export::get_realm_export_consents(t, actor)).await
+}
+
 pub(super) async fn add_playground(State(state): State<AppState>, request: ApiRequest) -> Response {
     command(state, request, |t, actor, params, _| api::playgrounds::add_playground(t, actor, params)).await
 }
