@@ -30,7 +30,8 @@ upload = io.BytesIO(content)
 upload.name = "quarterly report.pdf"
 uploaded = ok(owner.upload_file(upload), "owner uploads a file with upload_file")
 url = uploaded.get("url", "")
-check("the answer has url, uri and filename", url.startswith("/user_uploads/") and uploaded.get("uri") == url and uploaded.get("filename") == "quarterly-report.pdf", repr(uploaded))
+# The URL's name is sanitized; `filename` is the name as uploaded (feature level 286).
+check("the answer has url, uri and filename", url.endswith("/quarterly-report.pdf") and uploaded.get("uri") == url and uploaded.get("filename") == "quarterly report.pdf", repr(uploaded))
 
 sent = ok(owner.send_message({"type": "private", "to": [ada_id], "content": f"Here it is: [report]({url})"}), "owner links it in a DM to Ada")
 message = ok(ada.get_messages({"anchor": sent["id"], "num_before": 0, "num_after": 0}), "Ada reads the DM")["messages"]
