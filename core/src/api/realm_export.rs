@@ -253,29 +253,11 @@ pub fn export_files(store: &impl Store, export: &RealmExport) -> ApiResult<Vec<(
             "subscribers": store.stream_subscribers(stream.id)?,
         }));
         if public {
-            let index = MessageIndex::Recipient(stream.recipient_id);
-            let ids = store.message_ids(
-                &index,
-                std::ops::Bound::Unbounded,
-                std::ops::Bound::Unbounded,
-                Direction::Ascending,
-            )?;
-            for id in ids {
-                message_ids.push(id?);
-            }
+            push_every_id(store, &MessageIndex::Recipient(stream.recipient_id), &mut message_ids)?;
         }
     }
     for user in consenting {
-        let index = MessageIndex::UserHistory(user);
-        let ids = store.message_ids(
-            &index,
-            std::ops::Bound::Unbounded,
-            std::ops::Bound::Unbounded,
-            Direction::Ascending,
-        )?;
-        for id in ids {
-            message_ids.push(id?);
-        }
+        push_every_id(store, &MessageIndex::UserHistory(user), &mut message_ids)?;
     }
     message_ids.sort();
     message_ids.dedup();
@@ -367,4 +349,18 @@ pub fn consent_event(store: &impl Store, realm: RealmId, user: UserId, consented
         users: human_admins(store, realm)?,
         body: json!({"type": "realm_export_consent", "user_id": user, "consented": consented}),
     })
+}
+
+/// Appends every message id an index holds, oldest first.
+fn push_every_id(store: &impl Store, index: &MessageIndex, ids: &mut Vec<MessageId>) -> ApiResult<()> {
+    let all = store.message_ids(
+        index,
+        std::ops::Bound::Unbounded,
+        std::ops::Bound::Unbounded,
+        Direction::Ascending,
+    )?;
+    for id in all {
+        ids.push(id?);
+    }
+    Ok(())
 }
