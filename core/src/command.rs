@@ -30,7 +30,13 @@ pub enum Event {
     /// A new message, with the users who receive it and their flags, and where its send came
     /// from when the client named its event queue and local id: that queue's event carries
     /// `local_message_id`.
-    Message { message: MessageId, receivers: Vec<(UserId, MessageFlags)>, origin: Option<SendOrigin> },
+    /// Receivers who cannot see the sender get them as "Unknown user" (`hidden_sender`).
+    Message {
+        message: MessageId,
+        receivers: Vec<(UserId, MessageFlags)>,
+        origin: Option<SendOrigin>,
+        hidden_sender: Option<crate::user_access::HiddenSender>,
+    },
     /// Any other event: its body (`type` and payload, no `id`) and who receives it.
     Other { users: Vec<UserId>, body: Value },
     /// A message woke an outgoing-webhook bot: the host posts it to the bot's service (see

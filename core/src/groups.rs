@@ -308,7 +308,10 @@ pub fn setting_change<'v>(
 
 /// The organization's group settings: name, default group, and whether guests may hold it
 /// (Zulip's `allow_everyone_group`), per zulip-semantics §6.2.
-pub const REALM_GROUP_SETTINGS: [(&str, SystemGroup, bool); 22] = [
+pub const REALM_GROUP_SETTINGS: [(&str, SystemGroup, bool); 23] = [
+    // Who sees every user; guests outside it see only the people they share a conversation
+    // with (`crate::user_access`).
+    ("can_access_all_users_group", SystemGroup::Everyone, true),
     ("can_add_custom_emoji_group", SystemGroup::Members, false),
     ("can_add_subscribers_group", SystemGroup::Members, false),
     ("can_create_bots_group", SystemGroup::Members, false),

@@ -37,6 +37,7 @@ pub mod subdomains;
 pub mod thumbnails;
 pub mod time;
 pub mod timezones;
+pub mod user_access;
 pub mod version;
 pub mod widgets;
 pub mod wire;

@@ -46,6 +46,12 @@ const fn group_setting(name: &'static str, everyone: bool, default: &'static str
 
 /// The organization's settings Confab has (see `crate::groups::REALM_GROUP_SETTINGS`).
 pub const REALM: &[PermissionSetting] = &[
+    PermissionSetting {
+        require_system_group: true,
+        allow_nobody_group: false,
+        allowed_system_groups: &["role:everyone", "role:members"],
+        ..setting("can_access_all_users_group", true, "role:everyone")
+    },
     setting("can_add_custom_emoji_group", false, "role:members"),
     setting("can_add_subscribers_group", false, "role:members"),
     setting("can_create_bots_group", false, "role:members"),

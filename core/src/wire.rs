@@ -263,6 +263,28 @@ pub struct PageMessage {
     html: Option<StoredHtml>,
 }
 
+impl PageMessage {
+    /// Every field but the HTML `content`.
+    pub fn fields_mut(&mut self) -> &mut Value {
+        &mut self.fields
+    }
+}
+
+/// A reactor's legacy `user` object as a viewer who cannot see them gets it.
+pub fn hide_reactor(reaction: &mut Value, realm_url: &str) {
+    let Some(id) = reaction["user_id"].as_u64() else { return };
+    reaction["user"]["full_name"] = crate::user_access::INACCESSIBLE_USER_NAME.into();
+    reaction["user"]["email"] = crate::user_access::placeholder_email(UserId(id), realm_url).into();
+}
+
+/// A message's sender as a viewer who cannot see them gets it (Zulip's `finalize_payload`
+/// with `can_access_sender` false): "Unknown user", a made-up address, the unknown avatar.
+pub fn hide_sender(fields: &mut Value, sender: UserId, realm_url: &str) {
+    fields["sender_full_name"] = crate::user_access::INACCESSIBLE_USER_NAME.into();
+    fields["sender_email"] = crate::user_access::placeholder_email(sender, realm_url).into();
+    fields["avatar_url"] = crate::user_access::INACCESSIBLE_USER_AVATAR.into();
+}
+
 /// A page of messages as a JSON array, each message's stored HTML spliced in as it is (see
 /// [`crate::raw_json`]).
 pub fn page_json(page: &[PageMessage]) -> serde_json::Result<Vec<u8>> {

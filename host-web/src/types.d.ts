@@ -563,7 +563,7 @@ export type PropertyChange = { property: string, value: JsonValue, } & ({ [key i
 
 export type RealmUpdateDict = { data: { [key in string]: JsonValue }, } & ({ [key in string]: number | string | boolean | Array<JsonValue> | { [key in string]: JsonValue } | null });
 
-export type RealmUserEvent = { "op": "add" } & RealmUserAdd | { "op": "update" } & RealmUserUpdate;
+export type RealmUserEvent = { "op": "add" } & RealmUserAdd | { "op": "update" } & RealmUserUpdate | { "op": "remove" } & RealmUserRemove;
 
 export type RealmUserAdd = { person: JsonValue, } & ({ [key in string]: number | string | boolean | Array<JsonValue> | { [key in string]: JsonValue } | null });
 

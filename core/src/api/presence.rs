@@ -125,6 +125,9 @@ pub fn realm_presences(
 ) -> ApiResult<(Value, i64)> {
     let mut presences = Map::new();
     let mut latest = None;
+    // A guest whose access to users is limited sees only the presence of those she sees (as in
+    // a Zulip that sets `CAN_ACCESS_ALL_USERS_GROUP_LIMITS_PRESENCE`).
+    let access = crate::user_access::UserAccess::of(store, &actor.realm, &actor.user)?;
     if query.history_limit_days != 0 {
         let after = query.last_update_id.unwrap_or(0).max(0);
         // A client that holds data wants every change since, however old.
@@ -134,7 +137,11 @@ pub fn realm_presences(
             if oldest.is_some_and(|oldest| presence.last_connected_time < oldest) {
                 continue;
             }
-            let Some(user) = shown_user(store, actor.realm.id, presence.user_id)? else { continue };
+            let Some(user) =
+                shown_user(store, actor.realm.id, presence.user_id)?.filter(|u| access.can_see(u))
+            else {
+                continue;
+            };
             latest = latest.max(Some(presence.last_update_id));
             let (active, connected) = (presence.last_active_time, presence.last_connected_time);
             if query.slim {
@@ -288,8 +295,12 @@ pub fn get_user_presence(
             None => None,
         },
     };
-    let user =
-        user.filter(|u| u.realm_id == actor.realm.id && u.is_active).ok_or_else(ApiError::no_such_user)?;
+    // Someone a guest cannot see has no presence for her, as in a Zulip that sets
+    // `CAN_ACCESS_ALL_USERS_GROUP_LIMITS_PRESENCE`.
+    let access = crate::user_access::UserAccess::of(store, &actor.realm, &actor.user)?;
+    let user = user
+        .filter(|u| u.realm_id == actor.realm.id && u.is_active && access.can_see(u))
+        .ok_or_else(ApiError::no_such_user)?;
     if user.is_bot() {
         return Err(ApiError::bad_request("Presence is not supported for bot users."));
     }

@@ -15,7 +15,7 @@ use crate::events::{
     NOTIFICATION_SETTINGS_LEGACY, QueueOptions, parse_client_capabilities, parse_event_narrow,
 };
 use crate::groups::{Groups, REALM_GROUP_SETTINGS, realm_setting};
-use crate::model::{IndexedFlag, MessageKind, SystemGroup, User};
+use crate::model::{IndexedFlag, MessageKind, User};
 use crate::params::{Json, Params};
 use crate::store::{Direction, MessageIndex, Store};
 use crate::subdomains::Site;
@@ -193,8 +193,6 @@ pub fn initial_state(
             };
             put(key, json!(crate::legacy_policies::legacy_policy(setting, system)));
         }
-        // Everyone sees every user: Confab does not restrict user access (feature level 225).
-        put("realm_can_access_all_users_group", json!(groups.system_id(SystemGroup::Everyone)?));
         put("server_supported_permission_settings", crate::permission_settings::supported_json());
     }
     if wanted.any(&["realm_user"]) {
@@ -517,7 +515,8 @@ fn realm_block(actor: &Actor, site: &Site) -> Map<String, Value> {
 
 /// The users the client knows: the organization's active users (the current user included,
 /// which zulip-terminal requires), the deactivated ones, the system bots, and the current
-/// user's own fields at top level.
+/// user's own fields at top level. A guest whose access to users is limited gets the users
+/// they cannot see as "Unknown user" placeholders, or not at all with `user_list_incomplete`.
 fn realm_user_block(
     store: &impl Store,
     actor: &Actor,
@@ -532,8 +531,13 @@ fn realm_user_block(
     let mut active = Vec::new();
     let mut inactive = Vec::new();
     let mut bots = Vec::new();
+    let access = crate::user_access::UserAccess::of(store, &actor.realm, &actor.user)?;
     for user in store.realm_users(actor.realm.id)? {
-        if Some(user.id) == actor.realm.notification_bot {
+        if !access.can_see(&user) {
+            if !options.capabilities.user_list_incomplete {
+                active.push(crate::user_access::placeholder_json(user.id, &actor.realm_url));
+            }
+        } else if Some(user.id) == actor.realm.notification_bot {
             let mut bot = show(&user)?;
             bot["is_system_bot"] = true.into();
             bots.push(bot);

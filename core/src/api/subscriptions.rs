@@ -361,6 +361,10 @@ pub fn subscribe(store: &impl Store, actor: &Actor, params: &Params, now: i64) -
             outcome.events.push(event);
         }
     }
+    // Guests whose access to users is limited learn of the people they now share a channel
+    // with before anything else.
+    let (gained, _) = crate::user_access::access_change_events(store, &actor.realm, &outcome.changes)?;
+    outcome.events.splice(0..0, gained);
     let new_defaults: Vec<&Stream> = targets.iter().filter(|s| s.is_default).collect();
     if is_default && !new_defaults.is_empty() {
         outcome.events.push(super::default_channels::default_streams_event(
@@ -551,5 +555,8 @@ pub fn unsubscribe(store: &impl Store, actor: &Actor, params: &Params) -> ApiRes
             outcome.events.push(event);
         }
     }
+    // Guests whose access to users is limited lose the people they no longer share anything with.
+    let (_, lost) = crate::user_access::access_change_events(store, &actor.realm, &outcome.changes)?;
+    outcome.events.extend(lost);
     Ok(outcome.reply("removed", removed).reply("not_removed", not_removed))
 }

@@ -20,6 +20,7 @@ use super::user_groups::role_group_events;
 use crate::groups::Groups;
 use crate::params::{Json, Params};
 use crate::store::{Change, IdAllocator, MessageIndex, Store};
+use crate::user_access::UserAccess;
 use crate::wire;
 
 /// The longest full name Zulip accepts.
@@ -206,14 +207,19 @@ pub fn new_user_joining(
 pub fn create_user(store: &impl Store, actor: &Actor, new: NewUser, now: i64) -> ApiResult<Outcome> {
     require_admin(actor)?;
     let (id, changes) = new_user_changes(store, &actor.realm, new, now)?;
-    let events = user_created_events(store, actor.realm.id, &changes)?;
+    let events = user_created_events(store, actor.realm.id, &actor.realm_url, &changes)?;
     Ok(Outcome { changes, events, ..Outcome::default() }.reply("user_id", id.0))
 }
 
 /// What everyone hears of a user created by `changes` (from [`new_user_joining`]): the user
 /// (with the real email for those who may see it), their system groups, and their joining
 /// channels, as with any subscription.
-pub fn user_created_events(store: &impl Store, realm: RealmId, changes: &[Change]) -> ApiResult<Vec<Event>> {
+pub fn user_created_events(
+    store: &impl Store,
+    realm: RealmId,
+    realm_url: &str,
+    changes: &[Change],
+) -> ApiResult<Vec<Event>> {
     let created = changes.iter().find_map(|c| match c {
         Change::PutUser(u) => Some(u.clone()),
         _ => None,
@@ -234,6 +240,7 @@ pub fn user_created_events(store: &impl Store, realm: RealmId, changes: &[Change
                 body: json!({"type": "realm_user", "op": "add", "person": person}),
             });
         }
+        outcome.events.extend(newcomer_placeholder_event(store, realm, realm_url, &created, changes)?);
         let groups = Groups::load(store, realm)?;
         outcome.events.extend(role_group_events(&groups, created.id, None, Some(created.role)));
         // The default channels' watchers see the newcomer join, as with any subscription.
@@ -256,6 +263,47 @@ pub fn user_created_events(store: &impl Store, realm: RealmId, changes: &[Change
         }
     }
     Ok(outcome.events)
+}
+
+/// For the guests who will not see a new user (sharing no channel with them), the "Unknown
+/// user" placeholder of them; the real `realm_user` `add` event is kept from those guests
+/// when events are delivered (`user_access::narrow_audience`).
+fn newcomer_placeholder_event(
+    store: &impl Store,
+    realm: RealmId,
+    realm_url: &str,
+    created: &User,
+    changes: &[Change],
+) -> ApiResult<Option<Event>> {
+    let Some(realm) = store.realm(realm)? else { return Ok(None) };
+    if created.is_bot() || !crate::user_access::is_limited(store, &realm)? {
+        return Ok(None);
+    }
+    let joined: Vec<StreamId> = changes
+        .iter()
+        .filter_map(|c| match c {
+            Change::PutSubscription(sub) if sub.active => Some(sub.stream_id),
+            _ => None,
+        })
+        .collect();
+    let groups = Groups::load(store, realm.id)?;
+    let mut unseeing = Vec::new();
+    for guest in store.realm_users(realm.id)?.iter().filter(|u| u.is_active && u.is_guest()) {
+        if crate::groups::realm_permission(&groups, &realm, guest, crate::user_access::SETTING)? {
+            continue;
+        }
+        let shares_a_channel =
+            store.user_subscriptions(guest.id)?.iter().any(|s| s.active && joined.contains(&s.stream_id));
+        if !shares_a_channel {
+            unseeing.push(guest.id);
+        }
+    }
+    if unseeing.is_empty() {
+        return Ok(None);
+    }
+    let person = crate::user_access::placeholder_json(created.id, realm_url);
+    let body = json!({"type": "realm_user", "op": "add", "person": person, crate::user_access::PLACEHOLDER_MARK: true});
+    Ok(Some(Event::Other { users: unseeing, body }))
 }
 
 /// `GET /users/me`: the actor's own record, with `max_message_id`.
@@ -294,14 +342,16 @@ fn requested_profile_data(store: &impl Store, params: &Params, user: &User) -> A
 
 /// `GET /users`: every user of the organization, deactivated ones included as Zulip does. The
 /// notification bot is a system bot: Zulip lists those apart (`cross_realm_bots`), not here.
+/// A guest whose access to users is limited gets only the users they can see.
 pub fn get_users(store: &impl Store, actor: &Actor, params: &Params) -> ApiResult<Outcome> {
     let client_gravatar = client_gravatar(params)?;
     // Only these users, when given (feature level 384); ids of no one are passed over.
     let only = params.optional::<Json<Vec<u64>>>("user_ids")?.map(|Json(ids)| ids);
+    let access = UserAccess::of(store, &actor.realm, &actor.user)?;
     let mut members = Vec::new();
     for user in store.realm_users(actor.realm.id)? {
         let asked = only.as_ref().is_none_or(|ids| ids.contains(&user.id.0));
-        if asked && Some(user.id) != actor.realm.notification_bot {
+        if asked && Some(user.id) != actor.realm.notification_bot && access.can_see(&user) {
             let mut shown = wire::user(&user, &actor.user, requested_profile_data(store, params, &user)?);
             shown["avatar_url"] = wire::avatar_url_seen_by(&user, &actor.user, client_gravatar);
             members.push(shown);
@@ -313,6 +363,10 @@ pub fn get_users(store: &impl Store, actor: &Actor, params: &Params) -> ApiResul
 /// `GET /users/{user_id}` and `GET /users/{email}`.
 pub fn get_user(store: &impl Store, actor: &Actor, who: UserRef<'_>, params: &Params) -> ApiResult<Outcome> {
     match find_user(store, actor, who)? {
+        // Zulip's `access_user_common`: a user one cannot see exists, but is not shown.
+        Some(user) if !UserAccess::of(store, &actor.realm, &actor.user)?.can_see(&user) => {
+            Err(ApiError::insufficient_permission())
+        }
         Some(user) => {
             let mut shown = wire::user(&user, &actor.user, requested_profile_data(store, params, &user)?);
             shown["avatar_url"] = wire::avatar_url_seen_by(&user, &actor.user, client_gravatar(params)?);

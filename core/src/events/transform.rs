@@ -126,6 +126,14 @@ pub(crate) fn expand(body: &Value, shape: &Shape<'_>) -> Vec<Value> {
     {
         return Vec::new();
     }
+    // A placeholder for a user one cannot see is for clients that need every user listed.
+    if event_type(&body) == "realm_user"
+        && let Value::Object(fields) = &mut body
+        && fields.remove(crate::user_access::PLACEHOLDER_MARK).is_some()
+        && shape.caps.user_list_incomplete
+    {
+        return Vec::new();
+    }
     if matches!(event_type(&body), "subscription" | "stream") {
         inherited_notification_settings(&mut body, shape.caps.notification_settings_null);
     }

@@ -21,13 +21,13 @@ use crate::events::{Answer, Fetch};
 /// Authenticates on a snapshot, off the async threads. The actor is `None` when no
 /// credentials were sent at all.
 async fn actor_of(state: &AppState, request: ApiRequest) -> ApiResult<(Option<Actor>, ApiRequest)> {
-    let store = state.store.clone();
+    let (store, site) = (state.store.clone(), state.site.clone());
     tokio::task::spawn_blocking(move || {
         if request.is_anonymous() {
             return Ok((None, request));
         }
         let actor = store.read(|t| authenticate(t, &request))?;
-        Ok((Some(actor), request))
+        Ok((Some(super::routes::with_realm_url(&site, actor)), request))
     })
     .await
     .map_err(ApiError::internal)?

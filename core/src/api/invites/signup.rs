@@ -76,7 +76,14 @@ pub struct SignUp {
 }
 
 /// Creates the account a link invites. Answers `user_id` and `email`.
-pub fn sign_up(store: &impl Store, realm: &Realm, key: &str, form: SignUp, now: i64) -> ApiResult<Outcome> {
+pub fn sign_up(
+    store: &impl Store,
+    realm: &Realm,
+    realm_url: &str,
+    key: &str,
+    form: SignUp,
+    now: i64,
+) -> ApiResult<Outcome> {
     let invitation = match invitation_for_link(store, realm.id, key, now)? {
         Ok(invitation) => invitation,
         Err(refusal) => return Err(ApiError::bad_request(refusal.text())),
@@ -113,7 +120,7 @@ pub fn sign_up(store: &impl Store, realm: &Realm, key: &str, form: SignUp, now: 
         password_hash: Some(form.password_hash),
     };
     let (user_id, mut changes) = new_user_joining(store, realm, new, InitialChannels::These(channels), now)?;
-    let mut events = user_created_events(store, realm.id, &changes)?;
+    let mut events = user_created_events(store, realm.id, realm_url, &changes)?;
 
     let groups = Groups::load(store, realm.id)?;
     for id in &invitation.group_ids {

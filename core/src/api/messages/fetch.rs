@@ -3,12 +3,15 @@
 
 use std::ops::Bound;
 
+use serde_json::Value;
+
 use crate::command::{Actor, Outcome};
 use crate::error::{ApiError, ApiResult};
-use crate::ids::MessageId;
+use crate::ids::{MessageId, UserId};
 use crate::model::{Message, MessageFlags};
 use crate::params::{Json, Params};
 use crate::store::{Direction, Store};
+use crate::user_access::UserAccess;
 use crate::wire::{self, MessageOptions};
 
 use super::super::narrow::{self, Narrow};
@@ -119,11 +122,44 @@ fn render(
     matches: Vec<Match>,
     options: MessageOptions,
 ) -> ApiResult<Vec<u8>> {
+    let access = UserAccess::of(store, &actor.realm, &actor.user)?;
     let page = matches
         .into_iter()
-        .map(|m| wire::page_message(store, &actor.realm, m.message, actor.user.id, m.flags, options))
+        .map(|m| {
+            let mut shown =
+                wire::page_message(store, &actor.realm, m.message, actor.user.id, m.flags, options)?;
+            hide_unseen_people(store, &access, shown.fields_mut(), &actor.realm_url)?;
+            Ok(shown)
+        })
         .collect::<ApiResult<Vec<_>>>()?;
     wire::page_json(&page).map_err(ApiError::internal)
+}
+
+/// Shows the people of a message a viewer cannot see (a limited guest) as "Unknown user": its
+/// sender, and those who reacted to it.
+fn hide_unseen_people(
+    store: &impl Store,
+    access: &UserAccess,
+    fields: &mut Value,
+    realm_url: &str,
+) -> ApiResult<()> {
+    if access.sees_all() {
+        return Ok(());
+    }
+    let visible = |id: Option<u64>| -> ApiResult<bool> {
+        let Some(id) = id else { return Ok(true) };
+        Ok(store.user(UserId(id))?.is_some_and(|user| access.can_see(&user)))
+    };
+    let sender = fields["sender_id"].as_u64();
+    if !visible(sender)? {
+        wire::hide_sender(fields, UserId(sender.unwrap_or_default()), realm_url);
+    }
+    for reaction in fields["reactions"].as_array_mut().into_iter().flatten() {
+        if !visible(reaction["user_id"].as_u64())? {
+            wire::hide_reactor(reaction, realm_url);
+        }
+    }
+    Ok(())
 }
 
 /// A range of matches around an anchor, with Zulip's `found_*` facts.
@@ -287,6 +323,8 @@ pub(crate) fn one_message(
     let options = message_options(params)?;
     let message = store.message(id)?.ok_or_else(unreadable)?;
     let flags = visible_flags(store, &actor.user, &message)?.ok_or_else(unreadable)?;
-    let shown = wire::message(store, &actor.realm, &message, actor.user.id, flags, options)?;
+    let mut shown = wire::message(store, &actor.realm, &message, actor.user.id, flags, options)?;
+    let access = UserAccess::of(store, &actor.realm, &actor.user)?;
+    hide_unseen_people(store, &access, &mut shown, &actor.realm_url)?;
     Ok(Outcome::default().reply("raw_content", message.content.clone()).reply("message", shown))
 }

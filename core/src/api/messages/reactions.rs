@@ -76,7 +76,7 @@ pub fn add_reaction(
     let automatic = automatic_follow::on_participation(store, actor, &message, now)?;
     changes.extend(automatic.changes);
     let mut events = automatic.events;
-    events.push(reaction_event(store, actor, &message, &reaction, "add")?);
+    events.extend(reaction_event(store, actor, &message, &reaction, "add")?);
     changes.push(Change::AddReaction(reaction));
     Ok(Outcome { changes, events, ..Outcome::default() })
 }
@@ -118,19 +118,20 @@ pub fn remove_reaction(
             ApiError::bad_request("Invalid emoji code")
         });
     };
-    let event = reaction_event(store, actor, &message, &reaction, "remove")?;
-    Ok(Outcome { changes: vec![Change::RemoveReaction(reaction)], events: vec![event], ..Outcome::default() })
+    let events = reaction_event(store, actor, &message, &reaction, "remove")?;
+    Ok(Outcome { changes: vec![Change::RemoveReaction(reaction)], events, ..Outcome::default() })
 }
 
 /// The `reaction` event, with the legacy `user` object zulip-terminal reads, for everyone who
-/// has the message and, when the channel's history is open, its subscribers.
+/// has the message and, when the channel's history is open, its subscribers. Guests who
+/// cannot see the reactor get that object as "Unknown user".
 fn reaction_event(
     store: &impl Store,
     actor: &Actor,
     message: &Message,
     reaction: &Reaction,
     op: &str,
-) -> ApiResult<Event> {
+) -> ApiResult<Vec<Event>> {
     let mut users: Vec<UserId> = store.message_users(message.id)?;
     users.push(actor.user.id);
     if let Some(stream) = message.stream_id().map(|s| store.stream(s)).transpose()?.flatten()
@@ -154,5 +155,13 @@ fn reaction_event(
             "full_name": actor.user.full_name,
         },
     });
-    Ok(Event::Other { users, body })
+    let (seeing, unseeing) = crate::user_access::split_by_sight(store, &actor.realm, &actor.user, users)?;
+    let mut events = Vec::new();
+    if !unseeing.is_empty() {
+        let mut hidden = body.clone();
+        crate::wire::hide_reactor(&mut hidden, &actor.realm_url);
+        events.push(Event::Other { users: unseeing, body: hidden });
+    }
+    events.push(Event::Other { users: seeing, body });
+    Ok(events)
 }

@@ -298,6 +298,11 @@ fn address_direct(store: &impl Store, actor: &Actor, params: &Params) -> ApiResu
             }
         }
     };
+    // Zulip's `check_sender_can_access_recipients`.
+    let access = crate::user_access::UserAccess::of(store, &actor.realm, &actor.user)?;
+    if !participants.iter().all(|u| access.can_see(u)) {
+        return Err(ApiError::bad_request("You do not have permission to access some of the recipients."));
+    }
     super::direct_permissions::check_can_send_direct(
         store,
         actor,
@@ -418,6 +423,7 @@ fn send(
     changes.extend(automatic.changes);
     // Clients learn of the new policies before the message, as from Zulip.
     let mut events = automatic.events;
+    events.extend(composed.introductions);
     events.push(composed.event);
     events.extend(composed.followups);
     let outcome = Outcome { changes, events, ..Outcome::default() }.reply("id", composed.id.0);
@@ -435,6 +441,9 @@ pub(super) struct Composed {
     /// Events that follow the message's: a channel's first message changes the channel
     /// (`first_message_id`), and outgoing-webhook bots it wakes.
     pub followups: Vec<Event>,
+    /// Events that go before the message's: the people of a direct message a guest did not
+    /// see yet (`user_access::direct_message_introductions`).
+    pub introductions: Vec<Event>,
 }
 
 /// Renders and files a message from `sender` to an addressed conversation. `ids` hands out
@@ -522,13 +531,29 @@ pub(super) fn compose(
         &message,
         mentions.mentioned_users(),
     )?);
+    let is_channel_message = !message.is_direct();
+    let addressed_kind_participants = match &message.kind {
+        MessageKind::Direct { participants } => Some(participants.clone()),
+        MessageKind::Stream { .. } => None,
+    };
     let mut changes = addressed.changes;
     changes.push(Change::InsertMessage { message, receivers: receivers.clone() });
     let claimed =
         crate::api::uploads::claim_attachments(store, sender, id, now, &rendering.user_upload_paths, &[])?;
     changes.extend(claimed.changes);
     followups.extend(claimed.events);
-    Ok(Composed { id, changes, event: Event::Message { message: id, receivers, origin: None }, followups })
+    let introductions = match &addressed_kind_participants {
+        Some(participants) => crate::user_access::direct_message_introductions(store, realm, participants)?,
+        None => Vec::new(),
+    };
+    let hidden_sender = if is_channel_message {
+        let receiver_ids = receivers.iter().map(|(user, _)| *user);
+        crate::user_access::sender_hidden_from(store, realm, sender, receiver_ids, &actor.realm_url)?
+    } else {
+        None
+    };
+    let event = Event::Message { message: id, receivers, origin: None, hidden_sender };
+    Ok(Composed { id, changes, event, followups, introductions })
 }
 
 /// Checks a message exactly as [`send_message`] would send it now, and returns the message it

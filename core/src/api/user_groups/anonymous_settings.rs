@@ -5,8 +5,10 @@
 //! `do_reactivate_user` tells everyone each setting's new value: a `realm` `update_dict` for
 //! the organization's, a `user_group` `update` for a group's.
 //!
-//! Zulip also sends these on deactivation, but only to users who cannot see the deactivated
-//! user (`can_access_all_users_group`); Confab lets everyone see everyone, so no one needs them.
+//! Zulip also sends these on deactivation to the guests who cannot see the deactivated user
+//! (`can_access_all_users_group`, see `crate::user_access`), who get no `realm_user` event to
+//! drop the user by. Confab does not: such a guest keeps the id in those settings until she
+//! registers again.
 
 use serde_json::{Map, Value, json};
 

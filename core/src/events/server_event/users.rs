@@ -14,6 +14,18 @@ use super::Rest;
 pub enum RealmUserEvent {
     Add(RealmUserAdd),
     Update(RealmUserUpdate),
+    /// A guest no longer sees this user (feature level 228).
+    Remove(RealmUserRemove),
+}
+
+/// The user a guest lost sight of: `person` has the `user_id` (and "Unknown user" as the
+/// deprecated `full_name`).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "typescript", derive(TS))]
+pub struct RealmUserRemove {
+    pub person: PersonUpdate,
+    #[serde(flatten)]
+    pub rest: Rest,
 }
 
 /// A new user: their record goes into `realm_users` as it is.

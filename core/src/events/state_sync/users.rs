@@ -30,8 +30,20 @@ pub(super) fn apply_realm_user(state: &mut Map<String, Value>, event: &RealmUser
             {
                 person["avatar_url"] = Value::Null;
             }
+            // A user a guest comes to see replaces their "Unknown user" placeholder.
+            let id = person["user_id"].clone();
             if let Some(users) = list_mut(state, "realm_users") {
+                users.retain(|u| u["user_id"] != id);
                 users.push(person);
+            }
+        }
+        RealmUserEvent::Remove(removed) => {
+            // Out of sight: gone from the lists, as for a client with `user_list_incomplete`.
+            let id = json!(removed.person.user_id);
+            for key in ["realm_users", "realm_non_active_users"] {
+                if let Some(list) = list_mut(state, key) {
+                    list.retain(|u| u["user_id"] != id);
+                }
             }
         }
         RealmUserEvent::Update(update) => {

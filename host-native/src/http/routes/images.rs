@@ -208,6 +208,15 @@ pub(crate) async fn serve_avatar(State(state): State<AppState>, Path(rest): Path
     {
         return (StatusCode::FOUND, [(header::LOCATION, location)]).into_response();
     }
+    default_avatar()
+}
+
+/// The avatar of a user one cannot see: the neutral default, which tells nothing of them.
+pub(crate) async fn serve_unknown_user_avatar() -> Response {
+    default_avatar()
+}
+
+fn default_avatar() -> Response {
     let mut response = (StatusCode::OK, DEFAULT_AVATAR).into_response();
     let headers = response.headers_mut();
     headers.insert(header::CONTENT_TYPE, HeaderValue::from_static("image/png"));

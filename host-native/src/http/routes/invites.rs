@@ -178,9 +178,12 @@ pub(super) async fn join(
         Err(err) => return respond::error(&err),
     };
     let (signing_realm, signing_key) = (realm.clone(), key.clone());
+    let signing_url = site.realm_url(&realm.subdomain);
     let signed_up = state
         .writer
-        .submit(Box::new(move |tables| signup::sign_up(tables, &signing_realm, &signing_key, form, now())))
+        .submit(Box::new(move |tables| {
+            signup::sign_up(tables, &signing_realm, &signing_url, &signing_key, form, now())
+        }))
         .await;
     let outcome = match signed_up {
         Ok(outcome) => outcome,

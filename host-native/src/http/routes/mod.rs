@@ -208,6 +208,8 @@ pub fn router() -> Router<AppState> {
         .route("/user_uploads/{realm}/{*path}", get(serve_upload))
         .route("/user_avatars/{*path}", get(serve_user_avatar))
         .route("/avatar/{*rest}", get(serve_avatar))
+        // What guests see of users hidden from them (`user_access::INACCESSIBLE_USER_AVATAR`).
+        .route("/static/images/unknown-user-avatar.png", get(serve_unknown_user_avatar))
         // The browser client, embedded at build time.
         .route("/", get(serve_web_client_page))
         .route("/login/", get(serve_web_client_page))
