@@ -1,6 +1,7 @@
 //! Thumbnails of uploaded images, as Zulip names, chooses and limits them
 //! (`zerver/lib/thumbnail.py`): the formats made, their names in URLs
-//! (`/user_uploads/thumbnail/<path_id>/840x560.webp`), the pixel limits an image must keep to be
+//! (`/user_uploads/thumbnail/<path_id>/840x560.webp`), the full-size transcoded version of an
+//! image browsers cannot show (`4032x3024.webp`), the pixel limits an image must keep to be
 //! thumbnailed at all, which stored thumbnail answers a request, and register's
 //! `server_thumbnail_formats`. The pixels themselves are the host's work.
 
@@ -54,6 +55,23 @@ pub const THUMBNAIL_OUTPUT_FORMATS: &[ThumbnailFormat] = &[
     ThumbnailFormat { extension: "webp", max_width: 840, max_height: 560, animated: false },
 ];
 
+/// Zulip's `TRANSCODED_IMAGE_FORMAT`: made too of an image whose type browsers do not show
+/// (see [`needs_transcoding`]), as the full-size version clients show instead of the original
+/// (`data-transcoded-image`). A portrait image gets it turned: `3024x4032.webp`.
+pub const TRANSCODED_IMAGE_FORMAT: ThumbnailFormat =
+    ThumbnailFormat { extension: "webp", max_width: 4032, max_height: 3024, animated: false };
+
+/// The image types of Zulip's `INLINE_MIME_TYPES`: the images browsers show as they are.
+const IMAGE_TYPES_BROWSERS_SHOW: &[&str] =
+    &["image/apng", "image/avif", "image/gif", "image/jpeg", "image/png", "image/svg+xml", "image/webp"];
+
+/// Whether a thumbnailed image of this type gets [`TRANSCODED_IMAGE_FORMAT`] too: its type is
+/// not one of Zulip's `INLINE_MIME_TYPES`. Of the types Confab thumbnails, that is TIFF alone
+/// (Zulip also HEIC, which Confab cannot read).
+pub fn needs_transcoding(content_type: &str) -> bool {
+    !IMAGE_TYPES_BROWSERS_SHOW.contains(&content_type)
+}
+
 fn format_name(max_width: u32, max_height: u32, animated: bool, extension: &str) -> String {
     let anim = if animated { "-anim" } else { "" };
     format!("{max_width}x{max_height}{anim}.{extension}")
@@ -101,10 +119,21 @@ impl RequestedFormat {
     }
 }
 
-/// The formats to make of an image with `frames` frames (Zulip's `missing_thumbnails` for a
-/// new image: no animated format of a still image).
-pub fn formats_to_make(frames: u32) -> impl Iterator<Item = &'static ThumbnailFormat> {
-    THUMBNAIL_OUTPUT_FORMATS.iter().filter(move |f| frames > 1 || !f.animated)
+/// The formats to make of a new image of `content_type`, `width` × `height` as shown (after
+/// EXIF rotation), with `frames` frames (Zulip's `missing_thumbnails` for an image with none
+/// yet): the output formats, less the animated ones for a still image, then for a type
+/// browsers do not show the transcoded format, turned for a portrait image.
+pub fn formats_to_make(content_type: &str, width: u32, height: u32, frames: u32) -> Vec<ThumbnailFormat> {
+    let mut formats = THUMBNAIL_OUTPUT_FORMATS.to_vec();
+    if needs_transcoding(content_type) {
+        let mut transcoded = TRANSCODED_IMAGE_FORMAT;
+        if width < height {
+            std::mem::swap(&mut transcoded.max_width, &mut transcoded.max_height);
+        }
+        formats.push(transcoded);
+    }
+    formats.retain(|f| frames > 1 || !f.animated);
+    formats
 }
 
 /// Zulip's `libvips_check_image(truncated_animation=True)`: whether an image of this size may
@@ -146,6 +175,18 @@ pub fn default_thumbnail(path_id: &str, image: &ImageAttachment) -> (String, boo
         .find(|f| f.animated == animated)
         .unwrap_or(&THUMBNAIL_OUTPUT_FORMATS[0]);
     (format!("{THUMBNAIL_PREFIX}{path_id}/{}", format.name()), format.animated)
+}
+
+/// The format named by an image's `data-transcoded-image` (Zulip's `get_transcoded_format`):
+/// none for a type browsers show; else the largest thumbnail made (by pixels, the last made
+/// of equals), which is the transcoded one.
+pub fn transcoded_image(content_type: &str, image: &ImageAttachment) -> Option<String> {
+    if !needs_transcoding(content_type) {
+        return None;
+    }
+    // `max_by_key` keeps the last of equals, as Zulip's stable sort and `pop` do.
+    let largest = image.thumbnails.iter().max_by_key(|t| u64::from(t.width) * u64::from(t.height));
+    largest.map(StoredThumbnail::name)
 }
 
 /// The stored thumbnail that answers a request for `requested` (Zulip's `serve_file` with a
@@ -220,10 +261,48 @@ mod tests {
         }
     }
 
+    fn names(formats: Vec<ThumbnailFormat>) -> Vec<String> {
+        formats.iter().map(ThumbnailFormat::name).collect()
+    }
+
     #[test]
     fn still_images_get_no_animated_thumbnail() {
-        assert_eq!(formats_to_make(1).map(ThumbnailFormat::name).collect::<Vec<_>>(), ["840x560.webp"]);
-        assert_eq!(formats_to_make(7).count(), 2);
+        assert_eq!(names(formats_to_make("image/png", 10, 10, 1)), ["840x560.webp"]);
+        assert_eq!(names(formats_to_make("image/gif", 10, 10, 7)), ["840x560-anim.webp", "840x560.webp"]);
+    }
+
+    #[test]
+    fn types_browsers_do_not_show_get_a_transcoded_version_turned_as_the_image_is() {
+        assert_eq!(names(formats_to_make("image/tiff", 800, 600, 1)), ["840x560.webp", "4032x3024.webp"]);
+        assert_eq!(names(formats_to_make("image/tiff", 600, 600, 1)), ["840x560.webp", "4032x3024.webp"]);
+        assert_eq!(names(formats_to_make("image/tiff", 600, 800, 1)), ["840x560.webp", "3024x4032.webp"]);
+        for shown in ["image/png", "image/jpeg", "image/gif", "image/webp", "image/avif"] {
+            assert!(!needs_transcoding(shown), "{shown}");
+        }
+        assert!(needs_transcoding("image/heic"));
+    }
+
+    #[test]
+    fn the_transcoded_image_is_the_largest_thumbnail_of_a_type_browsers_do_not_show() {
+        let thumbnail =
+            |format: ThumbnailFormat, width, height| StoredThumbnail { width, height, ..stored(&format, 10) };
+        let mut image = ImageAttachment {
+            original_width_px: 5_000,
+            original_height_px: 2_000,
+            frames: 1,
+            thumbnails: vec![
+                thumbnail(THUMBNAIL_OUTPUT_FORMATS[1], 840, 336),
+                thumbnail(TRANSCODED_IMAGE_FORMAT, 4_032, 1_613),
+            ],
+        };
+        assert_eq!(transcoded_image("image/tiff", &image).as_deref(), Some("4032x3024.webp"));
+        assert_eq!(transcoded_image("image/png", &image), None);
+        // A small image's thumbnails are all its own size: the transcoded one, made last, is named.
+        image.thumbnails =
+            vec![thumbnail(THUMBNAIL_OUTPUT_FORMATS[1], 30, 20), thumbnail(TRANSCODED_IMAGE_FORMAT, 30, 20)];
+        assert_eq!(transcoded_image("image/tiff", &image).as_deref(), Some("4032x3024.webp"));
+        image.thumbnails.clear();
+        assert_eq!(transcoded_image("image/tiff", &image), None);
     }
 
     #[test]

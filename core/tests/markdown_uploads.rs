@@ -23,6 +23,7 @@ fn image(
         original_content_type: content_type.to_owned(),
         thumbnail_url: thumbnail.map(str::to_owned),
         animated,
+        transcoded_image: None,
     }
 }
 
@@ -62,6 +63,19 @@ fn organization() -> OrganizationSnapshot {
             ),
         ),
         ("2/ef/slow/slow.jpg".to_owned(), image(4000, 3000, "image/jpeg", None, false)),
+        (
+            "2/ij/scan/scan.tiff".to_owned(),
+            UploadedImage {
+                transcoded_image: Some("3024x4032.webp".to_owned()),
+                ..image(
+                    2480,
+                    3508,
+                    "image/tiff",
+                    Some("/user_uploads/thumbnail/2/ij/scan/scan.tiff/840x560.webp"),
+                    false,
+                )
+            },
+        ),
     ]);
     let mut organization = OrganizationSnapshot::default();
     organization.realm_url = "http://chat.example.com".to_owned();
@@ -91,6 +105,19 @@ fn an_animation_shows_its_animated_thumbnail() {
          <div class=\"message_inline_image\"><a href=\"/user_uploads/2/cd/dance/dance.gif\" title=\"dance.gif\">\
          <img data-animated=\"true\" data-original-content-type=\"image/gif\" data-original-dimensions=\"64x64\" \
          src=\"/user_uploads/thumbnail/2/cd/dance/dance.gif/840x560-anim.webp\"></a></div>"
+    );
+}
+
+#[test]
+fn an_image_browsers_cannot_show_names_its_transcoded_version() {
+    let rendering = render("[scan.tiff](/user_uploads/2/ij/scan/scan.tiff)", &Server(organization()));
+    assert_eq!(
+        rendering.html,
+        "<p><a href=\"/user_uploads/2/ij/scan/scan.tiff\">scan.tiff</a></p>\n\
+         <div class=\"message_inline_image\"><a href=\"/user_uploads/2/ij/scan/scan.tiff\" title=\"scan.tiff\">\
+         <img data-original-content-type=\"image/tiff\" data-original-dimensions=\"2480x3508\" \
+         data-transcoded-image=\"3024x4032.webp\" \
+         src=\"/user_uploads/thumbnail/2/ij/scan/scan.tiff/840x560.webp\"></a></div>"
     );
 }
 

@@ -3,15 +3,17 @@
 //! sets the limits (`confab_core::thumbnails`); this is the pixel work, with the `image` crate.
 //!
 //! What is read, in order, so that nothing large is decoded before it is known to be allowed:
-//! the declared type (only PNG, JPEG, GIF and WebP are parsed at all), the first bytes (the
-//! format), the header (dimensions, EXIF orientation), for GIF and WebP the frame count (from
-//! the frame headers, nothing decompressed), then Zulip's pixel limits. Only then are pixels
-//! decoded, under an allocation limit, and an animation frame by frame, each frame shrunk and
-//! encoded before the next is read.
+//! the declared type (only PNG, JPEG, GIF, WebP and TIFF are parsed at all: core's
+//! `may_thumbnail` says why not HEIC or AVIF), the first bytes (the format), the header
+//! (dimensions, EXIF orientation), for GIF and WebP the frame count (from the frame headers,
+//! nothing decompressed), then Zulip's pixel limits. Only then are pixels decoded, under an
+//! allocation limit, and an animation frame by frame, each frame shrunk and encoded before the
+//! next is read.
 //!
 //! Thumbnails are WebP, as Zulip's: lossless, since `image-webp` has no lossy encoder (Zulip's
 //! are lossy, several times smaller). Animated ones are written here as WebP's animation
-//! container around each frame's lossless bitstream.
+//! container around each frame's lossless bitstream. A TIFF, which browsers do not show, also
+//! gets core's full-size transcoded format (`4032x3024.webp`), made from the same decoding.
 
 use std::fs::File;
 use std::io::{BufReader, Read};
@@ -75,9 +77,27 @@ impl<E: std::fmt::Display> From<E> for NotThumbnailed {
     }
 }
 
+/// The formats read here, told by their first bytes: those browsers show (core's
+/// `ImageFormat`, which also decides custom emoji and avatars) and TIFF, which they do not.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum SourceFormat {
+    Shown(ImageFormat),
+    Tiff,
+}
+
+impl SourceFormat {
+    fn sniff(head: &[u8]) -> Option<SourceFormat> {
+        if let Some(shown) = ImageFormat::sniff(head) {
+            return Some(SourceFormat::Shown(shown));
+        }
+        // Classic TIFF in either byte order: the TIFFs `image` recognises (not BigTIFF).
+        (head.starts_with(b"II*\0") || head.starts_with(b"MM\0*")).then_some(SourceFormat::Tiff)
+    }
+}
+
 /// What the header says, before any pixel is decoded.
 struct Header {
-    format: ImageFormat,
+    format: SourceFormat,
     width: u32,
     height: u32,
     frames: u32,
@@ -97,7 +117,8 @@ pub fn make(path: &Path, content_type: &str) -> Result<Made, NotThumbnailed> {
     } else {
         (header.width, header.height)
     };
-    let files = if header.frames > 1 { animated(path, &header)? } else { still(path)? };
+    let formats = thumbnails::formats_to_make(content_type, width, height, header.frames);
+    let files = if header.frames > 1 { animated(path, &header, &formats)? } else { still(path, &formats)? };
     let thumbnails = files.iter().map(|(format, bytes, (w, h))| stored(format, bytes, *w, *h)).collect();
     Ok(Made {
         image: ImageAttachment {
@@ -117,21 +138,24 @@ pub fn exceeds_whole_image_limit(path: &Path) -> bool {
 }
 
 /// Reads the dimensions, orientation and frame count of an image, and fails on anything that
-/// is not one of the four formats.
+/// is not one of the formats read here.
 fn header(path: &Path) -> Result<Header, NotThumbnailed> {
     let mut head = [0; confab_core::images::SNIFF_BYTES];
     let read = File::open(path)?.read(&mut head)?;
-    let format = ImageFormat::sniff(&head[..read])
+    let format = SourceFormat::sniff(&head[..read])
         .ok_or_else(|| NotThumbnailed("Could not decode image; did you upload an image file?".into()))?;
     let mut decoder = reader(path)?.into_decoder()?;
     let (width, height) = decoder.dimensions();
     let orientation = decoder.orientation().unwrap_or(Orientation::NoTransforms);
     let frames = match format {
-        ImageFormat::Gif => gif_frames(path)?,
-        ImageFormat::Webp => {
+        SourceFormat::Shown(ImageFormat::Gif) => gif_frames(path)?,
+        SourceFormat::Shown(ImageFormat::Webp) => {
             image_webp::WebPDecoder::new(BufReader::new(File::open(path)?))?.num_frames().max(1)
         }
-        ImageFormat::Png | ImageFormat::Jpeg => 1,
+        SourceFormat::Shown(ImageFormat::Png | ImageFormat::Jpeg) => 1,
+        // `image` reads a TIFF's first page only: a multi-page TIFF is thumbnailed as that
+        // page (Zulip's libvips counts its pages as frames).
+        SourceFormat::Tiff => 1,
     };
     Ok(Header { format, width, height, frames, orientation })
 }
@@ -172,7 +196,7 @@ fn swaps_sides(orientation: Orientation) -> bool {
 }
 
 /// A thumbnail made: its format, bytes and pixel size.
-type Encoded = (&'static ThumbnailFormat, Vec<u8>, (u32, u32));
+type Encoded = (ThumbnailFormat, Vec<u8>, (u32, u32));
 
 fn stored(format: &ThumbnailFormat, bytes: &[u8], width: u32, height: u32) -> StoredThumbnail {
     StoredThumbnail {
@@ -187,51 +211,56 @@ fn stored(format: &ThumbnailFormat, bytes: &[u8], width: u32, height: u32) -> St
     }
 }
 
-/// A still image: decoded whole, turned upright, shrunk into each still format.
-fn still(path: &Path) -> Result<Vec<Encoded>, NotThumbnailed> {
+/// A still image: decoded whole, turned upright, shrunk into each format (all still: core asks
+/// for no animated format of a still image).
+fn still(path: &Path, formats: &[ThumbnailFormat]) -> Result<Vec<Encoded>, NotThumbnailed> {
     let mut decoder = reader(path)?.into_decoder()?;
     let orientation = decoder.orientation().unwrap_or(Orientation::NoTransforms);
     let mut image = DynamicImage::from_decoder(decoder)?;
     image.apply_orientation(orientation);
     let mut made = Vec::new();
-    for format in thumbnails::formats_to_make(1) {
+    for format in formats {
         let small = fit(&image, format);
         let size = (small.width(), small.height());
-        made.push((format, encode_still(&small)?, size));
+        made.push((*format, encode_still(&small)?, size));
     }
     Ok(made)
 }
 
 /// An animation, frame by frame: the first frame makes the still thumbnails, and the frames
 /// that fit Zulip's animated budget make the animated ones.
-fn animated(path: &Path, header: &Header) -> Result<Vec<Encoded>, NotThumbnailed> {
+fn animated(
+    path: &Path,
+    header: &Header,
+    formats: &[ThumbnailFormat],
+) -> Result<Vec<Encoded>, NotThumbnailed> {
     let keep = thumbnails::animated_frames_to_keep(header.width, header.height, header.frames);
     let file = BufReader::new(File::open(path)?);
     let (frames, loops) = match header.format {
-        ImageFormat::Gif => frames_of(GifDecoder::new(file)?)?,
+        SourceFormat::Shown(ImageFormat::Gif) => frames_of(GifDecoder::new(file)?)?,
         _ => frames_of(WebPDecoder::new(file)?)?,
     };
     let mut stills: Vec<Encoded> = Vec::new();
-    let mut animations: Vec<(&'static ThumbnailFormat, AnimatedWebp)> = Vec::new();
+    let mut animations: Vec<(ThumbnailFormat, AnimatedWebp)> = Vec::new();
     for (at, frame) in frames.take(keep as usize).enumerate() {
         let frame = frame?;
         let (numerator, denominator) = frame.delay().numer_denom_ms();
         let delay = numerator / denominator.max(1);
         let image = DynamicImage::ImageRgba8(frame.into_buffer());
-        for format in thumbnails::formats_to_make(header.frames) {
+        for format in formats {
             let small = fit(&image, format);
             if format.animated {
-                let at = match animations.iter().position(|(f, _)| *f == format) {
+                let at = match animations.iter().position(|(f, _)| f == format) {
                     Some(at) => at,
                     None => {
-                        animations.push((format, AnimatedWebp::new(small.width(), small.height(), loops)));
+                        animations.push((*format, AnimatedWebp::new(small.width(), small.height(), loops)));
                         animations.len() - 1
                     }
                 };
                 animations[at].1.push(&small.to_rgba8(), delay)?;
             } else if at == 0 {
                 let size = (small.width(), small.height());
-                stills.push((format, encode_still(&small)?, size));
+                stills.push((*format, encode_still(&small)?, size));
             }
         }
     }
@@ -241,7 +270,7 @@ fn animated(path: &Path, header: &Header) -> Result<Vec<Encoded>, NotThumbnailed
         made.push((format, animation.finish(), size));
     }
     // Formats in core's order, so that records compare equal however they were made.
-    made.sort_by_key(|(format, _, _)| thumbnails::THUMBNAIL_OUTPUT_FORMATS.iter().position(|f| f == *format));
+    made.sort_by_key(|(format, _, _)| formats.iter().position(|f| f == format));
     Ok(made)
 }
 
@@ -360,7 +389,7 @@ fn chunk(out: &mut Vec<u8>, name: &[u8; 4], payload: &[u8]) {
 mod tests {
     use super::*;
     use image::codecs::gif::{GifEncoder, Repeat};
-    use image::{Delay, Frame, Rgba};
+    use image::{Delay, Frame, Rgb, RgbImage, Rgba};
 
     fn file_with(bytes: &[u8]) -> tempfile::NamedTempFile {
         let mut file = tempfile::NamedTempFile::new().expect("temporary file");
@@ -372,6 +401,13 @@ mod tests {
         let image = RgbaImage::from_fn(width, height, |x, y| Rgba([x as u8, y as u8, 128, 255]));
         let mut out = std::io::Cursor::new(Vec::new());
         image.write_to(&mut out, image::ImageFormat::Png).expect("encoded");
+        out.into_inner()
+    }
+
+    fn tiff(width: u32, height: u32) -> Vec<u8> {
+        let image = RgbImage::from_fn(width, height, |x, y| Rgb([(x % 256) as u8, (y % 256) as u8, 60]));
+        let mut out = std::io::Cursor::new(Vec::new());
+        image.write_to(&mut out, image::ImageFormat::Tiff).expect("encoded");
         out.into_inner()
     }
 
@@ -423,6 +459,56 @@ mod tests {
         assert_eq!(frames[2].buffer().get_pixel(10, 10), &Rgba([240, 0, 0, 255]));
         assert_eq!(frames[1].delay().numer_denom_ms(), (50, 1));
         assert_eq!(decode(&made.files[1].1).to_rgba8().get_pixel(1, 1), &Rgba([0, 0, 0, 255]));
+    }
+
+    #[test]
+    fn a_tiff_gets_its_thumbnail_and_a_full_size_transcoded_version() {
+        let made = make(file_with(&tiff(1_000, 700)).path(), "image/tiff").expect("thumbnailed");
+        assert_eq!((made.image.original_width_px, made.image.original_height_px), (1_000, 700));
+        let names: Vec<&str> = made.files.iter().map(|(name, _)| name.as_str()).collect();
+        assert_eq!(names, ["840x560.webp", "4032x3024.webp"]);
+        assert_eq!((decode(&made.files[0].1).width(), decode(&made.files[0].1).height()), (800, 560));
+        let transcoded = decode(&made.files[1].1);
+        assert_eq!((transcoded.width(), transcoded.height()), (1_000, 700));
+        assert_eq!(transcoded.to_rgb8().get_pixel(300, 20), &Rgb([44, 20, 60]));
+        assert_eq!(
+            (
+                made.image.thumbnails[1].width,
+                made.image.thumbnails[1].height,
+                made.image.thumbnails[1].max_width
+            ),
+            (1_000, 700, 4_032)
+        );
+
+        // A portrait image's transcoded box is turned; a TIFF named as a PNG is a PNG to the
+        // browser, and gets no transcoded version.
+        let made = make(file_with(&tiff(30, 40)).path(), "image/tiff").expect("thumbnailed");
+        assert_eq!(made.files[1].0, "3024x4032.webp");
+        let made = make(file_with(&tiff(30, 40)).path(), "image/png").expect("thumbnailed");
+        assert_eq!(made.files.len(), 1);
+    }
+
+    #[test]
+    fn tiff_bombs_and_broken_tiffs_are_refused() {
+        // A 1 × 1 TIFF whose header claims 100,000 × 100,000 pixels.
+        let mut bomb = tiff(1, 1);
+        let ifd = u32::from_le_bytes(bomb[4..8].try_into().expect("4 bytes")) as usize;
+        let entries = u16::from_le_bytes([bomb[ifd], bomb[ifd + 1]]) as usize;
+        for entry in (0..entries).map(|i| ifd + 2 + 12 * i) {
+            let tag = u16::from_le_bytes([bomb[entry], bomb[entry + 1]]);
+            if tag == 256 || tag == 257 {
+                bomb[entry + 2..entry + 4].copy_from_slice(&4u16.to_le_bytes()); // LONG
+                bomb[entry + 8..entry + 12].copy_from_slice(&100_000u32.to_le_bytes());
+            }
+        }
+        assert_eq!(
+            make(file_with(&bomb).path(), "image/tiff").map(|_| ()),
+            Err(NotThumbnailed("Image size exceeds limit.".into()))
+        );
+        let whole = tiff(64, 64);
+        for broken in [&whole[..whole.len() / 2], &whole[whole.len() / 2..], b"II*\0not a tiff at all"] {
+            assert!(make(file_with(broken).path(), "image/tiff").is_err());
+        }
     }
 
     #[test]

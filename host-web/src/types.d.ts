@@ -445,7 +445,12 @@ thumbnail_url: string | null,
 /**
  * Whether that thumbnail is animated: `data-animated`.
  */
-animated: boolean, };
+animated: boolean, 
+/**
+ * For a type browsers do not show (TIFF), the format name of the full-size version made
+ * for it (`4032x3024.webp`, under the thumbnail's URL): `data-transcoded-image`.
+ */
+transcoded_image?: string, };
 
 export type TopicLatest = { stream_id: number, topic: string, message_id: number, };
 

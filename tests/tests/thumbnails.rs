@@ -1,7 +1,9 @@
 //! Thumbnails of uploaded images (issue 17, item 6), as Zulip 9+ makes and shows them: a PNG,
 //! a JPEG, an animated GIF, a decompression bomb and junk bytes, uploaded with the real Python
 //! client, linked in messages; the messages' HTML, the thumbnails' answers, and what cannot be
-//! thumbnailed staying a plain file. The images are made here.
+//! thumbnailed staying a plain file. TIFFs, which browsers do not show, also get a full-size
+//! transcoded WebP, named by `data-transcoded-image` (feature level 336). The images are made
+//! here.
 
 use std::io::Cursor;
 
@@ -24,6 +26,13 @@ fn jpeg(width: u32, height: u32) -> Vec<u8> {
     let mut out = Vec::new();
     JpegEncoder::new_with_quality(&mut out, 85).encode_image(&image).expect("a JPEG");
     out
+}
+
+fn tiff(width: u32, height: u32) -> Vec<u8> {
+    let image = RgbImage::from_fn(width, height, |x, y| Rgb([(x % 256) as u8, (y % 256) as u8, 140]));
+    let mut out = Cursor::new(Vec::new());
+    image.write_to(&mut out, image::ImageFormat::Tiff).expect("a TIFF");
+    out.into_inner()
 }
 
 /// Three frames, 120 × 80, looping.
@@ -74,6 +83,15 @@ fn upload_with_python(server: &TestServer, files: &[(&str, Vec<u8>)]) -> Vec<(St
             (name.to_owned(), url.to_owned())
         })
         .collect()
+}
+
+/// Sends a message to the images topic and reads its rendered content back.
+fn send_and_read(server: &TestServer, who: &Creds, content: &str) -> String {
+    let api = server.api();
+    let params = [("type", "stream"), ("to", "general"), ("topic", "images"), ("content", content)];
+    let id = api.post("/messages", Some(who), &params).ok()["id"].as_u64().expect("id");
+    let message = api.get(&format!("/messages/{id}"), Some(who), &[]).ok();
+    message["message"]["content"].as_str().expect("content").to_owned()
 }
 
 /// A GET of a server path with the user's credentials: status, content type and body.
@@ -136,12 +154,7 @@ fn uploaded_images_are_thumbnailed_and_previewed_as_zulip_previews_them() {
 
     let mut html = std::collections::BTreeMap::new();
     for (name, link) in &uploads {
-        let content = format!("[{name}]({link})");
-        let params =
-            [("type", "stream"), ("to", "general"), ("topic", "images"), ("content", content.as_str())];
-        let id = api.post("/messages", Some(&owner), &params).ok()["id"].as_u64().expect("id");
-        let message = api.get(&format!("/messages/{id}"), Some(&owner), &[]).ok();
-        html.insert(name.clone(), message["message"]["content"].as_str().expect("content").to_owned());
+        html.insert(name.clone(), send_and_read(&server, &owner, &format!("[{name}]({link})")));
     }
 
     let still = |name: &str, content_type: &str, dimensions: &str| {
@@ -220,6 +233,46 @@ fn uploaded_images_are_thumbnailed_and_previewed_as_zulip_previews_them() {
     assert_eq!(fetch(&server, &owner, &thumbnail("wide.png", "840x560.webp")).0, 404);
     let path_id = url("wide.png").trim_start_matches("/user_uploads/").to_owned();
     assert!(!server.data_dir.join("uploads/thumbnail").join(path_id).exists());
+}
+
+#[test]
+fn tiff_uploads_are_previewed_with_a_transcoded_version_as_zulip_previews_them() {
+    let server = TestServer::start(env!("CARGO_BIN_EXE_confab-under-test"));
+    let owner = server.owner();
+    let uploads =
+        upload_with_python(&server, &[("scan.tiff", tiff(1200, 900)), ("tall.tif", tiff(300, 500))]);
+    let url = |name: &str| uploads.iter().find(|(n, _)| n == name).map(|(_, u)| u.clone()).expect(name);
+    let thumbnail = |name: &str, format: &str| {
+        format!("/user_uploads/thumbnail/{}/{format}", url(name).trim_start_matches("/user_uploads/"))
+    };
+
+    // Thumbnails are made while the upload is received: the message shows them at once.
+    for (name, dimensions, transcoded) in
+        [("scan.tiff", "1200x900", "4032x3024.webp"), ("tall.tif", "300x500", "3024x4032.webp")]
+    {
+        let html = send_and_read(&server, &owner, &format!("[{name}]({})", url(name)));
+        let img = format!(
+            "data-original-content-type=\"image/tiff\" data-original-dimensions=\"{dimensions}\" \
+             data-transcoded-image=\"{transcoded}\" src=\"{}\"",
+            thumbnail(name, "840x560.webp")
+        );
+        assert_eq!(html, preview(&url(name), name, &img));
+    }
+
+    // The thumbnail shrinks into 840 × 560; the transcoded version keeps the full size.
+    let (status, content_type, bytes) = fetch(&server, &owner, &thumbnail("scan.tiff", "840x560.webp"));
+    assert_eq!((status, content_type.as_str()), (200, "image/webp"));
+    let (width, height) = webp_size(&bytes);
+    assert!(height == 560 && (746..=747).contains(&width), "{width}x{height}");
+    let (status, content_type, bytes) = fetch(&server, &owner, &thumbnail("scan.tiff", "4032x3024.webp"));
+    assert_eq!((status, content_type.as_str(), webp_size(&bytes)), (200, "image/webp", (1200, 900)));
+    let pixels = image::load_from_memory_with_format(&bytes, image::ImageFormat::WebP).expect("a WebP");
+    assert_eq!(pixels.to_rgb8().get_pixel(300, 7), &Rgb([44, 7, 140]));
+    let (status, content_type, bytes) = fetch(&server, &owner, &thumbnail("tall.tif", "3024x4032.webp"));
+    assert_eq!((status, content_type.as_str(), webp_size(&bytes)), (200, "image/webp", (300, 500)));
+    // The original downloads as uploaded, typed as a TIFF.
+    let (status, content_type, bytes) = fetch(&server, &owner, &url("scan.tiff"));
+    assert_eq!((status, content_type.as_str(), bytes), (200, "image/tiff", tiff(1200, 900)));
 }
 
 #[test]

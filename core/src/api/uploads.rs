@@ -67,11 +67,14 @@ pub fn new_path_id(actor: &Actor, random: &str, file_name: &str) -> String {
     format!("{}/{short}/{long}/{}", actor.realm.id, sanitize_file_name(file_name))
 }
 
-/// Whether Zulip would thumbnail a file of this content type (its `THUMBNAIL_ACCEPT_IMAGE_TYPES`,
-/// less the formats Confab cannot read: AVIF, HEIC, TIFF and SVG). Other files' bytes are
-/// never parsed.
+/// Whether Zulip would thumbnail a file of this content type (its `THUMBNAIL_ACCEPT_IMAGE_TYPES`),
+/// less the formats Confab cannot read. Other files' bytes are never parsed.
+///
+/// HEIC and AVIF are left out because no pure-Rust decoder reads them (HEIC's HEVC and AVIF's
+/// AV1 decoders are C libraries): they stay plain files, as they do in a Zulip whose libvips
+/// was built without the HEIF loader. SVG is left out too: drawing it would need a renderer.
 pub fn may_thumbnail(content_type: &str) -> bool {
-    matches!(content_type, "image/png" | "image/jpeg" | "image/gif" | "image/webp")
+    matches!(content_type, "image/png" | "image/jpeg" | "image/gif" | "image/webp" | "image/tiff")
 }
 
 /// The path id a URL path names (`/user_uploads/<path_id>`), if it is one.
@@ -306,6 +309,8 @@ pub fn content_type_of(file_name: &str) -> (&'static str, bool) {
         "webp" => ("image/webp", true),
         "avif" => ("image/avif", true),
         "bmp" => ("image/bmp", true),
+        // Browsers do not show TIFF: it downloads, and its preview is a transcoded WebP.
+        "tif" | "tiff" => ("image/tiff", false),
         "mp3" => ("audio/mpeg", true),
         "wav" => ("audio/wav", true),
         "ogg" => ("audio/ogg", true),

@@ -78,6 +78,11 @@ pub struct UploadedImage {
     pub thumbnail_url: Option<String>,
     /// Whether that thumbnail is animated: `data-animated`.
     pub animated: bool,
+    /// For a type browsers do not show (TIFF), the format name of the full-size version made
+    /// for it (`4032x3024.webp`, under the thumbnail's URL): `data-transcoded-image`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "typescript", ts(optional))]
+    pub transcoded_image: Option<String>,
 }
 
 /// A user as a mention shows them.

@@ -9,9 +9,10 @@
 //!
 //! A link to one of the organization's uploads (`/user_uploads/<path_id>`) is previewed as the
 //! context says (Zulip's `is_image` and `add_a`, then `rewrite_thumbnailed_images`): an image
-//! shows its thumbnail with `data-original-dimensions`, `data-original-content-type` and, when
-//! animated, `data-animated="true"`; anything else is no image, whatever its extension. A
-//! context that cannot tell previews it by extension from the original file.
+//! shows its thumbnail with `data-original-dimensions`, `data-original-content-type`, when
+//! animated `data-animated="true"`, and when browsers cannot show its type
+//! `data-transcoded-image`; anything else is no image, whatever its extension. A context that
+//! cannot tell previews it by extension from the original file.
 
 use std::collections::{BTreeSet, VecDeque};
 
@@ -285,8 +286,9 @@ fn add_preview(
 }
 
 /// An upload's preview image as Zulip leaves it once thumbnailed: the thumbnail with the
-/// original's dimensions and type (and `data-animated` for an animation); before that, the
-/// loading placeholder with the dimensions alone.
+/// original's dimensions and type (and `data-animated` for an animation, and the name of the
+/// full-size transcoded version for a type browsers do not show); before that, the loading
+/// placeholder with the dimensions alone.
 fn show_thumbnail(tree: &mut Tree, img: NodeId, image: &UploadedImage) {
     let dimensions = format!("{}x{}", image.original_width_px, image.original_height_px);
     let attrs = &mut tree.nodes[img].attrs;
@@ -298,6 +300,9 @@ fn show_thumbnail(tree: &mut Tree, img: NodeId, image: &UploadedImage) {
             attrs.push(("data-original-content-type", image.original_content_type.clone()));
             if image.animated {
                 attrs.push(("data-animated", "true".to_owned()));
+            }
+            if let Some(transcoded) = &image.transcoded_image {
+                attrs.push(("data-transcoded-image", transcoded.clone()));
             }
         }
         None => {

@@ -342,6 +342,7 @@ impl<S: Store> MarkdownContext for StoreContext<'_, S> {
         UploadLookup::Image(UploadedImage {
             original_width_px: image.original_width_px,
             original_height_px: image.original_height_px,
+            transcoded_image: crate::thumbnails::transcoded_image(&content_type, &image),
             original_content_type: content_type,
             thumbnail_url,
             animated,
