@@ -574,6 +574,8 @@ export type RealmUserAdd = { person: JsonValue, } & ({ [key in string]: number |
 
 export type RealmUserUpdate = { person: PersonUpdate, } & ({ [key in string]: number | string | boolean | Array<JsonValue> | { [key in string]: JsonValue } | null });
 
+export type RealmUserRemove = { person: PersonUpdate, } & ({ [key in string]: number | string | boolean | Array<JsonValue> | { [key in string]: JsonValue } | null });
+
 export type PersonUpdate = { user_id: number, } & ({ [key in string]: number | string | boolean | Array<JsonValue> | { [key in string]: JsonValue } | null });
 
 export type RealmBotEvent = { op: BotOp, bot: JsonValue, } & ({ [key in string]: number | string | boolean | Array<JsonValue> | { [key in string]: JsonValue } | null });

@@ -126,6 +126,7 @@ fn declarations() -> String {
         RealmUserEvent,
         RealmUserAdd,
         RealmUserUpdate,
+        RealmUserRemove,
         PersonUpdate,
         RealmBotEvent,
         BotOp,

@@ -34,8 +34,8 @@ pub use personal::{
     UserTopicEvent,
 };
 pub use users::{
-    BotOp, PersonUpdate, PresenceEvent, RealmBotEvent, RealmUserAdd, RealmUserEvent, RealmUserUpdate,
-    TypingEvent, TypingOp, TypingUser, UserStatusEvent,
+    BotOp, PersonUpdate, PresenceEvent, RealmBotEvent, RealmUserAdd, RealmUserEvent, RealmUserRemove,
+    RealmUserUpdate, TypingEvent, TypingOp, TypingUser, UserStatusEvent,
 };
 
 use serde::{Deserialize, Serialize};
