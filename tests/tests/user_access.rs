@@ -106,7 +106,10 @@ fn a_limited_guest_sees_only_the_people_she_shares_a_channel_with() {
     let Org { server, owner, gwen, ada_id, bob_id, gwen_id, .. } = org();
     let api = server.api();
     // Before the limit, everyone sees everyone.
-    assert!(user_in(&register(&api, &gwen, json!({}))["realm_users"], bob_id).unwrap()["full_name"] == "Bob");
+    assert!(
+        user_in(&register(&api, &gwen, json!({}))["realm_users"], bob_id).expect("present")["full_name"]
+            == "Bob"
+    );
     limit_guests(&api, &owner);
 
     // Older clients get a placeholder that names nothing but the id.
@@ -117,10 +120,12 @@ fn a_limited_guest_sees_only_the_people_she_shares_a_channel_with() {
     assert_eq!(bob["avatar_url"], "/static/images/unknown-user-avatar.png");
     assert_eq!(bob["is_active"], true);
     assert_eq!(bob["date_joined"], "1970-01-01T00:00:00+00:00");
-    assert_eq!(user_in(&state["realm_users"], ada_id).unwrap()["full_name"], "Ada");
-    assert_eq!(user_in(&state["realm_users"], gwen_id).unwrap()["full_name"], "Gwen");
+    assert_eq!(user_in(&state["realm_users"], ada_id).expect("present")["full_name"], "Ada");
+    assert_eq!(user_in(&state["realm_users"], gwen_id).expect("present")["full_name"], "Gwen");
     // Bots are always seen.
-    assert!(state["cross_realm_bots"].as_array().unwrap().iter().any(|b| b["is_system_bot"] == true));
+    assert!(
+        state["cross_realm_bots"].as_array().expect("present").iter().any(|b| b["is_system_bot"] == true)
+    );
 
     // Clients with `user_list_incomplete` get no entry at all.
     let state = register(&api, &gwen, json!({"user_list_incomplete": true}));
@@ -137,7 +142,7 @@ fn a_limited_guest_sees_only_the_people_she_shares_a_channel_with() {
 
     // The owner still sees Bob as he is.
     let state = register(&api, &owner, json!({}));
-    assert_eq!(user_in(&state["realm_users"], bob_id).unwrap()["full_name"], "Bob");
+    assert_eq!(user_in(&state["realm_users"], bob_id).expect("present")["full_name"], "Bob");
 
     // The unknown avatar is served.
     let avatar = reqwest::blocking::get(format!("{}/static/images/unknown-user-avatar.png", server.base_url))
@@ -161,7 +166,7 @@ fn messages_from_someone_she_cannot_see_come_from_unknown_user() {
             &[("type", "stream"), ("to", "garden"), ("topic", "roses"), ("content", "They bloom")],
         )
         .ok();
-    let id = sent["id"].as_u64().unwrap();
+    let id = sent["id"].as_u64().expect("present");
 
     let hidden = |m: &Value| {
         assert_eq!(m["sender_id"], bob_id);
@@ -186,7 +191,9 @@ fn messages_from_someone_she_cannot_see_come_from_unknown_user() {
             ],
         )
         .ok();
-    hidden(page["messages"].as_array().unwrap().iter().find(|m| m["id"] == id).expect("in the page"));
+    hidden(
+        page["messages"].as_array().expect("present").iter().find(|m| m["id"] == id).expect("in the page"),
+    );
 
     // Ada, a member, sees who wrote.
     let seen = events(&api, &ada, &ada_queue);
