@@ -42,10 +42,9 @@ pub enum Event {
     /// A message woke an outgoing-webhook bot: the host posts it to the bot's service (see
     /// `api::outgoing_webhooks`). No event queue sees this.
     OutgoingWebhook { bot: UserId, message: MessageId, trigger: crate::api::outgoing_webhooks::Trigger },
-    /// An email invitation to deliver: its address and the link to sign up with. Confab has
-    /// no mail server, so the host logs it for an administrator to pass on. No event queue
-    /// sees this.
-    InvitationLink { to: String, link: String },
+    /// An email to send (an invitation's): the host mails it, or logs its link when no mail
+    /// server is configured. No event queue sees this.
+    Email(crate::emails::OutgoingEmail),
 }
 
 /// The result of a successful command.

@@ -13,6 +13,7 @@
 pub mod api;
 pub mod client;
 pub mod command;
+pub mod emails;
 pub mod error;
 pub mod events;
 pub mod groups;

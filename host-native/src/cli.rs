@@ -62,6 +62,8 @@ enum Command {
         /// cache serves the rest.
         #[arg(long, value_name = "SIZE", default_value_t = Size(crate::store::DEFAULT_CACHE_SIZE))]
         cache_size: Size,
+        #[command(flatten)]
+        smtp: crate::mail::SmtpArgs,
     },
     /// Create a user and print its API key. The server must not be running on the same data
     /// directory (create users through the API then).
@@ -146,7 +148,9 @@ pub fn main() -> ExitCode {
             external_scheme,
             allow_outgoing_to,
             cache_size,
+            smtp,
         } => serve(Config {
+            smtp: smtp.config(external_host.as_deref().unwrap_or("localhost")),
             data_dir,
             bind,
             owner_email,

@@ -52,6 +52,8 @@ pub struct Config {
     pub outgoing_policy: confab_core::outgoing_policy::OutgoingPolicy,
     /// How the database is opened (its page cache's size).
     pub store: store::Options,
+    /// The mail server (`--smtp-host`); `None`: emails are not sent, their links are logged.
+    pub smtp: Option<crate::mail::SmtpConfig>,
 }
 
 /// A server bound to its address, ready to serve.
@@ -104,9 +106,13 @@ impl Server {
         let files = crate::uploads::FileStore::new(&config.data_dir);
         let large_answers = LargeAnswers::one_per_core()
             .map_err(|e| StartError(format!("cannot start the threads for large answers: {}", e.msg)))?;
-        let state =
-            AppState::new(store, site.clone(), events, config.outgoing_policy.clone(), files, large_answers)
-                .with_write_queue(config.write_queue);
+        let mailer = crate::mail::Mailer::start(config.smtp.as_ref()).map_err(StartError)?;
+        if !mailer.is_configured() {
+            tracing::warn!("email is off (no --smtp-host): invitation links are written to this log instead");
+        }
+        let policy = config.outgoing_policy.clone();
+        let state = AppState::new(store, site.clone(), events, policy, files, large_answers, mailer)
+            .with_write_queue(config.write_queue);
         let timeouts = http::serve::Timeouts { header: config.header_timeout, body: config.body_timeout };
         Ok(Server { local_addr, site, new_owner, listener, state, timeouts })
     }

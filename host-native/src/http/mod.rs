@@ -69,6 +69,7 @@ impl AppState {
         policy: OutgoingPolicy,
         files: FileStore,
         large_answers: LargeAnswers,
+        mailer: crate::mail::Mailer,
     ) -> AppState {
         let sink = events.clone();
         let (webhooks, deliveries) = OutgoingWebhooks::channel();
@@ -77,7 +78,7 @@ impl AppState {
             Box::new(move |store, committed| {
                 let woken = sink.queue_events(store, committed);
                 webhooks.dispatch(committed);
-                crate::mail::log_invitation_links(committed);
+                mailer.deliver(committed);
                 let sink = sink.clone();
                 Box::new(move || sink.wake(woken))
             }),

@@ -83,9 +83,9 @@ pub fn send_invites(
     for (email, key) in good.into_iter().zip(keys) {
         let mut invitation = terms.clone().invitation(actor, ids.take(), key, Some(email.to_owned()), now);
         invitation.notify_referrer_on_join = notify_referrer_on_join;
-        outcome
-            .events
-            .push(Event::InvitationLink { to: email.to_owned(), link: link_url(&invitation, &realm_url) });
+        let link = link_url(&invitation, &realm_url);
+        let mail = crate::emails::invitation(&actor.user, &actor.realm, &realm_url, email, &link);
+        outcome.events.push(Event::Email(mail));
         outcome.changes.push(Change::PutInvitation(invitation));
     }
     outcome.events.push(invites_changed(store, actor.realm.id, Some(actor.user.id))?);
@@ -178,11 +178,13 @@ pub fn revoke_email_invite(store: &impl Store, actor: &Actor, id: u64) -> ApiRes
     })
 }
 
-/// `POST /invites/{invite_id}/resend`: the same link again (Zulip sends the email again;
-/// Confab logs the link again). The invitation keeps its expiry.
+/// `POST /invites/{invite_id}/resend`: the same email again, from the invitation's inviter.
+/// The invitation keeps its expiry.
 pub fn resend_email_invite(store: &impl Store, actor: &Actor, id: u64) -> ApiResult<Outcome> {
     let invitation = email_invitation(store, actor, id)?;
     let to = invitation.email.clone().unwrap_or_default();
     let link = link_url(&invitation, &actor.realm_url);
-    Ok(Outcome { events: vec![Event::InvitationLink { to, link }], ..Outcome::default() })
+    let inviter = store.user(invitation.referred_by)?.unwrap_or_else(|| actor.user.clone());
+    let mail = crate::emails::invitation(&inviter, &actor.realm, &actor.realm_url, &to, &link);
+    Ok(Outcome { events: vec![Event::Email(mail)], ..Outcome::default() })
 }

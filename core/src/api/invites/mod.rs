@@ -10,9 +10,10 @@
 //! Both carry the role, channels and groups the new account starts with, and expire.
 //! `signup` is the other side: what a link's holder may do with it.
 //!
-//! Confab sends no email. An email invitation is stored as in Zulip, and its link goes to the
-//! host as an [`Event::InvitationLink`], which the server logs for an administrator to pass
-//! on (as Zulip's development email backend logs the mail it would send).
+//! An email invitation is stored as in Zulip, and its email goes to the host as an
+//! [`Event::Email`](crate::command::Event::Email): mailed when the server has a mail server,
+//! otherwise its link is logged for an administrator to pass on (as Zulip's development email
+//! backend logs the mail it would send).
 
 mod email;
 mod multiuse;

@@ -1,0 +1,136 @@
+//! Email over SMTP, received by a real mail server on this machine (Python's aiosmtpd, started
+//! by the test; `tests/python/smtp_sink.py`).
+
+use std::io::{BufRead, BufReader};
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
+
+use confab_tests::TestServer;
+use serde_json::Value;
+
+/// The mail server: killed with the test.
+struct Sink {
+    child: Child,
+    dir: tempfile::TempDir,
+    port: u16,
+}
+
+impl Drop for Sink {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+impl Sink {
+    fn start() -> Sink {
+        let dir = tempfile::tempdir().expect("a temporary directory");
+        // A free port: the system picks one, and the sink takes it over.
+        let port =
+            std::net::TcpListener::bind("127.0.0.1:0").expect("bind").local_addr().expect("addr").port();
+        let script = confab_tests::workspace_root().join("tests/python/smtp_sink.py");
+        let mut child = Command::new(confab_tests::python::python())
+            .arg(script)
+            .arg(dir.path())
+            .arg(port.to_string())
+            .stdout(Stdio::piped())
+            .spawn()
+            .expect("the mail server starts");
+        let mut ready = String::new();
+        let stdout = child.stdout.take().expect("its output");
+        BufReader::new(stdout).read_line(&mut ready).expect("it says it is ready");
+        assert_eq!(ready.trim(), "ready");
+        Sink { child, dir, port }
+    }
+
+    /// The server's flags that send mail here.
+    fn flags(&self) -> Vec<String> {
+        ["--smtp-host", "127.0.0.1", "--smtp-port", &self.port.to_string(), "--smtp-security", "none"]
+            .iter()
+            .map(|s| s.to_string())
+            .chain(["--email-from".to_owned(), "Confab <noreply@chat.example.com>".to_owned()])
+            .collect()
+    }
+
+    /// The `n`th email received (from 1), once it is in.
+    fn email(&self, n: usize) -> Value {
+        let path: PathBuf = self.dir.path().join(format!("{n}.json"));
+        wait_for(&path);
+        serde_json::from_str(&std::fs::read_to_string(&path).expect("read")).expect("JSON")
+    }
+}
+
+/// Mail goes out in the background after the reply: wait for it (no timing is asserted; the
+/// limit only keeps a broken test from hanging).
+fn wait_for(path: &Path) {
+    let deadline = Instant::now() + Duration::from_secs(60);
+    while !path.exists() {
+        assert!(Instant::now() < deadline, "no email arrived at {}", path.display());
+        std::thread::sleep(Duration::from_millis(20));
+    }
+}
+
+fn link_in(body: &str, server: &TestServer) -> String {
+    let link = body.split_whitespace().find(|w| w.starts_with("http")).expect("a link in the email");
+    link.strip_prefix(&server.base_url).unwrap_or(link).to_owned()
+}
+
+#[test]
+fn an_invitation_is_mailed_and_its_link_signs_the_invitee_up() {
+    let sink = Sink::start();
+    let flags = sink.flags();
+    let flags: Vec<&str> = flags.iter().map(String::as_str).collect();
+    let server = TestServer::start_with(env!("CARGO_BIN_EXE_confab-under-test"), &flags);
+    let owner = server.owner();
+    let api = server.api();
+    let me = api.get("/users/me", Some(&owner), &[]).ok();
+    api.post("/invites", Some(&owner), &[("invitee_emails", "bo@example.com"), ("stream_ids", "[]")]).ok();
+
+    let email = sink.email(1);
+    assert_eq!(email["rcpt_tos"], serde_json::json!(["bo@example.com"]));
+    assert_eq!(email["to"], "bo@example.com");
+    assert_eq!(email["from"], "Confab <noreply@chat.example.com>");
+    assert_eq!(email["content_type"], "text/plain");
+    let name = me["full_name"].as_str().expect("a name");
+    assert!(email["subject"].as_str().expect("subject").starts_with(&format!("{name} invited you to join")));
+    let body = email["body"].as_str().expect("body");
+    assert!(body.contains(me["delivery_email"].as_str().expect("email")), "{body}");
+
+    let path = link_in(body, &server);
+    assert!(path.starts_with("/accounts/do_confirm/"), "{path}");
+
+    // Sent again on request, with the same link.
+    let invites = api.get("/invites", Some(&owner), &[]).ok();
+    let id = invites["invites"][0]["id"].as_u64().expect("an invitation id");
+    api.post(&format!("/invites/{id}/resend"), Some(&owner), &[]).ok();
+    let again = sink.email(2);
+    assert_eq!(link_in(again["body"].as_str().expect("body"), &server), path);
+
+    let client = reqwest::blocking::Client::new();
+    let url = format!("{}{path}", server.base_url);
+    let form = client.get(&url).send().expect("the page answers");
+    assert_eq!(form.status().as_u16(), 200);
+    let joined = client
+        .post(&url)
+        .form(&[("full_name", "Bo"), ("password", "correct horse")])
+        .send()
+        .expect("the page answers");
+    assert_eq!(joined.status().as_u16(), 200);
+    api.post("/fetch_api_key", None, &[("username", "bo@example.com"), ("password", "correct horse")]).ok();
+
+    // Used, it is gone; nothing was logged as unsent.
+    let invites = api.get("/invites", Some(&owner), &[]).ok();
+    assert_eq!(invites["invites"], serde_json::json!([]));
+    assert!(!server.log_so_far().contains("not sent (no mail server configured)"));
+}
+
+#[test]
+fn without_a_mail_server_the_server_says_email_is_off() {
+    let server = TestServer::start(env!("CARGO_BIN_EXE_confab-under-test"));
+    let deadline = Instant::now() + Duration::from_secs(30);
+    while !server.log_so_far().contains("email is off") {
+        assert!(Instant::now() < deadline, "{}", server.log_so_far());
+        std::thread::sleep(Duration::from_millis(20));
+    }
+}
