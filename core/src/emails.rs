@@ -39,3 +39,24 @@ pub fn invitation(inviter: &User, realm: &Realm, realm_url: &str, to: &str, link
         link: Some(link.to_owned()),
     }
 }
+
+/// A password reset link (Zulip's `password_reset` template), to the account's own address.
+pub fn password_reset(user: &User, realm: &Realm, realm_url: &str, link: &str) -> OutgoingEmail {
+    let body = format!(
+        "Hi {name},\n\n\
+         Somebody (possibly you) asked to reset the password of the account {email} in \
+         {organization} ({realm_url}).\n\n\
+         To choose a new password, open this link within a day:\n{link}\n\n\
+         If you did not ask for this, you can ignore this email: your password stays as it is.\n",
+        name = user.full_name,
+        email = user.delivery_email,
+        organization = realm.name,
+    );
+    OutgoingEmail {
+        to: user.delivery_email.clone(),
+        subject: format!("Reset your password for {}", realm.name),
+        body,
+        kind: "password reset",
+        link: Some(link.to_owned()),
+    }
+}

@@ -38,8 +38,8 @@ pub struct SmtpConfig {
 /// The mail server flags of `confab serve`.
 #[derive(clap::Args, Debug)]
 pub struct SmtpArgs {
-    /// The mail server (SMTP relay) that sends Confab's emails: invitations. Without it, no
-    /// email is sent and the links they would carry are written to the log.
+    /// The mail server (SMTP relay) that sends Confab's emails: invitations, password resets.
+    /// Without it, no email is sent and the links they would carry are written to the log.
     #[arg(long, value_name = "HOST")]
     smtp_host: Option<String>,
     /// Its port; by default 587 for STARTTLS, 465 for TLS, 25 without encryption.

@@ -108,7 +108,9 @@ impl Server {
             .map_err(|e| StartError(format!("cannot start the threads for large answers: {}", e.msg)))?;
         let mailer = crate::mail::Mailer::start(config.smtp.as_ref()).map_err(StartError)?;
         if !mailer.is_configured() {
-            tracing::warn!("email is off (no --smtp-host): invitation links are written to this log instead");
+            tracing::warn!(
+                "email is off (no --smtp-host): the links of invitations and password resets are written to this log instead"
+            );
         }
         let policy = config.outgoing_policy.clone();
         let state = AppState::new(store, site.clone(), events, policy, files, large_answers, mailer)

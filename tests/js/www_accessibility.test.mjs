@@ -29,6 +29,19 @@ test("the login page and the main views have no critical accessibility violation
   await context.close();
 });
 
+test("the login page leads to the server's password reset page", async () => {
+  const { page, context } = await newPage({ bypassCSP: true });
+  await page.goto(`${site}/login/`);
+  await page.getByRole("link", { name: "Forgot your password?" }).click();
+  await page.getByRole("heading", { name: "Reset your password" }).waitFor();
+  const violations = await axeViolations(page);
+  assert.equal(violations.length, 0, `password reset page:\n${describe(violations)}`);
+  await page.getByLabel("Email").fill(users.a.email);
+  await page.getByRole("button", { name: "Send the link" }).click();
+  await page.getByRole("heading", { name: "Check your email" }).waitFor();
+  await context.close();
+});
+
 test("screenshots of the main view in the light and dark themes", async () => {
   for (const colorScheme of ["light", "dark"]) {
     const { page, context } = await newPage({ colorScheme });

@@ -134,3 +134,69 @@ fn without_a_mail_server_the_server_says_email_is_off() {
         std::thread::sleep(Duration::from_millis(20));
     }
 }
+
+/// A form posted to one of the server's own pages: its status and HTML.
+fn post_form(server: &TestServer, path: &str, form: &[(&str, &str)]) -> (u16, String) {
+    let response = reqwest::blocking::Client::new()
+        .post(format!("{}{path}", server.base_url))
+        .form(form)
+        .send()
+        .expect("the page answers");
+    (response.status().as_u16(), response.text().expect("text"))
+}
+
+fn get_page(server: &TestServer, path: &str) -> (u16, String) {
+    let response = reqwest::blocking::get(format!("{}{path}", server.base_url)).expect("the page answers");
+    (response.status().as_u16(), response.text().expect("text"))
+}
+
+#[test]
+fn a_forgotten_password_is_reset_through_a_mailed_link() {
+    let sink = Sink::start();
+    let flags = sink.flags();
+    let flags: Vec<&str> = flags.iter().map(String::as_str).collect();
+    let server = TestServer::start_with(env!("CARGO_BIN_EXE_confab-under-test"), &flags);
+    let owner = server.owner();
+    let api = server.api();
+    api.create_user(&owner, "ada@example.com", "Ada");
+
+    let (status, form) = get_page(&server, "/accounts/password/reset/");
+    assert_eq!(status, 200);
+    assert!(form.contains("name=\"email\""), "{form}");
+    // An address no account has gets the same answer, and no mail.
+    let (status, unknown) =
+        post_form(&server, "/accounts/password/reset/", &[("email", "nobody@example.com")]);
+    assert_eq!(status, 200);
+    let (status, asked) = post_form(&server, "/accounts/password/reset/", &[("email", "ada@example.com")]);
+    assert_eq!(status, 200);
+    assert_eq!(asked, unknown);
+    assert!(asked.contains("Check your email"), "{asked}");
+
+    let email = sink.email(1);
+    assert_eq!(email["to"], "ada@example.com");
+    assert!(email["subject"].as_str().expect("subject").starts_with("Reset your password"));
+    let path = link_in(email["body"].as_str().expect("body"), &server);
+    assert!(path.starts_with("/accounts/password/reset/"), "{path}");
+    assert!(!sink.dir.path().join("2.json").exists(), "the unknown address got mail");
+
+    let (status, form) = get_page(&server, &path);
+    assert_eq!(status, 200);
+    assert!(form.contains("name=\"password\""), "{form}");
+    let (status, short) = post_form(&server, &path, &[("password", "short")]);
+    assert_eq!(status, 400, "{short}");
+    let (status, done) = post_form(&server, &path, &[("password", "a new and long password")]);
+    assert_eq!(status, 200, "{done}");
+    assert!(done.contains("Your password is changed"), "{done}");
+
+    api.post(
+        "/fetch_api_key",
+        None,
+        &[("username", "ada@example.com"), ("password", "a new and long password")],
+    )
+    .ok();
+    api.post("/fetch_api_key", None, &[("username", "ada@example.com"), ("password", "s3cret-pass")])
+        .error(401, "AUTHENTICATION_FAILED");
+    // Used once, the link works no more; a made-up one never did.
+    assert_eq!(get_page(&server, &path).0, 404);
+    assert_eq!(get_page(&server, "/accounts/password/reset/2/nokey/").0, 404);
+}

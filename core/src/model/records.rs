@@ -22,6 +22,8 @@ pub enum RecordKind {
     SpecialPermissions,
     /// An organization data export the user asked for (`api::realm_export::RealmExport`).
     RealmExport,
+    /// The account's outstanding password-reset link (`api::password_reset`); one record, id 0.
+    PasswordReset,
 }
 
 impl RecordKind {
@@ -38,6 +40,7 @@ impl RecordKind {
             RecordKind::UserTopic => "user_topic",
             RecordKind::SpecialPermissions => "special_permissions",
             RecordKind::RealmExport => "realm_export",
+            RecordKind::PasswordReset => "password_reset",
         }
     }
 }

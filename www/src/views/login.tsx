@@ -66,6 +66,10 @@ export function LoginPage({ onLogin, reachable = true }: Props) {
         <button type="submit" class="primary" disabled={busy}>
           {busy ? "Logging in…" : "Log in"}
         </button>
+        {/* The server's own page: it mails a link to choose a new password. */}
+        <a class="forgot-password" href="/accounts/password/reset/">
+          Forgot your password?
+        </a>
       </form>
     </main>
   );

@@ -5,11 +5,10 @@
 //! client's scripts do not load. `GET` shows the form (or why the link does not work); `POST`
 //! creates the account and says how to sign in.
 
-use axum::http::{HeaderValue, header};
-use axum::response::{Html, IntoResponse};
 use confab_core::api::invites::signup::{self, SignUp};
 use confab_core::ids::UserId;
 
+use super::pages::escape;
 use super::*;
 
 pub(super) async fn get_invites(State(state): State<AppState>, request: ApiRequest) -> Response {
@@ -246,22 +245,5 @@ fn render(page: JoinPage) -> Response {
             (StatusCode::OK, "Welcome", body)
         }
     };
-    let html = format!(
-        "<!doctype html><html lang=\"en\"><head><meta charset=\"utf-8\"><meta name=\"viewport\" \
-         content=\"width=device-width\"><title>{title}</title><style>body{{font-family:sans-serif;\
-         max-width:28rem;margin:3rem auto;padding:0 1rem}}label{{display:block;margin:.75rem 0}}\
-         input{{display:block;width:100%}}.error{{color:#b00}}</style></head><body>{body}</body></html>"
-    );
-    let mut response = (status, Html(html)).into_response();
-    response.headers_mut().insert(header::CACHE_CONTROL, HeaderValue::from_static("no-store"));
-    response
-}
-
-/// Text for HTML: names and messages come from users.
-fn escape(text: &str) -> String {
-    text.replace('&', "&amp;")
-        .replace('<', "&lt;")
-        .replace('>', "&gt;")
-        .replace('"', "&quot;")
-        .replace('\'', "&#39;")
+    super::pages::html_page(status, title, &body)
 }

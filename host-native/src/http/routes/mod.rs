@@ -25,6 +25,8 @@ mod images;
 mod invites;
 mod messages;
 mod organization;
+mod pages;
+mod password_reset;
 mod personal;
 mod profile;
 mod scheduled;
@@ -218,6 +220,15 @@ pub fn router() -> Router<AppState> {
         // Signing up with an invitation: a reusable link, an email invitation's link.
         .route("/join/{key}/", get(show_join_page).post(join))
         .route("/accounts/do_confirm/{key}", get(show_join_page).post(join))
+        // Resetting a forgotten password: the form, then the mailed link's page.
+        .route(
+            "/accounts/password/reset/",
+            get(password_reset::show_reset_request).post(password_reset::request_reset),
+        )
+        .route(
+            "/accounts/password/reset/{user_id}/{key}/",
+            get(password_reset::show_reset_form).post(password_reset::reset_password),
+        )
         .route("/static/{*path}", get(serve_web_client_static))
         .fallback(unknown_endpoint)
         .method_not_allowed_fallback(method_not_allowed)
