@@ -45,6 +45,9 @@ pub enum Event {
     /// An email to send (an invitation's): the host mails it, or logs its link when no mail
     /// server is configured. No event queue sees this.
     Email(crate::emails::OutgoingEmail),
+    /// A user's batch of missed-message emails opened, due at `due` (UNIX seconds): the host
+    /// sends it then (`api::missed_messages`). No event queue sees this.
+    EmailsScheduled { user: UserId, due: i64 },
 }
 
 /// The result of a successful command.

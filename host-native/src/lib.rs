@@ -11,6 +11,7 @@ pub mod events;
 pub mod exports;
 pub mod http;
 pub mod mail;
+pub mod missed_emails;
 pub mod math;
 pub mod offline;
 pub mod outgoing;

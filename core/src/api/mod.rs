@@ -23,6 +23,7 @@ pub mod linkifiers;
 pub mod messages;
 pub mod muted_users;
 pub mod narrow;
+pub mod missed_messages;
 pub mod navigation_views;
 pub mod notifications;
 pub mod outgoing_webhooks;

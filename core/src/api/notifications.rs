@@ -34,7 +34,7 @@ pub fn notifications(store: &impl Store, events: &[Event]) -> ApiResult<Vec<Noti
                 let users = crate::user_access::narrow_audience(store, body, users)?;
                 notifications.push(Notification::Other { users, body: body.clone() });
             }
-            Event::OutgoingWebhook { .. } | Event::Email(_) => {}
+            Event::OutgoingWebhook { .. } | Event::Email(_) | Event::EmailsScheduled { .. } => {}
         }
     }
     Ok(notifications)

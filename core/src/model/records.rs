@@ -24,6 +24,9 @@ pub enum RecordKind {
     RealmExport,
     /// The account's outstanding password-reset link (`api::password_reset`); one record, id 0.
     PasswordReset,
+    /// A message waiting in the user's batch of missed-message emails
+    /// (`api::missed_messages`); the record's id is the message's.
+    MissedMessageEmail,
 }
 
 impl RecordKind {
@@ -41,6 +44,7 @@ impl RecordKind {
             RecordKind::SpecialPermissions => "special_permissions",
             RecordKind::RealmExport => "realm_export",
             RecordKind::PasswordReset => "password_reset",
+            RecordKind::MissedMessageEmail => "missed_message_email",
         }
     }
 }

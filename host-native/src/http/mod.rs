@@ -73,12 +73,14 @@ impl AppState {
     ) -> AppState {
         let sink = events.clone();
         let (webhooks, deliveries) = OutgoingWebhooks::channel();
+        let (missed_emails, opened_batches) = crate::missed_emails::MissedEmails::channel();
         let writer = Writer::start(
             store.clone(),
             Box::new(move |store, committed| {
                 let woken = sink.queue_events(store, committed);
                 webhooks.dispatch(committed);
                 mailer.deliver(committed);
+                missed_emails.note(committed);
                 let sink = sink.clone();
                 Box::new(move || sink.wake(woken))
             }),
@@ -91,6 +93,7 @@ impl AppState {
             policy: Arc::new(policy),
         };
         tokio::spawn(deliverer.run(deliveries));
+        tokio::spawn(crate::missed_emails::run(opened_batches, store.clone(), writer.clone(), site.clone()));
         AppState {
             store,
             writer,

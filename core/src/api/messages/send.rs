@@ -531,6 +531,8 @@ pub(super) fn compose(
         &message,
         mentions.mentioned_users(),
     )?);
+    let (emails, scheduled) = crate::api::missed_messages::schedule(store, &message, &receivers, now)?;
+    followups.extend(scheduled);
     let is_channel_message = !message.is_direct();
     let addressed_kind_participants = match &message.kind {
         MessageKind::Direct { participants } => Some(participants.clone()),
@@ -538,6 +540,7 @@ pub(super) fn compose(
     };
     let mut changes = addressed.changes;
     changes.push(Change::InsertMessage { message, receivers: receivers.clone() });
+    changes.extend(emails);
     let claimed =
         crate::api::uploads::claim_attachments(store, sender, id, now, &rendering.user_upload_paths, &[])?;
     changes.extend(claimed.changes);
