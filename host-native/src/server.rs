@@ -133,8 +133,11 @@ impl Server {
             self.state.files.clone(),
         ));
         // `confab backup` asks for backups here (never over HTTP).
-        let control =
-            crate::backups::socket::listen(&self.data_dir, self.state.store.clone(), self.state.files.clone());
+        let control = crate::backups::socket::listen(
+            &self.data_dir,
+            self.state.store.clone(),
+            self.state.files.clone(),
+        );
         let app = http::app(self.state);
         let closing = events.clone();
         let shutdown = async move {

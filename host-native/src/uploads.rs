@@ -210,3 +210,24 @@ impl FileStore {
         tokens.get(token).filter(|(_, expires)| *expires > now).map(|(path, _)| path.clone())
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use std::sync::Arc;
+
+    use super::FileStore;
+
+    #[test]
+    fn removals_wait_for_the_last_hold() {
+        let dir = tempfile::tempdir().expect("a directory");
+        let files = Arc::new(FileStore::new(dir.path()));
+        files.keep_bytes("1/ab/file.txt", b"bytes").expect("kept");
+        let path = files.path("1/ab/file.txt").expect("a path");
+        let (first, second) = (files.hold_removals(), files.hold_removals());
+        files.remove("1/ab/file.txt");
+        drop(first);
+        assert!(path.exists(), "a backup still copies it");
+        drop(second);
+        assert!(!path.exists(), "removed once no backup holds it");
+    }
+}

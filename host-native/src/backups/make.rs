@@ -8,9 +8,9 @@
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
+use super::Progress;
 use super::files::{self, copy_file, create_private_dir, sync_dir};
 use super::manifest::{self, MANIFEST_FILE, Manifest};
-use super::Progress;
 use crate::store::{DB_FILE, SCHEMA_VERSION, Store};
 use crate::uploads::FileStore;
 

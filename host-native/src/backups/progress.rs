@@ -10,10 +10,13 @@ use std::time::{Duration, Instant};
 /// How often a long stage reports its count.
 pub const COUNT_INTERVAL: Duration = Duration::from_secs(2);
 
+/// Delivers one line; an error stops the work.
+pub type Sink = Box<dyn FnMut(&str) -> Result<(), String> + Send>;
+
 /// Where progress lines go. A line that cannot be delivered (the asking client went away), or
 /// a stop asked for, ends the work: its caller cleans up and returns the error.
 pub struct Progress {
-    sink: Box<dyn FnMut(&str) -> Result<(), String> + Send>,
+    sink: Sink,
     stop: Arc<AtomicBool>,
     last_count: Instant,
 }
@@ -27,7 +30,7 @@ impl Progress {
         }))
     }
 
-    pub fn new(sink: Box<dyn FnMut(&str) -> Result<(), String> + Send>) -> Progress {
+    pub fn new(sink: Sink) -> Progress {
         Progress { sink, stop: Arc::default(), last_count: Instant::now() }
     }
 

@@ -13,7 +13,12 @@ use crate::store::{DB_FILE, OpenError, ReadOnlyStore};
 /// What a data directory holds that a restore replaces.
 const REPLACED: [&str; 5] = [DB_FILE, LOG_FILE, "uploads", "event_queues.json", "zuliprc"];
 
-pub fn restore(backup: &Path, data_dir: &Path, replace: bool, progress: &mut Progress) -> Result<Manifest, String> {
+pub fn restore(
+    backup: &Path,
+    data_dir: &Path,
+    replace: bool,
+    progress: &mut Progress,
+) -> Result<Manifest, String> {
     let manifest = Manifest::read(backup)?
         .ok_or_else(|| format!("{} is not a Confab backup (it has no backup.json)", backup.display()))?;
     refuse_running_server(data_dir)?;
@@ -44,12 +49,14 @@ pub fn restore(backup: &Path, data_dir: &Path, replace: bool, progress: &mut Pro
         std::fs::remove_dir_all(&staging).map_err(|e| format!("{}: {e}", staging.display()))?;
     }
     files::create_private_dir(&staging)?;
-    copy_file(&backup.join(DB_FILE), &staging.join(DB_FILE)).map_err(|e| format!("copying the database: {e}"))?;
+    copy_file(&backup.join(DB_FILE), &staging.join(DB_FILE))
+        .map_err(|e| format!("copying the database: {e}"))?;
     progress.stage("copying the uploaded files")?;
     let copied = files::copy_tree(&backup.join("uploads"), &staging.join("uploads"), &[], progress)?;
     progress.stage(&format!("copied {} files ({} bytes)", copied.files, copied.bytes))?;
     if backup.join("zuliprc").is_file() {
-        copy_file(&backup.join("zuliprc"), &staging.join("zuliprc")).map_err(|e| format!("copying zuliprc: {e}"))?;
+        copy_file(&backup.join("zuliprc"), &staging.join("zuliprc"))
+            .map_err(|e| format!("copying zuliprc: {e}"))?;
     }
     sync_dir(&staging)?;
     // Queues saved by another history would name events it never had.
@@ -93,7 +100,8 @@ fn move_aside(data_dir: &Path, progress: &mut Progress) -> Result<(), String> {
     for name in REPLACED {
         let from = data_dir.join(name);
         if from.exists() {
-            std::fs::rename(&from, aside.join(name)).map_err(|e| format!("moving {} aside: {e}", from.display()))?;
+            std::fs::rename(&from, aside.join(name))
+                .map_err(|e| format!("moving {} aside: {e}", from.display()))?;
         }
     }
     sync_dir(data_dir)?;

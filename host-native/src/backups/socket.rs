@@ -150,7 +150,11 @@ async fn answer(stream: UnixStream, shared: Arc<Shared>) {
     let _ = send(&mut write, &reply).await;
 }
 
-async fn backup(request: Request, shared: &Arc<Shared>, write: &mut tokio::net::unix::OwnedWriteHalf) -> Reply {
+async fn backup(
+    request: Request,
+    shared: &Arc<Shared>,
+    write: &mut tokio::net::unix::OwnedWriteHalf,
+) -> Reply {
     let to = request.backup_to;
     if !to.is_absolute() {
         return Reply::Error(format!("{}: the backup's path must be absolute", to.display()));
@@ -164,7 +168,8 @@ async fn backup(request: Request, shared: &Arc<Shared>, write: &mut tokio::net::
     let (store, files, data_dir) = (shared.store.clone(), shared.files.clone(), shared.data_dir.clone());
     let target = to.clone();
     tracing::info!("backup to {}: started", to.display());
-    let task = tokio::task::spawn_blocking(move || make_backup(&store, &files, &data_dir, &target, &mut progress));
+    let task =
+        tokio::task::spawn_blocking(move || make_backup(&store, &files, &data_dir, &target, &mut progress));
     while let Some(line) = received.recv().await {
         if send(write, &Reply::Progress(line)).await.is_err() {
             // Dropping the receiver fails the backup's next report: it stops and cleans up.
@@ -203,7 +208,9 @@ pub fn ask_for_backup(data_dir: &Path, to: &Path, progress: &mut Progress) -> Re
     let path = socket_path(data_dir);
     let stream = match std::os::unix::net::UnixStream::connect(&path) {
         Ok(stream) => stream,
-        Err(e) if matches!(e.kind(), std::io::ErrorKind::NotFound | std::io::ErrorKind::ConnectionRefused) => {
+        Err(e)
+            if matches!(e.kind(), std::io::ErrorKind::NotFound | std::io::ErrorKind::ConnectionRefused) =>
+        {
             return Ok(None);
         }
         Err(e) => return Err(format!("cannot reach the server at {}: {e}", path.display())),

@@ -171,7 +171,12 @@ impl Checker<'_> {
     }
 
     /// Decodes a record; a record that does not decode is a problem.
-    fn decoded<T: DeserializeOwned>(&mut self, table: &str, key: impl std::fmt::Debug, bytes: &[u8]) -> Option<T> {
+    fn decoded<T: DeserializeOwned>(
+        &mut self,
+        table: &str,
+        key: impl std::fmt::Debug,
+        bytes: &[u8],
+    ) -> Option<T> {
         match decode(bytes) {
             Ok(value) => Some(value),
             Err(e) => {
@@ -203,9 +208,8 @@ impl Checker<'_> {
         let version = self.tables.meta.get("schema_version").map_err(|e| format!("reading meta: {e}"))?;
         match version.map(|v| v.value()) {
             None => self.problem("meta: no schema_version".to_owned()),
-            Some(v) if v > SCHEMA_VERSION => self.problem(format!(
-                "meta: schema version {v} is newer than this Confab's ({SCHEMA_VERSION})"
-            )),
+            Some(v) if v > SCHEMA_VERSION => self
+                .problem(format!("meta: schema version {v} is newer than this Confab's ({SCHEMA_VERSION})")),
             Some(_) => {}
         }
         let rows = self.tables.meta.len().map_err(|e| format!("reading meta: {e}"))?;
@@ -246,7 +250,12 @@ impl Checker<'_> {
             }
         });
         each_row!(self, realm_users, |(realm, user), _unit| {
-            self.refers(self.users.has(user), || format!("realmid_userid row ({realm}, {user})"), "user", user);
+            self.refers(
+                self.users.has(user),
+                || format!("realmid_userid row ({realm}, {user})"),
+                "user",
+                user,
+            );
             self.found("realmid_userid", &(realm, user));
         });
         each_row!(self, emails, |(realm, email), user| {
@@ -296,7 +305,8 @@ impl Checker<'_> {
             self.found("realmid_streamname_streamid", &(realm, name, stream));
         });
         each_row!(self, subscriptions, |(user, stream), bytes| {
-            if let Some(sub) = self.decoded::<Subscription>("userid_streamid_subscription", (user, stream), bytes)
+            if let Some(sub) =
+                self.decoded::<Subscription>("userid_streamid_subscription", (user, stream), bytes)
                 && sub.active
             {
                 self.expect("streamid_userid", &(stream, user));
@@ -322,7 +332,8 @@ impl Checker<'_> {
                     continue;
                 }
             };
-            let (realm, sender, recipient) = (message.realm_id.0, message.sender_id.0, message.recipient_id.0);
+            let (realm, sender, recipient) =
+                (message.realm_id.0, message.sender_id.0, message.recipient_id.0);
             let from = || format!("message {id}");
             self.refers(self.realms.has(realm), from, "organization", realm);
             self.refers(self.users.has(sender), from, "sender", sender);
@@ -331,7 +342,10 @@ impl Checker<'_> {
             self.expect("senderid_msgid", &(sender, id));
             self.expect("realmid_msgid", &(realm, id));
             if let MessageKind::Stream { .. } = message.kind {
-                self.expect("recipientid_topic_msgid", &(recipient, message.topic().to_lowercase().as_str(), id));
+                self.expect(
+                    "recipientid_topic_msgid",
+                    &(recipient, message.topic().to_lowercase().as_str(), id),
+                );
             }
         });
         // Each message index: its rows must name messages, and match the messages exactly.
@@ -369,7 +383,12 @@ impl Checker<'_> {
     fn flags(&mut self) -> Result<(), String> {
         self.stage("checking message flags")?;
         each_row!(self, flags, |(user, id), bits| {
-            self.refers(self.users.has(user), || format!("userid_msgid_flags row ({user}, {id})"), "user", user);
+            self.refers(
+                self.users.has(user),
+                || format!("userid_msgid_flags row ({user}, {id})"),
+                "user",
+                user,
+            );
             self.message_row("userid_msgid_flags", (user, id), id);
             self.expect("msgid_userid", &(id, user));
             for flag in IndexedFlag::ALL {
@@ -435,7 +454,11 @@ impl Checker<'_> {
                     named_by: format!("a thumbnail of {named_by}"),
                 });
             }
-            self.report.files.push(ExpectedFile { path: attachment.path_id, size: Some(attachment.size), named_by });
+            self.report.files.push(ExpectedFile {
+                path: attachment.path_id,
+                size: Some(attachment.size),
+                named_by,
+            });
         });
         each_row!(self, attachment_paths, |path, id| {
             self.found("path_attachmentid", &(path, id));
@@ -446,7 +469,10 @@ impl Checker<'_> {
         each_row!(self, realm_emoji, |(realm, id), bytes| {
             if let Some(emoji) = self.decoded::<RealmEmoji>("realmid_emojiid_emoji", (realm, id), bytes) {
                 self.report.files.push(ExpectedFile {
-                    path: format!("avatars/{}", confab_core::api::realm_emoji::emoji_path(emoji.realm_id, &emoji.file_name)),
+                    path: format!(
+                        "avatars/{}",
+                        confab_core::api::realm_emoji::emoji_path(emoji.realm_id, &emoji.file_name)
+                    ),
                     size: None,
                     named_by: format!("custom emoji {id} ({})", emoji.name),
                 });
@@ -460,7 +486,8 @@ impl Checker<'_> {
         let (muted, topic, export) =
             (RecordKind::MutedUser.key(), RecordKind::UserTopic.key(), RecordKind::RealmExport.key());
         each_row!(self, records, |(user, kind, id), bytes| {
-            let Some(value) = self.decoded::<serde_json::Value>("userid_kind_recordid_record", (user, kind, id), bytes)
+            let Some(value) =
+                self.decoded::<serde_json::Value>("userid_kind_recordid_record", (user, kind, id), bytes)
             else {
                 continue;
             };
@@ -511,7 +538,9 @@ impl Checker<'_> {
             self.found("deliverat_scheduledid", &(at, id));
         });
         each_row!(self, invitations, |(realm, id), bytes| {
-            if let Some(invitation) = self.decoded::<Invitation>("realmid_invitationid_invitation", (realm, id), bytes) {
+            if let Some(invitation) =
+                self.decoded::<Invitation>("realmid_invitationid_invitation", (realm, id), bytes)
+            {
                 self.expect("invitationkey_realmid_invitationid", &(invitation.key.as_str(), (realm, id)));
             }
         });
@@ -564,5 +593,96 @@ impl Checker<'_> {
                 ));
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use confab_core::api::realm::{NewRealm, create_realm};
+    use confab_core::api::users::NewUser;
+    use confab_core::model::Role;
+
+    use super::super::{Store, WriteTables, commit};
+    use super::*;
+
+    fn quiet() -> Progress {
+        Progress::new(Box::new(|_| Ok(())))
+    }
+
+    /// A store with one organization, its owner and `general`.
+    fn organization() -> (tempfile::TempDir, Store) {
+        let dir = tempfile::tempdir().expect("a temporary directory");
+        let store = Store::open(dir.path()).expect("a new store");
+        let owner = NewUser {
+            email: "owner@example.com".into(),
+            full_name: "Owner".into(),
+            role: Role::Owner,
+            bot_type: None,
+            bot_owner_id: None,
+            api_key: "k".repeat(32),
+            password_hash: None,
+        };
+        let txn = store.begin_write().expect("a transaction");
+        {
+            let mut tables = WriteTables::open(&txn).expect("tables");
+            let new = NewRealm { subdomain: String::new(), name: "Checked".into(), owner };
+            for change in create_realm(&tables, new, 1_000).expect("a realm").changes {
+                tables.apply(&change).expect("applied");
+            }
+        }
+        commit(txn).expect("committed");
+        (dir, store)
+    }
+
+    fn problems(store: &Store) -> Vec<String> {
+        let tables = store.snapshot().expect("a snapshot");
+        verify(&tables, &mut quiet()).expect("verified").problems
+    }
+
+    #[test]
+    fn a_consistent_store_has_no_problems() {
+        let (_dir, store) = organization();
+        assert_eq!(problems(&store), Vec::<String>::new());
+    }
+
+    #[test]
+    fn an_index_row_naming_a_missing_message_is_reported() {
+        let (_dir, store) = organization();
+        let txn = store.begin_write().expect("a transaction");
+        txn.open_table(super::super::tables::SENDERID_MSGID)
+            .expect("the table")
+            .insert((1, 999), ())
+            .expect("a row");
+        commit(txn).expect("committed");
+        let found = problems(&store);
+        assert!(
+            found.contains(
+                &"senderid_msgid: the row (1, 999) names message 999, which does not exist".to_owned()
+            ),
+            "{found:?}"
+        );
+        assert!(
+            found.contains(&"senderid_msgid does not match its records: 0 rows expected, 1 found".to_owned())
+        );
+    }
+
+    #[test]
+    fn a_missing_index_row_and_a_damaged_record_are_reported() {
+        let (_dir, store) = organization();
+        let txn = store.begin_write().expect("a transaction");
+        {
+            let mut tables = WriteTables::open(&txn).expect("tables");
+            let owner =
+                tables.realm_users.iter().expect("rows").next().expect("the owner").expect("read").0.value();
+            tables.realm_users.remove(owner).expect("removed");
+            tables.alert_words.insert(owner.1, [1u8, b'{'].as_slice()).expect("a damaged record");
+        }
+        commit(txn).expect("committed");
+        let found = problems(&store);
+        assert!(
+            found.iter().any(|p| p.starts_with("realmid_userid does not match its records")),
+            "{found:?}"
+        );
+        assert!(found.iter().any(|p| p.starts_with("userid_alertwords: the record at")), "{found:?}");
     }
 }
