@@ -124,6 +124,14 @@ enum Command {
         #[arg(long, default_value = "Owner")]
         owner_name: String,
     },
+    /// Copy the database and the uploaded files into a new directory: a consistent copy made by
+    /// the running server while it serves, or of a stopped server's data directory.
+    Backup(crate::backups::command::BackupArgs),
+    /// Put a backup back into a data directory whose server is stopped.
+    Restore(crate::backups::command::RestoreArgs),
+    /// Check a backup or a stopped server's data directory: every record, index, reference and
+    /// uploaded file. Exits non-zero on any problem.
+    Verify(crate::backups::command::VerifyArgs),
 }
 
 pub fn main() -> ExitCode {
@@ -175,6 +183,9 @@ pub fn main() -> ExitCode {
                 RealmRequest { subdomain, name, owner_email, owner_password, owner_name },
             )
         }
+        Command::Backup(args) => crate::backups::command::backup(args),
+        Command::Restore(args) => crate::backups::command::restore(args),
+        Command::Verify(args) => crate::backups::command::verify(args),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

@@ -4,6 +4,7 @@
 //! rules live in `confab-core`; this crate carries requests to them and their results to disk
 //! and back.
 
+pub mod backups;
 pub mod bootstrap;
 pub mod cli;
 pub mod deliveries;

@@ -64,6 +64,7 @@ pub struct Server {
     /// Set when this start created the organization.
     pub new_owner: Option<OwnerCredentials>,
     listener: TcpListener,
+    data_dir: PathBuf,
     state: AppState,
     timeouts: http::serve::Timeouts,
 }
@@ -116,7 +117,8 @@ impl Server {
         let state = AppState::new(store, site.clone(), events, policy, files, large_answers, mailer)
             .with_write_queue(config.write_queue);
         let timeouts = http::serve::Timeouts { header: config.header_timeout, body: config.body_timeout };
-        Ok(Server { local_addr, site, new_owner, listener, state, timeouts })
+        let data_dir = config.data_dir.clone();
+        Ok(Server { local_addr, site, new_owner, listener, data_dir, state, timeouts })
     }
 
     /// Serves until `shutdown` completes, then drains connections (waiting polls answer at
@@ -138,6 +140,12 @@ impl Server {
             self.state.site.clone(),
             self.state.files.clone(),
         ));
+        // `confab backup` asks for backups here (never over HTTP).
+        let control = crate::backups::socket::listen(
+            &self.data_dir,
+            self.state.store.clone(),
+            self.state.files.clone(),
+        );
         let app = http::app(self.state);
         let closing = events.clone();
         let shutdown = async move {
@@ -145,6 +153,9 @@ impl Server {
             closing.close();
         };
         http::serve::serve(self.listener, app, self.timeouts, shutdown).await;
+        if let Some(control) = control {
+            control.stop().await;
+        }
         timer.abort();
         deliveries.abort();
         exports.abort();

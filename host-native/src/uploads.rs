@@ -31,11 +31,80 @@ pub struct FileStore {
     root: PathBuf,
     /// Temporary-URL token → path id and expiry time.
     tokens: Mutex<HashMap<String, (String, i64)>>,
+    /// Removals wait while a backup copies the files (see [`FileStore::hold_removals`]).
+    removals: Mutex<Removals>,
+}
+
+/// Removals asked for while held, done when the last hold ends.
+#[derive(Default)]
+struct Removals {
+    holds: usize,
+    waiting: Vec<Removal>,
+}
+
+enum Removal {
+    File(String),
+    Thumbnails(String),
+}
+
+/// While one lives, files are not removed: a backup's snapshot may name a file whose record
+/// is deleted after the snapshot was taken, and must still find it. Dropping the last hold does
+/// the removals asked for meanwhile.
+pub struct RemovalHold {
+    files: std::sync::Arc<FileStore>,
+}
+
+impl Drop for RemovalHold {
+    fn drop(&mut self) {
+        let waiting = {
+            let mut removals = self.files.removals();
+            removals.holds -= 1;
+            if removals.holds > 0 {
+                return;
+            }
+            std::mem::take(&mut removals.waiting)
+        };
+        for removal in waiting {
+            match removal {
+                Removal::File(path_id) => self.files.remove(&path_id),
+                Removal::Thumbnails(path_id) => self.files.remove_thumbnails(&path_id),
+            }
+        }
+    }
 }
 
 impl FileStore {
     pub fn new(data_dir: &Path) -> FileStore {
-        FileStore { root: data_dir.join("uploads"), tokens: Mutex::new(HashMap::new()) }
+        FileStore {
+            root: data_dir.join("uploads"),
+            tokens: Mutex::new(HashMap::new()),
+            removals: Mutex::default(),
+        }
+    }
+
+    /// The uploads directory, `DIR/uploads`.
+    pub fn root(&self) -> &Path {
+        &self.root
+    }
+
+    /// Holds every removal until the hold is dropped (a backup takes one before its snapshot).
+    pub fn hold_removals(self: &std::sync::Arc<Self>) -> RemovalHold {
+        self.removals().holds += 1;
+        RemovalHold { files: self.clone() }
+    }
+
+    fn removals(&self) -> std::sync::MutexGuard<'_, Removals> {
+        self.removals.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
+    }
+
+    /// Whether a removal must wait for a backup; if so, it is kept for later.
+    fn removal_held(&self, removal: Removal) -> bool {
+        let mut removals = self.removals();
+        if removals.holds == 0 {
+            return false;
+        }
+        removals.waiting.push(removal);
+        true
     }
 
     /// Where a path id's bytes live, if the path id is a plain relative path.
@@ -96,6 +165,9 @@ impl FileStore {
 
     /// Removes a file's bytes (after its record was deleted, or when recording it failed).
     pub fn remove(&self, path_id: &str) {
+        if self.removal_held(Removal::File(path_id.to_owned())) {
+            return;
+        }
         if let Some(path) = self.file(path_id)
             && let Err(e) = std::fs::remove_file(&path)
         {
@@ -111,6 +183,9 @@ impl FileStore {
 
     /// Removes an upload's thumbnails (`thumbnail/<path_id>/`), if it has any.
     pub fn remove_thumbnails(&self, path_id: &str) {
+        if self.removal_held(Removal::Thumbnails(path_id.to_owned())) {
+            return;
+        }
         let thumbnails = confab_core::thumbnails::thumbnail_path_id(path_id, "");
         if let Some(directory) = self.file(thumbnails.trim_end_matches('/'))
             && let Err(e) = std::fs::remove_dir_all(&directory)
@@ -133,5 +208,26 @@ impl FileStore {
     pub fn path_of_token(&self, token: &str, now: i64) -> Option<String> {
         let tokens = self.tokens.lock().ok()?;
         tokens.get(token).filter(|(_, expires)| *expires > now).map(|(path, _)| path.clone())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::sync::Arc;
+
+    use super::FileStore;
+
+    #[test]
+    fn removals_wait_for_the_last_hold() {
+        let dir = tempfile::tempdir().expect("a directory");
+        let files = Arc::new(FileStore::new(dir.path()));
+        files.keep_bytes("1/ab/file.txt", b"bytes").expect("kept");
+        let path = files.path("1/ab/file.txt").expect("a path");
+        let (first, second) = (files.hold_removals(), files.hold_removals());
+        files.remove("1/ab/file.txt");
+        drop(first);
+        assert!(path.exists(), "a backup still copies it");
+        drop(second);
+        assert!(!path.exists(), "removed once no backup holds it");
     }
 }

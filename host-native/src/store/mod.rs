@@ -6,9 +6,11 @@
 mod apply;
 mod checkpoint;
 mod codec;
+mod copy;
 pub mod log;
 mod migrations;
 pub mod tables;
+pub mod verify;
 mod view;
 
 use std::cell::Cell;
@@ -133,6 +135,14 @@ impl Store {
         f(&tables)
     }
 
+    /// A snapshot of everything committed so far, batches only logged included (redb holds
+    /// them, unsynced), for as long as it is kept; the writer goes on meanwhile. A backup
+    /// copies one.
+    pub fn snapshot(&self) -> ApiResult<ReadTables> {
+        let txn = self.db.begin_read().map_err(view::storage)?;
+        ReadTables::open(&txn).map_err(view::storage)
+    }
+
     /// Starts a write transaction; only the writer calls this.
     ///
     /// Every commit saves redb's allocator state (quick repair, with a two-phase commit), so
@@ -141,6 +151,38 @@ impl Store {
     /// ARCHITECTURE.md, "A crash costs no repair").
     pub fn begin_write(&self) -> ApiResult<redb::WriteTransaction> {
         begin_write(&self.db)
+    }
+}
+
+/// A data directory's database opened only to be read (`confab verify`). Nothing is written:
+/// the write-ahead log is not replayed, and a file that needs repair is refused.
+pub struct ReadOnlyStore {
+    db: redb::ReadOnlyDatabase,
+}
+
+impl ReadOnlyStore {
+    pub fn open(data_dir: &Path) -> Result<ReadOnlyStore, OpenError> {
+        let path = data_dir.join(DB_FILE);
+        if !path.is_file() {
+            return Err(OpenError::Other(format!("there is no database at {}", path.display())));
+        }
+        let db = Database::builder().set_cache_size(DEFAULT_CACHE_SIZE).open_read_only(&path).map_err(
+            |e| match e {
+                redb::DatabaseError::DatabaseAlreadyOpen => OpenError::InUse,
+                redb::DatabaseError::RepairAborted => OpenError::Other(format!(
+                    "{} was not closed cleanly: start and stop the server on it once (that repairs it), \
+                     then verify again",
+                    path.display()
+                )),
+                other => OpenError::Other(format!("{}: {other}", path.display())),
+            },
+        )?;
+        Ok(ReadOnlyStore { db })
+    }
+
+    pub fn snapshot(&self) -> Result<ReadTables, String> {
+        let txn = self.db.begin_read().map_err(|e| e.to_string())?;
+        ReadTables::open(&txn).map_err(|e| e.to_string())
     }
 }
 

@@ -21,6 +21,30 @@ macro_rules! define_tables {
             pub fn open(txn: &redb::ReadTransaction) -> Result<Self, redb::TableError> {
                 Ok(ReadTables { meta: txn.open_table(META)?, $($field: txn.open_table($konst)?,)* })
             }
+
+            /// Copies every table into `to` (a backup); returns each table's name and rows.
+            pub fn copy_into(
+                &self,
+                to: &redb::Database,
+                progress: &mut crate::backups::Progress,
+            ) -> Result<Vec<(&'static str, u64)>, String> {
+                let mut counts = vec![("meta", super::copy::table(&self.meta, to, META, progress)?)];
+                $(
+                    let rows = super::copy::table(&self.$field, to, $konst, progress)?;
+                    if rows > 0 {
+                        progress.stage(&format!("copied {}: {rows} rows", $name))?;
+                    }
+                    counts.push(($name, rows));
+                )*
+                super::copy::finish(to)?;
+                Ok(counts)
+            }
+
+            /// Every table's name and row count.
+            pub fn lengths(&self) -> Result<Vec<(&'static str, u64)>, redb::StorageError> {
+                use redb::ReadableTableMetadata;
+                Ok(vec![("meta", self.meta.len()?), $(($name, self.$field.len()?),)*])
+            }
         }
 
         /// Every table opened in the writer's transaction.
