@@ -4,6 +4,9 @@
 
 use crate::model::{Realm, User};
 
+/// The `kind` of missed-message emails (`api::missed_messages`).
+pub const MISSED_MESSAGES: &str = "missed messages";
+
 /// One email to send.
 #[derive(Clone, Debug, PartialEq)]
 pub struct OutgoingEmail {

@@ -64,7 +64,10 @@ fn bodies(outcome: &Outcome) -> Vec<&Value> {
         .iter()
         .filter_map(|e| match e {
             Event::Other { body, .. } => Some(body),
-            Event::Message { .. } | Event::OutgoingWebhook { .. } | Event::Email(_) | Event::EmailsScheduled { .. } => None,
+            Event::Message { .. }
+            | Event::OutgoingWebhook { .. }
+            | Event::Email(_)
+            | Event::EmailsScheduled { .. } => None,
         })
         .collect()
 }

@@ -44,10 +44,15 @@ impl MissedEmails {
 }
 
 /// Sends each batch when it is due, for ever.
-pub async fn run(mut opened: UnboundedReceiver<(i64, UserId)>, store: Arc<Store>, writer: Writer, site: Arc<Site>) {
+pub async fn run(
+    mut opened: UnboundedReceiver<(i64, UserId)>,
+    store: Arc<Store>,
+    writer: Writer,
+    site: Arc<Site>,
+) {
     let reader = store.clone();
     let mut schedule: BTreeSet<(i64, UserId)> =
-        match tokio::task::spawn_blocking(move || reader.read(|tables| open_batches(tables))).await {
+        match tokio::task::spawn_blocking(move || reader.read(open_batches)).await {
             Ok(Ok(batches)) => batches.into_iter().map(|(user, due)| (due, user)).collect(),
             Ok(Err(e)) => {
                 tracing::error!("cannot read the waiting missed-message emails: {e}");

@@ -118,8 +118,11 @@ enum Conversation {
 /// still unread; removes the batch's records.
 pub fn send_due_emails(store: &impl Store, site: &Site, user: UserId, now: i64) -> ApiResult<Outcome> {
     let pending = store.records(user, RecordKind::MissedMessageEmail)?;
-    let due: Vec<u64> =
-        pending.iter().filter(|(_, r)| r["due"].as_i64().is_some_and(|d| d <= now)).map(|(id, _)| *id).collect();
+    let due: Vec<u64> = pending
+        .iter()
+        .filter(|(_, r)| r["due"].as_i64().is_some_and(|d| d <= now))
+        .map(|(id, _)| *id)
+        .collect();
     let mut outcome = Outcome::default();
     if due.is_empty() {
         return Ok(outcome);
@@ -201,7 +204,7 @@ fn conversation_email(
         to: account.delivery_email.clone(),
         subject,
         body,
-        kind: "missed messages",
+        kind: crate::emails::MISSED_MESSAGES,
         link: Some(format!("{base}/{link}")),
     })
 }
