@@ -61,10 +61,11 @@ impl Sink {
     }
 }
 
-/// Mail goes out in the background after the reply: wait for it (no timing is asserted; the
-/// limit only keeps a broken test from hanging).
+/// Mail goes out in the background after the reply, missed-message emails once their batch is
+/// due (two minutes): wait for it (no timing is asserted; the limit only keeps a broken test
+/// from hanging).
 fn wait_for(path: &Path) {
-    let deadline = Instant::now() + Duration::from_secs(60);
+    let deadline = Instant::now() + Duration::from_secs(300);
     while !path.exists() {
         assert!(Instant::now() < deadline, "no email arrived at {}", path.display());
         std::thread::sleep(Duration::from_millis(20));
@@ -199,4 +200,52 @@ fn a_forgotten_password_is_reset_through_a_mailed_link() {
     // Used once, the link works no more; a made-up one never did.
     assert_eq!(get_page(&server, &path).0, 404);
     assert_eq!(get_page(&server, "/accounts/password/reset/2/nokey/").0, 404);
+}
+
+/// The JSON of every email in the sink once there are `count`, in the order received.
+fn emails(sink: &Sink, count: usize) -> Vec<Value> {
+    (1..=count).map(|n| sink.email(n)).collect()
+}
+
+#[test]
+fn messages_missed_while_away_arrive_as_one_batched_email_per_conversation() {
+    let sink = Sink::start();
+    let flags = sink.flags();
+    let flags: Vec<&str> = flags.iter().map(String::as_str).collect();
+    let server = TestServer::start_with(env!("CARGO_BIN_EXE_confab-under-test"), &flags);
+    let owner = server.owner();
+    let api = server.api();
+    let ada = api.create_user(&owner, "ada@example.com", "Ada");
+    let ada_id = api.user_id(&ada).to_string();
+    let to_ada = format!("[{ada_id}]");
+    // Ada has no client open: she is away. Two direct messages and a mention, then a message
+    // that concerns her not.
+    for content in ["Lunch at noon?", "Or one?"] {
+        api.post("/messages", Some(&owner), &[("type", "direct"), ("to", &to_ada), ("content", content)])
+            .ok();
+    }
+    let mention =
+        [("type", "stream"), ("to", "general"), ("topic", "plans"), ("content", "@**Ada** please review")];
+    api.post("/messages", Some(&owner), &mention).ok();
+    let other = [("type", "stream"), ("to", "general"), ("topic", "plans"), ("content", "Nothing for Ada")];
+    api.post("/messages", Some(&owner), &other).ok();
+
+    // Her batch comes due after her batching period (Zulip's default, two minutes).
+    let mut received = emails(&sink, 2);
+    received.sort_by_key(|e| e["subject"].as_str().map(str::to_owned));
+    let (topic, dms) = (&received[0], &received[1]);
+    assert_eq!(dms["to"], "ada@example.com");
+    let owner_name =
+        api.get("/users/me", Some(&owner), &[]).ok()["full_name"].as_str().expect("name").to_owned();
+    assert_eq!(dms["subject"], format!("DMs with {owner_name}"));
+    let body = dms["body"].as_str().expect("body");
+    assert!(body.contains("Lunch at noon?") && body.contains("Or one?"), "{body}");
+    assert_eq!(topic["subject"], "#general > plans");
+    let body = topic["body"].as_str().expect("body");
+    assert!(body.contains("@**Ada** please review") && !body.contains("Nothing for Ada"), "{body}");
+    // The link opens the conversation in the browser client.
+    let link = link_in(dms["body"].as_str().expect("body"), &server);
+    assert!(link.starts_with("/#narrow/dm/"), "{link}");
+    assert_eq!(get_page(&server, "/").0, 200);
+    assert!(!sink.dir.path().join("3.json").exists());
 }
