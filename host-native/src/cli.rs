@@ -4,9 +4,10 @@ use std::net::SocketAddr;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-use clap::{Parser, Subcommand};
+use clap::{CommandFactory, FromArgMatches, Parser, Subcommand};
 use confab_core::outgoing_policy::OutgoingPolicy;
 
+use crate::config;
 use crate::offline::{self, RealmRequest, UserRequest};
 use crate::server::{Config, Server, shutdown_signal};
 
@@ -132,6 +133,10 @@ enum Command {
     /// Check a backup or a stopped server's data directory: every record, index, reference and
     /// uploaded file. Exits non-zero on any problem.
     Verify(crate::backups::command::VerifyArgs),
+    /// Check the configuration (`--config FILE`, the CONFAB_* environment, the flags given here)
+    /// without starting the server: every value is checked as `serve` checks it, and the
+    /// settings in effect are printed with where each came from.
+    CheckConfig,
 }
 
 pub fn main() -> ExitCode {
@@ -142,7 +147,19 @@ pub fn main() -> ExitCode {
         )
         .with_writer(std::io::stderr)
         .init();
-    let cli = Cli::parse();
+    let args: Vec<std::ffi::OsString> = std::env::args_os().collect();
+    let file = match config::config_path(&args) {
+        Some(path) => match config::read_file(&path, &serve_command()) {
+            Ok(file) => file,
+            Err(message) => {
+                eprintln!("confab: {message}");
+                return ExitCode::FAILURE;
+            }
+        },
+        None => config::FileSettings::default(),
+    };
+    let matches = config::with_sources(Cli::command(), &file).get_matches_from(&args);
+    let cli = Cli::from_arg_matches(&matches).unwrap_or_else(|e| e.exit());
     let result = match cli.command {
         Command::Serve {
             data_dir,
@@ -186,6 +203,7 @@ pub fn main() -> ExitCode {
         Command::Backup(args) => crate::backups::command::backup(args),
         Command::Restore(args) => crate::backups::command::restore(args),
         Command::Verify(args) => crate::backups::command::verify(args),
+        Command::CheckConfig => check_config(&file),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
@@ -194,6 +212,57 @@ pub fn main() -> ExitCode {
             ExitCode::FAILURE
         }
     }
+}
+
+/// `confab serve`'s flags, against which a configuration file is read.
+fn serve_command() -> clap::Command {
+    Cli::command().find_subcommand("serve").cloned().unwrap_or_else(|| clap::Command::new("serve"))
+}
+
+/// Settings whose values `check-config` does not print.
+const SECRET_SETTINGS: &[&str] = &["smtp_password"];
+
+/// `confab check-config`: parses `serve` as it would start from the same file and environment,
+/// checks what clap cannot (the mail sender's address), and prints the settings in effect.
+fn check_config(file: &config::FileSettings) -> Result<(), String> {
+    let command = config::with_sources(Cli::command(), file);
+    let matches = command.try_get_matches_from(["confab", "serve"]).map_err(|e| e.to_string())?;
+    let Ok(Cli { command: Command::Serve { smtp, external_host, .. } }) = Cli::from_arg_matches(&matches)
+    else {
+        return Err("the settings do not make a `confab serve` command".into());
+    };
+    if let Some(smtp) = smtp.config(external_host.as_deref().unwrap_or("localhost")) {
+        crate::mail::check(&smtp)?;
+    }
+    let Some((_, serve)) = matches.subcommand() else { return Err("no serve settings".into()) };
+    match &file.path {
+        Some(path) => println!("{}: ok", path.display()),
+        None => println!(
+            "no configuration file (--config or CONFAB_CONFIG): the flags' defaults and the environment"
+        ),
+    }
+    for arg in serve_command().get_arguments().filter(|a| a.get_long().is_some()) {
+        let id = arg.get_id().as_str();
+        let source = match serve.value_source(id) {
+            Some(clap::parser::ValueSource::EnvVariable) => "environment",
+            Some(clap::parser::ValueSource::DefaultValue) if file.values.iter().any(|(k, _)| k == id) => {
+                "file"
+            }
+            Some(clap::parser::ValueSource::DefaultValue) => "default",
+            Some(clap::parser::ValueSource::CommandLine) => "command line",
+            _ => continue,
+        };
+        let values: Vec<String> = serve
+            .get_raw(id)
+            .into_iter()
+            .flatten()
+            .map(|v| {
+                if SECRET_SETTINGS.contains(&id) { "(set)".into() } else { v.to_string_lossy().into_owned() }
+            })
+            .collect();
+        println!("  {id} = {} ({source})", values.join(", "));
+    }
+    Ok(())
 }
 
 /// The blocking pool's size: reads and authentication run there.

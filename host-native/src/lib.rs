@@ -7,6 +7,7 @@
 pub mod backups;
 pub mod bootstrap;
 pub mod cli;
+pub mod config;
 pub mod deliveries;
 pub mod events;
 pub mod exports;

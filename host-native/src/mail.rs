@@ -91,6 +91,15 @@ pub struct Mailer {
     outbox: Option<tokio::sync::mpsc::UnboundedSender<OutgoingEmail>>,
 }
 
+/// Checks settings as [`Mailer::start`] would use them, without starting anything.
+pub fn check(config: &SmtpConfig) -> Result<(), String> {
+    config
+        .from
+        .parse::<Mailbox>()
+        .map_err(|e| format!("--email-from {:?} is not an address: {e}", config.from))?;
+    Ok(())
+}
+
 impl Mailer {
     /// A mailer for the configured server (its sending task started: needs a tokio runtime),
     /// or one that logs when there is none. Fails on a sender address or a mail server name

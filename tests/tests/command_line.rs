@@ -232,3 +232,63 @@ fn serve_refuses_an_external_host_that_is_not_a_bare_host() {
         assert!(said.contains("--external-host"), "{host}: {said}");
     }
 }
+
+#[test]
+fn settings_come_from_the_command_line_then_the_environment_then_the_config_file() {
+    let dir = tempfile::tempdir().expect("temporary directory");
+    let config = dir.path().join("confab.toml");
+    std::fs::write(
+        &config,
+        "owner_email = \"boss@example.com\"\nexternal-host = \"file.example.com\"\nallow_outgoing_to = [\"10.0.0.0/8\"]\n",
+    )
+    .expect("write the file");
+    let config = config.to_str().expect("a UTF-8 path");
+
+    // The file decides what nothing else names; the environment beats it.
+    let server = Command::new(BINARY)
+        .env("CONFAB_EXTERNAL_HOST", "env.example.com")
+        .args(["serve", "--config", config, "--bind", "127.0.0.1:0", "--data-dir"])
+        .arg(dir.path().join("data"))
+        .stdout(Stdio::piped())
+        .spawn()
+        .expect("confab starts");
+    let mut server = server;
+    let stdout = server.stdout.take().expect("stdout");
+    let said: Vec<String> = BufReader::new(stdout)
+        .lines()
+        .map_while(Result::ok)
+        .take_while(|line| !line.starts_with("Confab is listening on"))
+        .collect();
+    server.kill().ok();
+    server.wait().ok();
+    assert!(said.iter().any(|l| l.trim() == "email:    boss@example.com"), "{said:?}");
+    let zuliprc = std::fs::read_to_string(dir.path().join("data/zuliprc")).expect("zuliprc");
+    assert!(zuliprc.contains("env.example.com"), "{zuliprc}");
+
+    // check-config says what is in effect and where it came from; the command line wins.
+    let checked = Command::new(BINARY)
+        .env("CONFAB_EXTERNAL_HOST", "env.example.com")
+        .args(["check-config", "--config", config])
+        .output()
+        .expect("confab runs");
+    assert!(checked.status.success(), "{}", String::from_utf8_lossy(&checked.stderr));
+    let report = String::from_utf8_lossy(&checked.stdout);
+    assert!(report.contains("owner_email = boss@example.com (file)"), "{report}");
+    assert!(report.contains("external_host = env.example.com (environment)"), "{report}");
+    assert!(report.contains("allow_outgoing_to = 10.0.0.0/8 (file)"), "{report}");
+    assert!(report.contains("bind = 127.0.0.1:9991 (default)"), "{report}");
+
+    // A mistake is refused before anything starts, naming the key or the value.
+    std::fs::write(dir.path().join("bad.toml"), "bnid = \"0.0.0.0:80\"\n").expect("write");
+    std::fs::write(dir.path().join("worse.toml"), "bind = \"nowhere\"\n").expect("write");
+    for (file, says) in [("bad.toml", "`bnid` is not a setting"), ("worse.toml", "nowhere")] {
+        let path = dir.path().join(file);
+        for command in ["check-config", "serve"] {
+            let refused =
+                Command::new(BINARY).arg(command).arg("--config").arg(&path).output().expect("runs");
+            assert!(!refused.status.success(), "{file} accepted by {command}");
+            let stderr = String::from_utf8_lossy(&refused.stderr);
+            assert!(stderr.contains(says), "{command} {file}: {stderr}");
+        }
+    }
+}
