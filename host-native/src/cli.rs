@@ -4,7 +4,7 @@ use std::net::SocketAddr;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-use clap::{Parser, Subcommand};
+use clap::{Parser, Subcommand, ValueEnum};
 use confab_core::outgoing_policy::OutgoingPolicy;
 
 use crate::offline::{self, RealmRequest, UserRequest};
@@ -13,8 +13,18 @@ use crate::server::{Config, Server, shutdown_signal};
 #[derive(Parser, Debug)]
 #[command(name = "confab", version, about = "A team chat server that speaks the Zulip API")]
 struct Cli {
+    /// How log lines are written to standard error: `text` (coloured only on a terminal) or
+    /// `json` (one JSON object a line, for log collectors).
+    #[arg(long, global = true, value_enum, default_value_t = LogFormat::Text)]
+    log_format: LogFormat,
     #[command(subcommand)]
     command: Command,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+enum LogFormat {
+    Text,
+    Json,
 }
 
 #[derive(Subcommand, Debug)]
@@ -62,6 +72,36 @@ enum Command {
         /// cache serves the rest.
         #[arg(long, value_name = "SIZE", default_value_t = Size(crate::store::DEFAULT_CACHE_SIZE))]
         cache_size: Size,
+        /// An address range (CIDR, or one address) whose clients may read /metrics; repeatable.
+        /// Without it, loopback alone. Requests that came through a proxy never may.
+        #[arg(long, value_name = "CIDR", value_parser = OutgoingPolicy::parse_range)]
+        metrics_allow: Vec<ipnet::IpNet>,
+    },
+    /// Write a zuliprc (the Zulip clients' configuration: the user's email, API key and
+    /// organization URL) for an existing user, to standard output or --output. The server must
+    /// not be running on the same data directory.
+    Zuliprc {
+        #[arg(long, default_value = "./confab-data")]
+        data_dir: PathBuf,
+        /// The user's email address.
+        #[arg(long)]
+        email: String,
+        /// The organization's subdomain; the root's by default.
+        #[arg(long, default_value = "")]
+        subdomain: String,
+        /// The host clients reach the server at, as given to `confab serve`.
+        #[arg(long, value_name = "HOST")]
+        external_host: Option<String>,
+        /// The address the server listens on, as given to `confab serve`: the host when there is
+        /// no --external-host.
+        #[arg(long, default_value = "127.0.0.1:9991")]
+        bind: SocketAddr,
+        /// As given to `confab serve`.
+        #[arg(long, default_value = "http", value_parser = ["http", "https"])]
+        external_scheme: String,
+        /// Where to write it (mode 600); standard output without it.
+        #[arg(long)]
+        output: Option<PathBuf>,
     },
     /// Create a user and print its API key. The server must not be running on the same data
     /// directory (create users through the API then).
@@ -125,14 +165,8 @@ enum Command {
 }
 
 pub fn main() -> ExitCode {
-    tracing_subscriber::fmt()
-        .with_env_filter(
-            tracing_subscriber::EnvFilter::try_from_default_env()
-                .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("info")),
-        )
-        .with_writer(std::io::stderr)
-        .init();
     let cli = Cli::parse();
+    init_logs(cli.log_format);
     let result = match cli.command {
         Command::Serve {
             data_dir,
@@ -146,6 +180,7 @@ pub fn main() -> ExitCode {
             external_scheme,
             allow_outgoing_to,
             cache_size,
+            metrics_allow,
         } => serve(Config {
             data_dir,
             bind,
@@ -158,7 +193,14 @@ pub fn main() -> ExitCode {
             external_scheme,
             outgoing_policy: OutgoingPolicy::new(allow_outgoing_to),
             store: crate::store::Options { cache_size: cache_size.0 },
+            metrics_access: crate::http::MetricsAccess::new(metrics_allow),
         }),
+        Command::Zuliprc { data_dir, email, subdomain, external_host, bind, external_scheme, output } => {
+            let host = external_host.unwrap_or_else(|| bind.to_string());
+            confab_core::subdomains::Site::new(&external_scheme, &host)
+                .map_err(|e| format!("--external-host: {e}"))
+                .and_then(|site| offline::zuliprc(&data_dir, &subdomain, &email, &site, output.as_deref()))
+        }
         Command::CreateUser { data_dir, subdomain, email, full_name, password, role, bot } => {
             offline::create_user(&data_dir, UserRequest { subdomain, email, full_name, password, role, bot })
         }
@@ -178,6 +220,19 @@ pub fn main() -> ExitCode {
             eprintln!("confab: {message}");
             ExitCode::FAILURE
         }
+    }
+}
+
+/// Logs go to standard error, coloured only when it is a terminal: a file or a pipe gets plain
+/// text (or JSON lines with `--log-format json`). `RUST_LOG` sets the level (`info` by default).
+fn init_logs(format: LogFormat) {
+    use std::io::IsTerminal as _;
+    let filter = tracing_subscriber::EnvFilter::try_from_default_env()
+        .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("info"));
+    let logs = tracing_subscriber::fmt().with_env_filter(filter).with_writer(std::io::stderr);
+    match format {
+        LogFormat::Text => logs.with_ansi(std::io::stderr().is_terminal()).init(),
+        LogFormat::Json => logs.json().init(),
     }
 }
 
@@ -203,7 +258,12 @@ fn serve(config: Config) -> Result<(), String> {
             say(&format!("Wrote {}", config.data_dir.join("zuliprc").display()));
         }
         say(&format!("Confab is listening on http://{}", server.local_addr));
-        say(&format!("Organizations: {} and SUBDOMAIN.{}", server.site.root_url(), server.site.host()));
+        for organization in &server.organizations {
+            say(&format!("  {}: {}/", organization.name, organization.url));
+        }
+        if server.organizations.len() > 1 && is_address(server.site.host()) {
+            say("  (organizations other than the root need a host name: set --external-host)");
+        }
         Ok::<_, String>(server.run(shutdown).await)
     })?;
     // Ends what the drain gave up on, so that nothing holds the store any more.
@@ -213,6 +273,11 @@ fn serve(config: Config) -> Result<(), String> {
         Err(e) => tracing::warn!("the database was not closed cleanly, so the next start repairs it: {e}"),
     }
     Ok(())
+}
+
+/// Whether a host is an IP address (with its port), under which no subdomain resolves.
+fn is_address(host: &str) -> bool {
+    host.parse::<SocketAddr>().is_ok() || host.parse::<std::net::IpAddr>().is_ok()
 }
 
 /// How long a stop waits for reads still running on the blocking pool.

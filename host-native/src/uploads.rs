@@ -38,6 +38,11 @@ impl FileStore {
         FileStore { root: data_dir.join("uploads"), tokens: Mutex::new(HashMap::new()) }
     }
 
+    /// The data directory the files are kept under (`/ready` checks it takes writes).
+    pub fn data_dir(&self) -> &Path {
+        self.root.parent().unwrap_or(&self.root)
+    }
+
     /// Where a path id's bytes live, if the path id is a plain relative path.
     fn file(&self, path_id: &str) -> Option<PathBuf> {
         let relative = Path::new(path_id);

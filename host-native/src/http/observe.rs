@@ -1,0 +1,192 @@
+//! What an operator's tools ask: `GET /health` (liveness), `GET /ready` (readiness) and
+//! `GET /metrics` (Prometheus), and the layer that counts every request for the metrics.
+//!
+//! `/health` and `/ready` answer anyone, as load balancers and orchestrators ask without
+//! credentials, and say nothing but whether the server works. `/metrics` tells more (traffic,
+//! endpoints, queue sizes), so it answers only peers in [`MetricsAccess`]: loopback unless the
+//! operator names ranges, and never a request that came through a proxy.
+
+use std::net::{IpAddr, SocketAddr};
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use axum::Router;
+use axum::extract::{ConnectInfo, MatchedPath, Request, State};
+use axum::http::{HeaderMap, HeaderValue, Method, header};
+use axum::middleware::{self, Next};
+use axum::response::{IntoResponse, Response};
+use axum::routing::get;
+use confab_core::{ApiError, ErrorCode};
+use ipnet::IpNet;
+use serde_json::Map;
+
+use super::{AppState, respond};
+use crate::metrics::{self, Metrics, RequestLabels};
+
+/// How long `/ready` waits for the writer to run a command: a batch takes milliseconds, so a
+/// writer this late is stuck (a disk that no longer answers).
+const WRITER_PING_TIMEOUT: Duration = Duration::from_secs(5);
+
+/// The file `/ready` writes, syncs and removes in the data directory.
+const PROBE_FILE: &str = ".ready-probe";
+
+/// Headers a reverse proxy adds. A request bearing one came through a proxy, so its peer
+/// address (the proxy's, often loopback) says nothing about who asked.
+const PROXY_HEADERS: [&str; 3] = ["forwarded", "x-forwarded-for", "x-real-ip"];
+
+pub fn router() -> Router<AppState> {
+    Router::new().route("/health", get(health)).route("/ready", get(ready)).route("/metrics", get(scrape))
+}
+
+/// Who may read `/metrics`: peers in these ranges (`confab serve --metrics-allow`).
+#[derive(Clone, Debug)]
+pub struct MetricsAccess {
+    allowed: Vec<IpNet>,
+}
+
+impl Default for MetricsAccess {
+    /// Loopback only: a scraper on the same machine, or one the operator lets in.
+    fn default() -> Self {
+        let loopback = ["127.0.0.0/8", "::1/128"].map(|range| range.parse().expect("a valid range"));
+        MetricsAccess { allowed: loopback.to_vec() }
+    }
+}
+
+impl MetricsAccess {
+    /// Peers in `ranges` (which replace the loopback default when not empty).
+    pub fn new(ranges: Vec<IpNet>) -> MetricsAccess {
+        if ranges.is_empty() { MetricsAccess::default() } else { MetricsAccess { allowed: ranges } }
+    }
+
+    fn permits(&self, peer: IpAddr, headers: &HeaderMap) -> bool {
+        // A dual-stack listener sees IPv4 clients as ::ffff:a.b.c.d.
+        let peer = peer.to_canonical();
+        PROXY_HEADERS.iter().all(|name| !headers.contains_key(*name))
+            && self.allowed.iter().any(|range| range.contains(&peer))
+    }
+}
+
+/// Liveness: the process accepts connections and answers requests.
+async fn health() -> Response {
+    respond::success(Map::new())
+}
+
+/// Readiness: the data directory takes writes and the writer runs commands. 503 otherwise,
+/// with what failed.
+async fn ready(State(state): State<AppState>) -> Response {
+    let files = state.files.clone();
+    let probe = tokio::task::spawn_blocking(move || probe_writable(files.data_dir()))
+        .await
+        .map_err(|e| e.to_string())
+        .and_then(|written| written.map_err(|e| e.to_string()));
+    if let Err(e) = probe {
+        return not_ready(format!("The data directory does not take writes: {e}"));
+    }
+    match tokio::time::timeout(WRITER_PING_TIMEOUT, state.writer.ping()).await {
+        Ok(Ok(())) => respond::success(Map::new()),
+        Ok(Err(e)) => not_ready(format!("The writer is not running: {}", e.msg)),
+        Err(_) => not_ready(format!("The writer has not answered within {WRITER_PING_TIMEOUT:?}")),
+    }
+}
+
+/// Writes, syncs and removes a small file: fails on a full, read-only or vanished disk.
+fn probe_writable(dir: &std::path::Path) -> std::io::Result<()> {
+    let path = dir.join(PROBE_FILE);
+    let written = std::fs::write(&path, b"ready\n")
+        .and_then(|()| std::fs::File::open(&path))
+        .and_then(|file| file.sync_all());
+    let removed = std::fs::remove_file(&path);
+    written.and(removed)
+}
+
+fn not_ready(msg: String) -> Response {
+    tracing::warn!("not ready: {msg}");
+    respond::error(&ApiError::new(ErrorCode::ServerNotReady, msg).with_status(503))
+}
+
+/// The Prometheus exposition, to allowed peers.
+async fn scrape(State(state): State<AppState>, request: Request) -> Response {
+    let peer = request.extensions().get::<ConnectInfo<SocketAddr>>().map(|info| info.0.ip());
+    if !peer.is_some_and(|peer| state.metrics_access.permits(peer, request.headers())) {
+        let refusal = ApiError::bad_request("Metrics are not available to this client").with_status(403);
+        return respond::error(&refusal);
+    }
+    let (queues, waiting) = state.events.counts();
+    let text = state.metrics.render(queues, waiting);
+    ([(header::CONTENT_TYPE, HeaderValue::from_static(metrics::CONTENT_TYPE))], text).into_response()
+}
+
+/// Counts every request the router answers, by method, route template and status, and times
+/// it. The route template is known only once routing has matched, inside the router, so
+/// [`note_route`] passes it out on the response.
+pub fn count_requests(router: Router<AppState>, metrics: Arc<Metrics>) -> Router<AppState> {
+    router.route_layer(middleware::from_fn(note_route)).layer(middleware::from_fn_with_state(metrics, count))
+}
+
+async fn note_route(request: Request, next: Next) -> Response {
+    let route = request.extensions().get::<MatchedPath>().cloned();
+    let mut response = next.run(request).await;
+    if let Some(route) = route {
+        response.extensions_mut().insert(route);
+    }
+    response
+}
+
+async fn count(State(metrics): State<Arc<Metrics>>, request: Request, next: Next) -> Response {
+    let started = Instant::now();
+    let method = method_label(request.method());
+    let response = next.run(request).await;
+    let endpoint = match response.extensions().get::<MatchedPath>() {
+        // A nested router's fallback is matched under a wildcard of axum's own making.
+        Some(route) if !route.as_str().contains("__private__") => route.as_str().to_owned(),
+        _ => "unmatched".to_owned(),
+    };
+    let status = response.status().as_u16();
+    metrics.request(RequestLabels { method, endpoint, status }, started.elapsed());
+    response
+}
+
+/// The method, or `other` for one HTTP does not define: clients choose methods, and each new
+/// label value would be a new series.
+fn method_label(method: &Method) -> String {
+    let known = [
+        Method::GET,
+        Method::POST,
+        Method::PUT,
+        Method::PATCH,
+        Method::DELETE,
+        Method::HEAD,
+        Method::OPTIONS,
+    ];
+    if known.contains(method) { method.as_str().to_owned() } else { "other".to_owned() }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn metrics_are_for_loopback_unless_ranges_are_named_and_never_through_a_proxy() {
+        let none = HeaderMap::new();
+        let local: IpAddr = "127.0.0.1".parse().expect("an address");
+        let mapped: IpAddr = "::ffff:127.0.0.1".parse().expect("an address");
+        let remote: IpAddr = "192.0.2.7".parse().expect("an address");
+        let default = MetricsAccess::default();
+        assert!(default.permits(local, &none));
+        assert!(default.permits(mapped, &none));
+        assert!(default.permits("::1".parse().expect("an address"), &none));
+        assert!(!default.permits(remote, &none));
+        let mut proxied = HeaderMap::new();
+        proxied.insert("x-forwarded-for", HeaderValue::from_static("192.0.2.7"));
+        assert!(!default.permits(local, &proxied));
+        let named = MetricsAccess::new(vec!["192.0.2.0/24".parse().expect("a range")]);
+        assert!(named.permits(remote, &none));
+        assert!(!named.permits(local, &none), "named ranges replace the default");
+    }
+
+    #[test]
+    fn unknown_methods_share_one_label() {
+        assert_eq!(method_label(&Method::PATCH), "PATCH");
+        assert_eq!(method_label(&Method::from_bytes(b"BREW").expect("a method")), "other");
+    }
+}
