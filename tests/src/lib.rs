@@ -154,7 +154,11 @@ impl TestServer {
 
     /// Sends a signal (`TERM`, `HUP`, ...) and waits for the server to exit.
     pub fn stop_with(&mut self, signal: &str) -> std::process::ExitStatus {
-        Command::new("kill").arg(format!("-{signal}")).arg(self.child.id().to_string()).status().expect("kill runs");
+        Command::new("kill")
+            .arg(format!("-{signal}"))
+            .arg(self.child.id().to_string())
+            .status()
+            .expect("kill runs");
         self.child.wait().expect("the server exits")
     }
 

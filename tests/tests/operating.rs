@@ -19,6 +19,18 @@ fn health_and_ready_answer_anyone_in_zulips_shape() {
     assert_eq!(health, (200, serde_json::json!({"result": "success", "msg": ""})));
     let ready = get_json(&format!("{}/ready", server.base_url));
     assert_eq!(ready, (200, serde_json::json!({"result": "success", "msg": ""})));
+
+    // Its data directory gone (an unmounted disk): still alive, no longer ready.
+    std::fs::remove_dir_all(&server.data_dir).expect("remove the data directory");
+    let (status, body) = get_json(&format!("{}/ready", server.base_url));
+    assert_eq!(status, 503, "{body}");
+    assert_eq!(body["result"], "error");
+    assert_eq!(body["code"], "SERVER_NOT_READY");
+    assert!(
+        body["msg"].as_str().is_some_and(|m| m.starts_with("The data directory does not take writes")),
+        "{body}"
+    );
+    assert_eq!(get_json(&format!("{}/health", server.base_url)).0, 200);
 }
 
 #[test]
@@ -28,7 +40,8 @@ fn metrics_are_read_by_prometheus_own_parser() {
     let api = server.api();
     for n in 0..3 {
         let text = format!("message {n}");
-        let params = [("type", "stream"), ("to", "general"), ("topic", "metrics"), ("content", text.as_str())];
+        let params =
+            [("type", "stream"), ("to", "general"), ("topic", "metrics"), ("content", text.as_str())];
         api.post("/messages", Some(&owner), &params).ok();
     }
     api.get("/messages/999999", Some(&owner), &[]).error(400, "BAD_REQUEST");
@@ -50,7 +63,8 @@ fn metrics_are_read_by_prometheus_own_parser() {
     ];
     let bot_id = api.post("/bots", Some(&owner), &bot).ok()["user_id"].as_u64().expect("bot id");
     let to = format!("[{bot_id}]");
-    api.post("/messages", Some(&owner), &[("type", "private"), ("to", to.as_str()), ("content", "hello")]).ok();
+    api.post("/messages", Some(&owner), &[("type", "private"), ("to", to.as_str()), ("content", "hello")])
+        .ok();
     wait_for_message_from(&api, &owner, &queue, "Notification Bot");
 
     let (status, content_type, text) = get_text(&format!("{}/metrics", server.base_url), &[]);
@@ -75,7 +89,9 @@ fn metrics_are_read_by_prometheus_own_parser() {
     assert_eq!(count("/api/v1/messages/{message_id}", "400"), 1.0, "{requests}");
     assert_eq!(count("unmatched", "404"), 1.0, "{requests}");
     assert_eq!(count("/api/v1/fetch_api_key", "429"), 1.0, "{requests}");
-    assert!(samples(requests).all(|(_, labels, _)| !labels["endpoint"].as_str().unwrap_or("").contains("999999")));
+    assert!(
+        samples(requests).all(|(_, labels, _)| !labels["endpoint"].as_str().unwrap_or("").contains("999999"))
+    );
 
     let latency = &families["confab_http_request_duration_seconds"];
     assert_eq!(latency["type"], "histogram");
@@ -90,8 +106,11 @@ fn metrics_are_read_by_prometheus_own_parser() {
     assert_eq!(families["confab_writer_batch_commands"]["type"], "histogram");
     assert!(value(&families, "confab_writer_batch_commands", "confab_writer_batch_commands_count") >= 4.0);
     assert!(
-        value(&families, "confab_writer_commit_duration_seconds", "confab_writer_commit_duration_seconds_count")
-            >= 4.0
+        value(
+            &families,
+            "confab_writer_commit_duration_seconds",
+            "confab_writer_commit_duration_seconds_count"
+        ) >= 4.0
     );
     assert_eq!(value(&families, "confab_writer_commit_failures", "confab_writer_commit_failures_total"), 0.0);
     assert!(value(&families, "confab_event_queues", "confab_event_queues") >= 1.0);
@@ -115,7 +134,8 @@ fn metrics_are_for_loopback_and_the_allowed_ranges_and_never_through_a_proxy() {
     // Naming ranges replaces the loopback default.
     let elsewhere = TestServer::start_with(BINARY, &["--metrics-allow", "192.0.2.0/24"]);
     assert_eq!(get_text(&format!("{}/metrics", elsewhere.base_url), &[]).0, 403);
-    let both = TestServer::start_with(BINARY, &["--metrics-allow", "192.0.2.0/24", "--metrics-allow", "127.0.0.1"]);
+    let both =
+        TestServer::start_with(BINARY, &["--metrics-allow", "192.0.2.0/24", "--metrics-allow", "127.0.0.1"]);
     assert_eq!(get_text(&format!("{}/metrics", both.base_url), &[]).0, 200);
 }
 
@@ -187,7 +207,10 @@ fn the_data_directorys_zuliprc_follows_the_external_host() {
     let host = format!("localhost:{port}");
     let mut second = TestServer::spawn(Path::new(BINARY), &data, &address, &["--external-host", &host]);
     let rewritten = std::fs::read_to_string(&rc_path).expect("DIR/zuliprc");
-    assert_eq!(rewritten, format!("[api]\nemail={}\nkey={}\nsite=http://{host}\n", owner.email, owner.api_key));
+    assert_eq!(
+        rewritten,
+        format!("[api]\nemail={}\nkey={}\nsite=http://{host}\n", owner.email, owner.api_key)
+    );
     assert_eq!(mode(&rc_path), 0o600);
     // The real Python client, which failed with a bare AssertionError on the old site.
     let profile = python_profile(&rc_path);
@@ -204,7 +227,13 @@ fn confab_zuliprc_writes_a_users_credentials_and_organization_url() {
     let ada = server.api().create_user(&owner, "ada@example.com", "Ada");
     let data = server.data_dir.clone();
     let zuliprc = |args: &[&str]| {
-        Command::new(BINARY).arg("zuliprc").arg("--data-dir").arg(&data).args(args).output().expect("confab runs")
+        Command::new(BINARY)
+            .arg("zuliprc")
+            .arg("--data-dir")
+            .arg(&data)
+            .args(args)
+            .output()
+            .expect("confab runs")
     };
     // The database admits one process: the command says what to do instead.
     let busy = zuliprc(&["--email", "ada@example.com"]);
@@ -212,7 +241,14 @@ fn confab_zuliprc_writes_a_users_credentials_and_organization_url() {
     assert!(String::from_utf8_lossy(&busy.stderr).contains("Stop the server"), "{busy:?}");
     server.terminate();
 
-    let printed = zuliprc(&["--email", "ada@example.com", "--external-host", "chat.example.com", "--external-scheme", "https"]);
+    let printed = zuliprc(&[
+        "--email",
+        "ada@example.com",
+        "--external-host",
+        "chat.example.com",
+        "--external-scheme",
+        "https",
+    ]);
     assert!(printed.status.success(), "{printed:?}");
     assert_eq!(
         String::from_utf8_lossy(&printed.stdout),
@@ -283,12 +319,8 @@ fn get_text(url: &str, headers: &[(&str, &str)]) -> (u16, String, String) {
     }
     let response = request.send().expect("the server answers");
     let status = response.status().as_u16();
-    let content_type = response
-        .headers()
-        .get("content-type")
-        .and_then(|v| v.to_str().ok())
-        .unwrap_or_default()
-        .to_owned();
+    let content_type =
+        response.headers().get("content-type").and_then(|v| v.to_str().ok()).unwrap_or_default().to_owned();
     (status, content_type, response.text().expect("a body"))
 }
 
@@ -338,12 +370,10 @@ fn wait_for_message_from(api: &Api, who: &Creds, queue: &Value, sender: &str) {
 
 /// `GET /users/me` through the Python client configured by `zuliprc`.
 fn python_profile(zuliprc: &Path) -> Value {
-    let script = "import json, sys, zulip\nprint(json.dumps(zulip.Client(config_file=sys.argv[1]).get_profile()))";
-    let output = Command::new(python::python())
-        .args(["-c", script])
-        .arg(zuliprc)
-        .output()
-        .expect("python runs");
+    let script =
+        "import json, sys, zulip\nprint(json.dumps(zulip.Client(config_file=sys.argv[1]).get_profile()))";
+    let output =
+        Command::new(python::python()).args(["-c", script]).arg(zuliprc).output().expect("python runs");
     assert!(output.status.success(), "{}", String::from_utf8_lossy(&output.stderr));
     serde_json::from_slice(&output.stdout).expect("JSON")
 }

@@ -8,6 +8,7 @@
 
 use std::net::{IpAddr, SocketAddr};
 use std::sync::Arc;
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
 use axum::Router;
@@ -27,8 +28,12 @@ use crate::metrics::{self, Metrics, RequestLabels};
 /// writer this late is stuck (a disk that no longer answers).
 const WRITER_PING_TIMEOUT: Duration = Duration::from_secs(5);
 
-/// The file `/ready` writes, syncs and removes in the data directory.
-const PROBE_FILE: &str = ".ready-probe";
+/// The start of the files `/ready` writes, syncs and removes in the data directory; each probe
+/// has its own, so that probes at once do not remove each other's.
+const PROBE_FILE: &str = ".ready-probe-";
+
+/// Numbers the probes' files.
+static PROBES: AtomicU64 = AtomicU64::new(0);
 
 /// Headers a reverse proxy adds. A request bearing one came through a proxy, so its peer
 /// address (the proxy's, often loopback) says nothing about who asked.
@@ -91,7 +96,7 @@ async fn ready(State(state): State<AppState>) -> Response {
 
 /// Writes, syncs and removes a small file: fails on a full, read-only or vanished disk.
 fn probe_writable(dir: &std::path::Path) -> std::io::Result<()> {
-    let path = dir.join(PROBE_FILE);
+    let path = dir.join(format!("{PROBE_FILE}{}", PROBES.fetch_add(1, Ordering::Relaxed)));
     let written = std::fs::write(&path, b"ready\n")
         .and_then(|()| std::fs::File::open(&path))
         .and_then(|file| file.sync_all());
@@ -182,6 +187,47 @@ mod tests {
         let named = MetricsAccess::new(vec!["192.0.2.0/24".parse().expect("a range")]);
         assert!(named.permits(remote, &none));
         assert!(!named.permits(local, &none), "named ranges replace the default");
+    }
+
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn ready_fails_once_the_writer_has_stopped_and_health_does_not() {
+        use tower::ServiceExt as _;
+
+        let dir = tempfile::tempdir().expect("a temporary directory");
+        let store = Arc::new(crate::store::Store::open(dir.path()).expect("the store"));
+        let state = AppState::new(
+            store,
+            confab_core::subdomains::Site::new("http", "127.0.0.1:9991").expect("a site"),
+            crate::events::EventHub::load(dir.path().join("queues.json"), 0, 600),
+            confab_core::outgoing_policy::OutgoingPolicy::new(Vec::new()),
+            crate::uploads::FileStore::new(dir.path()),
+            super::super::LargeAnswers::one_per_core().expect("threads"),
+        );
+        let app = super::super::app(state.clone());
+        let status = |path: &'static str| {
+            let app = app.clone();
+            async move {
+                let request =
+                    Request::builder().uri(path).body(axum::body::Body::empty()).expect("a request");
+                let response = app.oneshot(request).await.expect("an answer");
+                let status = response.status().as_u16();
+                let body = axum::body::to_bytes(response.into_body(), usize::MAX).await.expect("a body");
+                let body: serde_json::Value = serde_json::from_slice(&body).expect("JSON");
+                (status, body["code"].as_str().map(str::to_owned))
+            }
+        };
+        assert_eq!(status("/ready").await, (200, None));
+        let writer = state.writer.clone();
+        let stopped = tokio::task::spawn_blocking(move || writer.stop(Duration::from_secs(10))).await;
+        assert!(matches!(stopped, Ok(true)));
+        assert_eq!(status("/ready").await, (503, Some("SERVER_NOT_READY".to_owned())));
+        assert_eq!(status("/health").await.0, 200);
+        let leftovers: Vec<_> = std::fs::read_dir(dir.path())
+            .expect("the directory")
+            .filter_map(Result::ok)
+            .filter(|entry| entry.file_name().to_string_lossy().starts_with(PROBE_FILE))
+            .collect();
+        assert!(leftovers.is_empty(), "probes leave nothing behind");
     }
 
     #[test]
