@@ -258,11 +258,16 @@ fn serve(config: Config) -> Result<(), String> {
             say(&format!("Wrote {}", config.data_dir.join("zuliprc").display()));
         }
         say(&format!("Confab is listening on http://{}", server.local_addr));
-        for organization in &server.organizations {
+        for organization in server.organizations.iter().take(BANNER_ORGANIZATIONS) {
             say(&format!("  {}: {}/", organization.name, organization.url));
         }
-        if server.organizations.len() > 1 && is_address(server.site.host()) {
-            say("  (organizations other than the root need a host name: set --external-host)");
+        if let Some(more) = server.organizations.len().checked_sub(BANNER_ORGANIZATIONS).filter(|&n| n > 0) {
+            say(&format!("  and {more} more"));
+        }
+        let root = server.site.root_url();
+        if is_address(server.site.host()) && server.organizations.iter().any(|o| o.url != root) {
+            // No name resolves under an IP address, so SUB.ADDRESS reaches nothing.
+            say("  (organizations on subdomains need a host name: set --external-host)");
         }
         Ok::<_, String>(server.run(shutdown).await)
     })?;
@@ -275,9 +280,13 @@ fn serve(config: Config) -> Result<(), String> {
     Ok(())
 }
 
+/// How many organizations the start-up banner lists.
+const BANNER_ORGANIZATIONS: usize = 10;
+
 /// Whether a host is an IP address (with its port), under which no subdomain resolves.
 fn is_address(host: &str) -> bool {
-    host.parse::<SocketAddr>().is_ok() || host.parse::<std::net::IpAddr>().is_ok()
+    let bare = host.trim_start_matches('[').trim_end_matches(']');
+    host.parse::<SocketAddr>().is_ok() || bare.parse::<std::net::IpAddr>().is_ok()
 }
 
 /// How long a stop waits for reads still running on the blocking pool.

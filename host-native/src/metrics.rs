@@ -20,7 +20,7 @@ pub const CONTENT_TYPE: &str = "application/openmetrics-text; version=1.0.0; cha
 /// One HTTP answer's labels.
 #[derive(Clone, Debug, Hash, PartialEq, Eq, EncodeLabelSet)]
 pub struct RequestLabels {
-    pub method: String,
+    pub method: &'static str,
     /// The route template that answered, or `unmatched` for a path no route has.
     pub endpoint: String,
     pub status: u16,
@@ -29,7 +29,7 @@ pub struct RequestLabels {
 /// One request's endpoint, for the latency histograms.
 #[derive(Clone, Debug, Hash, PartialEq, Eq, EncodeLabelSet)]
 pub struct EndpointLabels {
-    pub method: String,
+    pub method: &'static str,
     pub endpoint: String,
 }
 
@@ -143,7 +143,7 @@ impl Metrics {
         if labels.status == 429 {
             self.rate_limited.inc();
         }
-        let endpoint = EndpointLabels { method: labels.method.clone(), endpoint: labels.endpoint.clone() };
+        let endpoint = EndpointLabels { method: labels.method, endpoint: labels.endpoint.clone() };
         self.latency.get_or_create(&endpoint).observe(took.as_secs_f64());
         self.requests.get_or_create(&labels).inc();
     }
@@ -186,7 +186,7 @@ mod tests {
     fn the_exposition_names_every_family_and_ends_with_eof() {
         let metrics = Metrics::default();
         let labels = |status| RequestLabels {
-            method: "GET".into(),
+            method: "GET",
             endpoint: "/api/v1/messages/{message_id}".into(),
             status,
         };

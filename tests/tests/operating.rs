@@ -143,10 +143,11 @@ fn metrics_are_for_loopback_and_the_allowed_ranges_and_never_through_a_proxy() {
 fn logs_in_a_file_are_plain_text() {
     let dir = tempfile::tempdir().expect("temporary directory");
     let log = dir.path().join("confab.log");
-    let (mut child, base_url, banner) = serve_logging_to(&dir.path().join("data"), &log, &[]);
+    let (mut child, base_url, printed) = serve_logging_to(&dir.path().join("data"), &log, &[]);
     assert_eq!(get_json(&format!("{base_url}/health")).0, 200);
-    assert!(banner.iter().any(|line| line == &format!("  Confab: {base_url}/")), "{banner:?}");
     stop(&mut child, "TERM");
+    let printed = printed.join().expect("standard output");
+    assert!(printed.contains(&format!("  Confab: {base_url}/")), "{printed:?}");
     let bytes = std::fs::read(&log).expect("the log");
     let text = String::from_utf8_lossy(&bytes);
     assert!(text.contains("SIGTERM: shutting down"), "{text}");
@@ -167,6 +168,37 @@ fn json_logs_are_one_object_a_line() {
     assert!(lines.len() >= 3, "{text}");
     assert!(lines.iter().all(|line| line["level"].is_string() && line["timestamp"].is_string()), "{text}");
     assert!(lines.iter().any(|line| line["fields"]["message"] == "SIGTERM: shutting down"), "{text}");
+}
+
+#[test]
+fn the_banner_shows_each_organizations_url() {
+    let dir = tempfile::tempdir().expect("temporary directory");
+    let data = dir.path().join("data");
+    let made = Command::new(BINARY)
+        .args(["create-realm", "--subdomain", "lear", "--name", "King Lear"])
+        .args(["--owner-email", "king@lear.example", "--owner-password", "crown-and-sceptre", "--data-dir"])
+        .arg(&data)
+        .output()
+        .expect("confab runs");
+    assert!(made.status.success(), "{made:?}");
+    let log = dir.path().join("confab.log");
+
+    let named = ["--external-host", "chat.example.com", "--external-scheme", "https"];
+    let (mut child, _, printed) = serve_logging_to(&data, &log, &named);
+    stop(&mut child, "TERM");
+    let printed = printed.join().expect("standard output");
+    assert_eq!(
+        printed.iter().filter(|line| line.starts_with("  ")).collect::<Vec<_>>(),
+        ["  King Lear: https://lear.chat.example.com/"]
+    );
+
+    // Under an IP address no subdomain resolves, and the banner says what to do.
+    let (mut child, base_url, printed) = serve_logging_to(&data, &log, &[]);
+    stop(&mut child, "TERM");
+    let printed = printed.join().expect("standard output");
+    let address = base_url.trim_start_matches("http://");
+    assert!(printed.contains(&format!("  King Lear: http://lear.{address}/")), "{printed:?}");
+    assert!(printed.iter().any(|line| line.contains("set --external-host")), "{printed:?}");
 }
 
 #[test]
@@ -269,34 +301,35 @@ fn confab_zuliprc_writes_a_users_credentials_and_organization_url() {
     assert!(String::from_utf8_lossy(&elsewhere.stderr).contains("no organization with subdomain"));
 }
 
+/// What `confab serve` printed: the lines up to its address, then the rest once it has exited.
+type Printed = std::thread::JoinHandle<Vec<String>>;
+
 /// Starts `confab serve` with its standard error going to `log`, as a service manager or a
-/// shell's `2>file` would. Returns the process, its URL and what it printed up to then.
-fn serve_logging_to(data: &Path, log: &Path, extra: &[&str]) -> (Child, String, Vec<String>) {
+/// shell's `2>file` would. Returns the process, its URL and what it prints.
+fn serve_logging_to(data: &Path, log: &Path, extra: &[&str]) -> (Child, String, Printed) {
     let mut child = Command::new(BINARY)
-        .args(extra)
         .arg("serve")
         .arg("--data-dir")
         .arg(data)
         .args(["--bind", "127.0.0.1:0"])
+        .args(extra)
         .env("RUST_LOG", "info")
         .stdout(Stdio::piped())
         .stderr(std::fs::File::create(log).expect("the log file"))
         .spawn()
         .expect("confab starts");
     let mut lines = BufReader::new(child.stdout.take().expect("stdout")).lines().map_while(Result::ok);
-    let mut banner = Vec::new();
+    let mut printed = Vec::new();
     let mut base_url = None;
-    while let Some(line) = lines.next() {
+    for line in lines.by_ref() {
         base_url = line.strip_prefix("Confab is listening on ").map(str::to_owned);
-        banner.push(line);
+        printed.push(line);
         if base_url.is_some() {
-            // The organizations follow; a new data directory has one.
-            banner.extend(lines.next());
             break;
         }
     }
-    std::thread::spawn(move || lines.for_each(drop));
-    (child, base_url.expect("the server reports its address"), banner)
+    let rest = std::thread::spawn(move || printed.into_iter().chain(lines).collect());
+    (child, base_url.expect("the server reports its address"), rest)
 }
 
 fn stop(child: &mut Child, signal: &str) {
