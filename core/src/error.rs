@@ -37,6 +37,8 @@ pub enum ErrorCode {
     InvitationFailed,
     CannotDeactivateGroupInUse,
     PushServiceNotConfigured,
+    /// The server cannot serve yet (Zulip's `/health` answers it when a service it needs is down).
+    ServerNotReady,
     /// Not a Zulip code: storage or other server-side failure. Sent with status 500.
     InternalError,
 }
@@ -72,6 +74,7 @@ pub const ALL_CODES: &[ErrorCode] = &[
     ErrorCode::InvitationFailed,
     ErrorCode::CannotDeactivateGroupInUse,
     ErrorCode::PushServiceNotConfigured,
+    ErrorCode::ServerNotReady,
     ErrorCode::InternalError,
 ];
 
@@ -123,6 +126,7 @@ impl ErrorCode {
             InvitationFailed => ("INVITATION_FAILED", 400),
             CannotDeactivateGroupInUse => ("CANNOT_DEACTIVATE_GROUP_IN_USE", 400),
             PushServiceNotConfigured => ("PUSH_SERVICE_NOT_CONFIGURED", 400),
+            ServerNotReady => ("SERVER_NOT_READY", 500),
             InternalError => ("INTERNAL_SERVER_ERROR", 500),
         }
     }

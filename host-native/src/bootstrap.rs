@@ -50,11 +50,6 @@ pub fn ensure_first_realm(store: &Store, owner_email: &str, now: i64) -> ApiResu
     Ok(Some(OwnerCredentials { email: owner_email.to_owned(), password, api_key }))
 }
 
-/// Writes a zuliprc (mode 600, as zulip-terminal insists) for the Zulip clients.
-pub fn write_zuliprc(path: &Path, email: &str, api_key: &str, site: &str) -> std::io::Result<()> {
-    write_private_file(path, format!("[api]\nemail={email}\nkey={api_key}\nsite={site}\n").as_bytes())
-}
-
 /// Writes a file only its owner may read (mode 600), replacing any earlier one.
 pub fn write_private_file(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
     let mut options = std::fs::OpenOptions::new();

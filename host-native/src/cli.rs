@@ -4,7 +4,7 @@ use std::net::SocketAddr;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-use clap::{CommandFactory, FromArgMatches, Parser, Subcommand};
+use clap::{CommandFactory, FromArgMatches, Parser, Subcommand, ValueEnum};
 use confab_core::outgoing_policy::OutgoingPolicy;
 
 use crate::config;
@@ -14,8 +14,18 @@ use crate::server::{Config, Server, shutdown_signal};
 #[derive(Parser, Debug)]
 #[command(name = "confab", version, about = "A team chat server that speaks the Zulip API")]
 struct Cli {
+    /// How log lines are written to standard error: `text` (coloured only on a terminal) or
+    /// `json` (one JSON object a line, for log collectors).
+    #[arg(long, global = true, value_enum, default_value_t = LogFormat::Text)]
+    log_format: LogFormat,
     #[command(subcommand)]
     command: Command,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+enum LogFormat {
+    Text,
+    Json,
 }
 
 #[derive(Subcommand, Debug)]
@@ -65,6 +75,36 @@ enum Command {
         cache_size: Size,
         #[command(flatten)]
         smtp: crate::mail::SmtpArgs,
+        /// An address range (CIDR, or one address) whose clients may read /metrics; repeatable.
+        /// Without it, loopback alone. Requests that came through a proxy never may.
+        #[arg(long, value_name = "CIDR", value_parser = OutgoingPolicy::parse_range)]
+        metrics_allow: Vec<ipnet::IpNet>,
+    },
+    /// Write a zuliprc (the Zulip clients' configuration: the user's email, API key and
+    /// organization URL) for an existing user, to standard output or --output. The server must
+    /// not be running on the same data directory.
+    Zuliprc {
+        #[arg(long, default_value = "./confab-data")]
+        data_dir: PathBuf,
+        /// The user's email address.
+        #[arg(long)]
+        email: String,
+        /// The organization's subdomain; the root's by default.
+        #[arg(long, default_value = "")]
+        subdomain: String,
+        /// The host clients reach the server at, as given to `confab serve`.
+        #[arg(long, value_name = "HOST")]
+        external_host: Option<String>,
+        /// The address the server listens on, as given to `confab serve`: the host when there is
+        /// no --external-host.
+        #[arg(long, default_value = "127.0.0.1:9991")]
+        bind: SocketAddr,
+        /// As given to `confab serve`.
+        #[arg(long, default_value = "http", value_parser = ["http", "https"])]
+        external_scheme: String,
+        /// Where to write it (mode 600); standard output without it.
+        #[arg(long)]
+        output: Option<PathBuf>,
     },
     /// Create a user and print its API key. The server must not be running on the same data
     /// directory (create users through the API then).
@@ -140,13 +180,6 @@ enum Command {
 }
 
 pub fn main() -> ExitCode {
-    tracing_subscriber::fmt()
-        .with_env_filter(
-            tracing_subscriber::EnvFilter::try_from_default_env()
-                .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("info")),
-        )
-        .with_writer(std::io::stderr)
-        .init();
     let args: Vec<std::ffi::OsString> = std::env::args_os().collect();
     let file = match config::config_path(&args) {
         Some(path) => match config::read_file(&path, &serve_command()) {
@@ -160,6 +193,7 @@ pub fn main() -> ExitCode {
     };
     let matches = config::with_sources(Cli::command(), &file).get_matches_from(&args);
     let cli = Cli::from_arg_matches(&matches).unwrap_or_else(|e| e.exit());
+    init_logs(cli.log_format);
     let result = match cli.command {
         Command::Serve {
             data_dir,
@@ -174,6 +208,7 @@ pub fn main() -> ExitCode {
             allow_outgoing_to,
             cache_size,
             smtp,
+            metrics_allow,
         } => serve(Config {
             smtp: smtp.config(external_host.as_deref().unwrap_or("localhost")),
             data_dir,
@@ -187,7 +222,14 @@ pub fn main() -> ExitCode {
             external_scheme,
             outgoing_policy: OutgoingPolicy::new(allow_outgoing_to),
             store: crate::store::Options { cache_size: cache_size.0 },
+            metrics_access: crate::http::MetricsAccess::new(metrics_allow),
         }),
+        Command::Zuliprc { data_dir, email, subdomain, external_host, bind, external_scheme, output } => {
+            let host = external_host.unwrap_or_else(|| bind.to_string());
+            confab_core::subdomains::Site::new(&external_scheme, &host)
+                .map_err(|e| format!("--external-host: {e}"))
+                .and_then(|site| offline::zuliprc(&data_dir, &subdomain, &email, &site, output.as_deref()))
+        }
         Command::CreateUser { data_dir, subdomain, email, full_name, password, role, bot } => {
             offline::create_user(&data_dir, UserRequest { subdomain, email, full_name, password, role, bot })
         }
@@ -227,7 +269,7 @@ const SECRET_SETTINGS: &[&str] = &["smtp_password"];
 fn check_config(file: &config::FileSettings) -> Result<(), String> {
     let command = config::with_sources(Cli::command(), file);
     let matches = command.try_get_matches_from(["confab", "serve"]).map_err(|e| e.to_string())?;
-    let Ok(Cli { command: Command::Serve { smtp, external_host, .. } }) = Cli::from_arg_matches(&matches)
+    let Ok(Cli { command: Command::Serve { smtp, external_host, .. }, .. }) = Cli::from_arg_matches(&matches)
     else {
         return Err("the settings do not make a `confab serve` command".into());
     };
@@ -265,6 +307,19 @@ fn check_config(file: &config::FileSettings) -> Result<(), String> {
     Ok(())
 }
 
+/// Logs go to standard error, coloured only when it is a terminal: a file or a pipe gets plain
+/// text (or JSON lines with `--log-format json`). `RUST_LOG` sets the level (`info` by default).
+fn init_logs(format: LogFormat) {
+    use std::io::IsTerminal as _;
+    let filter = tracing_subscriber::EnvFilter::try_from_default_env()
+        .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("info"));
+    let logs = tracing_subscriber::fmt().with_env_filter(filter).with_writer(std::io::stderr);
+    match format {
+        LogFormat::Text => logs.with_ansi(std::io::stderr().is_terminal()).init(),
+        LogFormat::Json => logs.json().init(),
+    }
+}
+
 /// The blocking pool's size: reads and authentication run there.
 const BLOCKING_THREADS: usize = 16;
 
@@ -287,7 +342,17 @@ fn serve(config: Config) -> Result<(), String> {
             say(&format!("Wrote {}", config.data_dir.join("zuliprc").display()));
         }
         say(&format!("Confab is listening on http://{}", server.local_addr));
-        say(&format!("Organizations: {} and SUBDOMAIN.{}", server.site.root_url(), server.site.host()));
+        for organization in server.organizations.iter().take(BANNER_ORGANIZATIONS) {
+            say(&format!("  {}: {}/", organization.name, organization.url));
+        }
+        if let Some(more) = server.organizations.len().checked_sub(BANNER_ORGANIZATIONS).filter(|&n| n > 0) {
+            say(&format!("  and {more} more"));
+        }
+        let root = server.site.root_url();
+        if is_address(server.site.host()) && server.organizations.iter().any(|o| o.url != root) {
+            // No name resolves under an IP address, so SUB.ADDRESS reaches nothing.
+            say("  (organizations on subdomains need a host name: set --external-host)");
+        }
         Ok::<_, String>(server.run(shutdown).await)
     })?;
     // Ends what the drain gave up on, so that nothing holds the store any more.
@@ -297,6 +362,15 @@ fn serve(config: Config) -> Result<(), String> {
         Err(e) => tracing::warn!("the database was not closed cleanly, so the next start repairs it: {e}"),
     }
     Ok(())
+}
+
+/// How many organizations the start-up banner lists.
+const BANNER_ORGANIZATIONS: usize = 10;
+
+/// Whether a host is an IP address (with its port), under which no subdomain resolves.
+fn is_address(host: &str) -> bool {
+    let bare = host.trim_start_matches('[').trim_end_matches(']');
+    host.parse::<SocketAddr>().is_ok() || bare.parse::<std::net::IpAddr>().is_ok()
 }
 
 /// How long a stop waits for reads still running on the blocking pool.

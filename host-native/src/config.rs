@@ -106,6 +106,16 @@ pub fn with_sources(mut command: Command, file: &FileSettings) -> Command {
             .env(CONFIG_ENV)
             .help("A TOML file of `confab serve`'s settings, one key per flag (see README)"),
     );
+    // The flags of every command (`--log-format`) ...
+    let global: Vec<String> = command
+        .get_arguments()
+        .filter(|a| a.get_long().is_some() && a.get_id() != CONFIG_FLAG)
+        .map(|a| a.get_id().to_string())
+        .collect();
+    for id in global {
+        command = command.mut_arg(&id, |arg| arg.env(env_name(&id)));
+    }
+    // ... and of each command.
     let names: Vec<String> = command.get_subcommands().map(|c| c.get_name().to_owned()).collect();
     for name in names {
         command = command.mut_subcommand(&name, |mut sub| {

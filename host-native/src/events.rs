@@ -236,6 +236,11 @@ impl EventHub {
         }
     }
 
+    /// How many queues exist and how many polls wait on them, for `/metrics`.
+    pub fn counts(&self) -> (usize, usize) {
+        self.with(|state| (state.registry.len(), state.waiting.len()))
+    }
+
     /// Registers a queue under a fresh random id.
     pub fn register(&self, owner: QueueOwner, options: QueueOptions) -> ApiResult<Registration> {
         let queue_id = crate::secrets::queue_id().map_err(ApiError::internal)?;

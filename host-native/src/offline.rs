@@ -1,5 +1,5 @@
 //! Commands on a stopped server's data directory: `confab create-user`,
-//! `confab grant-permission` and `confab create-realm`. The database admits one process at a time, so these refuse to run
+//! `confab grant-permission`, `confab create-realm` and `confab zuliprc`. The database admits one process at a time, so these refuse to run
 //! beside a server and say what to do instead.
 
 use std::path::Path;
@@ -157,6 +157,43 @@ pub fn create_realm(data_dir: &Path, request: RealmRequest) -> Result<(), String
     );
     println!("Owner: {owner_email} (user {})", reply_id(&result, "user_id"));
     println!("API key: {api_key}");
+    Ok(())
+}
+
+/// Writes a zuliprc for the user with `email` in the organization at `subdomain`, whose URL
+/// `site` gives, to `output` (mode 600) or standard output.
+pub fn zuliprc(
+    data_dir: &Path,
+    subdomain: &str,
+    email: &str,
+    site: &confab_core::subdomains::Site,
+    output: Option<&Path>,
+) -> Result<(), String> {
+    let store = open(data_dir, || {
+        "Stop the server and run this again, or exchange the user's password for an API key \
+         (POST /api/v1/fetch_api_key) and write the zuliprc by hand."
+            .to_owned()
+    })?;
+    let key = store
+        .read(|tables| {
+            let realm = tables.realm_by_subdomain(subdomain)?.ok_or_else(|| no_organization(subdomain))?;
+            let user = tables
+                .user_by_delivery_email(realm, email)?
+                .ok_or_else(|| ApiError::bad_request(format!("no user with email '{email}'")))?;
+            let credentials = tables
+                .credentials(user)?
+                .ok_or_else(|| ApiError::bad_request(format!("'{email}' has no API key")))?;
+            Ok(credentials.api_key)
+        })
+        .map_err(|e| e.msg)?;
+    let rc = crate::zuliprc::Zuliprc { email: email.to_owned(), key, site: site.realm_url(subdomain) };
+    match output {
+        Some(path) => {
+            rc.write(path).map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+            eprintln!("Wrote {} for {email} at {}", path.display(), rc.site);
+        }
+        None => print!("{}", rc.text()),
+    }
     Ok(())
 }
 

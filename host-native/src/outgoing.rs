@@ -68,6 +68,7 @@ pub struct Deliverer {
     pub writer: Writer,
     pub site: Arc<Site>,
     pub policy: Arc<OutgoingPolicy>,
+    pub metrics: Arc<crate::metrics::Metrics>,
 }
 
 impl Deliverer {
@@ -114,7 +115,9 @@ impl Deliverer {
         .map_err(ApiError::internal)??;
         let Some(request) = request else { return Ok(()) };
         let interface = request.interface;
-        match self.post(client, &request).await {
+        let posted = self.post(client, &request).await;
+        self.metrics.delivery(posted.is_ok());
+        match posted {
             Ok(body) => {
                 self.command(bot, move |tables, actor, now| {
                     outgoing_webhooks::answer(tables, actor, message, interface, &body, now)

@@ -16,10 +16,11 @@ use tokio::net::TcpListener;
 
 use confab_core::subdomains::Site;
 
-use crate::bootstrap::{OwnerCredentials, ensure_first_realm, write_zuliprc};
+use crate::bootstrap::{OwnerCredentials, ensure_first_realm};
 use crate::events::EventHub;
-use crate::http::{self, AppState, LargeAnswers};
+use crate::http::{self, AppState, LargeAnswers, MetricsAccess};
 use crate::store::{self, Store};
+use crate::zuliprc::{self, Zuliprc};
 
 /// Where a graceful shutdown saves the event queues, in the data directory.
 const EVENT_QUEUES_FILE: &str = "event_queues.json";
@@ -54,6 +55,15 @@ pub struct Config {
     pub store: store::Options,
     /// The mail server (`--smtp-host`); `None`: emails are not sent, their links are logged.
     pub smtp: Option<crate::mail::SmtpConfig>,
+    /// Who may read `/metrics`.
+    pub metrics_access: MetricsAccess,
+}
+
+/// An organization, as the start-up banner shows it.
+#[derive(Clone, Debug)]
+pub struct Organization {
+    pub name: String,
+    pub url: String,
 }
 
 /// A server bound to its address, ready to serve.
@@ -63,6 +73,8 @@ pub struct Server {
     pub site: Site,
     /// Set when this start created the organization.
     pub new_owner: Option<OwnerCredentials>,
+    /// Every organization, the root's first.
+    pub organizations: Vec<Organization>,
     listener: TcpListener,
     data_dir: PathBuf,
     state: AppState,
@@ -94,11 +106,16 @@ impl Server {
         let site = site_of(config, local_addr)?;
         let new_owner = ensure_first_realm(&store, &config.owner_email, http::now())
             .map_err(|e| StartError(format!("cannot create the organization: {e}")))?;
+        let zuliprc_path = config.data_dir.join(zuliprc::FILE_NAME);
         if let Some(owner) = &new_owner {
-            let path = config.data_dir.join("zuliprc");
-            write_zuliprc(&path, &owner.email, &owner.api_key, &site.root_url())
-                .map_err(|e| StartError(format!("cannot write {}: {e}", path.display())))?;
+            let rc =
+                Zuliprc { email: owner.email.clone(), key: owner.api_key.clone(), site: site.root_url() };
+            rc.write(&zuliprc_path)
+                .map_err(|e| StartError(format!("cannot write {}: {e}", zuliprc_path.display())))?;
+        } else {
+            check_zuliprc(&zuliprc_path, &store, &site);
         }
+        let organizations = organizations(&store, &site)?;
         let events = EventHub::load(
             config.data_dir.join(EVENT_QUEUES_FILE),
             http::now(),
@@ -115,10 +132,11 @@ impl Server {
         }
         let policy = config.outgoing_policy.clone();
         let state = AppState::new(store, site.clone(), events, policy, files, large_answers, mailer)
-            .with_write_queue(config.write_queue);
+            .with_write_queue(config.write_queue)
+            .with_metrics_access(config.metrics_access.clone());
         let timeouts = http::serve::Timeouts { header: config.header_timeout, body: config.body_timeout };
         let data_dir = config.data_dir.clone();
-        Ok(Server { local_addr, site, new_owner, listener, data_dir, state, timeouts })
+        Ok(Server { local_addr, site, new_owner, organizations, listener, data_dir, state, timeouts })
     }
 
     /// Serves until `shutdown` completes, then drains connections (waiting polls answer at
@@ -187,6 +205,40 @@ impl Stopped {
     }
 }
 
+/// Puts the site this server answers at into the data directory's zuliprc, and says so: copies
+/// of the file elsewhere need the same change.
+fn check_zuliprc(path: &std::path::Path, store: &Store, site: &Site) {
+    match zuliprc::refresh_site(path, store, site) {
+        Ok(zuliprc::Checked::Fine) => {}
+        Ok(zuliprc::Checked::SiteChanged { from, to }) => tracing::warn!(
+            "{} named site={from}, but this server answers its user at {to}: rewrote its site. \
+             Copies of it elsewhere need the same change (`confab zuliprc` writes a fresh one)",
+            path.display()
+        ),
+        Ok(zuliprc::Checked::NoAccount) => tracing::warn!(
+            "{}'s email and key open no account here, so the Zulip clients cannot use it; \
+             `confab zuliprc` writes a fresh one",
+            path.display()
+        ),
+        Err(e) => tracing::warn!("cannot check {}: {e}", path.display()),
+    }
+}
+
+/// Every organization with its URL, the root's first.
+fn organizations(store: &Store, site: &Site) -> Result<Vec<Organization>, StartError> {
+    use confab_core::store::Store as _;
+    let mut realms = store
+        .read(|tables| tables.realms())
+        .map_err(|e| StartError(format!("cannot read the organizations: {}", e.msg)))?;
+    realms.sort_by(|a, b| {
+        (!a.subdomain.is_empty(), &a.subdomain).cmp(&(!b.subdomain.is_empty(), &b.subdomain))
+    });
+    Ok(realms
+        .into_iter()
+        .map(|realm| Organization { url: site.realm_url(&realm.subdomain), name: realm.name })
+        .collect())
+}
+
 /// The site clients reach: `--external-host`, else the address actually bound (so `:0` becomes
 /// the chosen port).
 fn site_of(config: &Config, local_addr: SocketAddr) -> Result<Site, StartError> {
@@ -197,7 +249,8 @@ fn site_of(config: &Config, local_addr: SocketAddr) -> Result<Site, StartError> 
                 // Clients cannot send this address as their Host, so no request would find an
                 // organization.
                 tracing::warn!(
-                    "listening on {local_addr} without --external-host: requests must name the host                      {local_addr}; set --external-host to the name clients use"
+                    "listening on {local_addr} without --external-host: requests must name the host \
+                     {local_addr}; set --external-host to the name clients use"
                 );
             }
             local_addr.to_string()
@@ -206,7 +259,8 @@ fn site_of(config: &Config, local_addr: SocketAddr) -> Result<Site, StartError> 
     Site::new(&config.external_scheme, &host).map_err(|e| StartError(format!("--external-host: {e}")))
 }
 
-/// Completes on SIGTERM or SIGINT. The handlers are installed by this call, not when the
+/// Completes on SIGTERM, SIGINT or SIGHUP (the terminal that started the server closed):
+/// each stops the server the same graceful way, saving its event queues. The handlers are installed by this call, not when the
 /// future is first polled: a signal that arrives after the server says it is listening, but
 /// before it starts serving, still shuts it down gracefully instead of killing it.
 pub fn shutdown_signal() -> impl Future<Output = ()> {
@@ -215,17 +269,19 @@ pub fn shutdown_signal() -> impl Future<Output = ()> {
         use tokio::signal::unix::{SignalKind, signal};
         let terminate = signal(SignalKind::terminate());
         let interrupt = signal(SignalKind::interrupt());
+        let hangup = signal(SignalKind::hangup());
         async move {
-            let (mut terminate, mut interrupt) = match (terminate, interrupt) {
-                (Ok(t), Ok(i)) => (t, i),
-                (Err(e), _) | (_, Err(e)) => {
-                    tracing::error!("cannot listen for SIGTERM and SIGINT: {e}");
+            let (mut terminate, mut interrupt, mut hangup) = match (terminate, interrupt, hangup) {
+                (Ok(t), Ok(i), Ok(h)) => (t, i, h),
+                (Err(e), _, _) | (_, Err(e), _) | (_, _, Err(e)) => {
+                    tracing::error!("cannot listen for SIGTERM, SIGINT and SIGHUP: {e}");
                     return std::future::pending().await;
                 }
             };
             tokio::select! {
                 _ = interrupt.recv() => tracing::info!("SIGINT: shutting down"),
                 _ = terminate.recv() => tracing::info!("SIGTERM: shutting down"),
+                _ = hangup.recv() => tracing::info!("SIGHUP: shutting down"),
             }
         }
     }

@@ -107,6 +107,11 @@ impl FileStore {
         true
     }
 
+    /// The data directory the files are kept under (`/ready` checks it takes writes).
+    pub fn data_dir(&self) -> &Path {
+        self.root.parent().unwrap_or(&self.root)
+    }
+
     /// Where a path id's bytes live, if the path id is a plain relative path.
     fn file(&self, path_id: &str) -> Option<PathBuf> {
         let relative = Path::new(path_id);

@@ -11,12 +11,13 @@
 
 use std::sync::mpsc;
 use std::sync::{Arc, Mutex};
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use confab_core::store::Change;
 use confab_core::{ApiError, ApiResult, Event, Outcome};
 use tokio::sync::oneshot;
 
+use crate::metrics::Metrics;
 use crate::store::{self, Store, WriteTables};
 
 /// A command, run against the writer's tables.
@@ -53,13 +54,14 @@ pub struct Writer {
 }
 
 impl Writer {
-    pub fn start(store: Arc<Store>, events: EventSink) -> Writer {
+    /// Starts the thread; each batch's size and commit time go to `metrics`.
+    pub fn start(store: Arc<Store>, events: EventSink, metrics: Arc<Metrics>) -> Writer {
         let (queue, requests) = mpsc::channel::<Message>();
         let (finishing, finished) = mpsc::channel::<()>();
         std::thread::Builder::new()
             .name("confab-writer".into())
             .spawn(move || {
-                run(&store, &requests, &events);
+                run(&store, &requests, &events, &metrics);
                 // The store goes before the signal, so a stop that saw the signal knows the
                 // thread holds no part of the database.
                 drop((store, events));
@@ -79,6 +81,12 @@ impl Writer {
         answer.await.map_err(|_| ApiError::internal("the writer dropped a command"))?
     }
 
+    /// Answers once the thread has run a command that writes nothing: the writer is alive
+    /// and taking commands (`GET /ready`). Costs no commit.
+    pub async fn ping(&self) -> ApiResult<()> {
+        self.submit(Box::new(|_| Ok(Outcome::default()))).await.map(|_| ())
+    }
+
     /// Has the thread commit and answer the commands sent before this call, then end and drop
     /// its store; later commands are refused. Blocks until then, or for at most `wait`; true
     /// when the thread has ended.
@@ -90,7 +98,7 @@ impl Writer {
     }
 }
 
-fn run(store: &Store, requests: &mpsc::Receiver<Message>, sink: &EventSink) {
+fn run(store: &Store, requests: &mpsc::Receiver<Message>, sink: &EventSink, metrics: &Metrics) {
     let mut stopping = false;
     while !stopping {
         let Some(first) = next_command(store, requests) else { return };
@@ -106,7 +114,9 @@ fn run(store: &Store, requests: &mpsc::Receiver<Message>, sink: &EventSink) {
             }
         }
         let (replies, jobs): (Vec<_>, Vec<_>) = batch.into_iter().map(|r| (r.reply, r.job)).unzip();
-        let mut results = execute(store, jobs, Commit::Logged);
+        let commands = jobs.len();
+        let (mut results, commit) = execute(store, jobs, Commit::Logged);
+        metrics.batch(commands, commit);
         // Events are queued in commit order, before the replies: a client that sees its reply
         // can count on its own event being queued. The polls they wake are answered after the
         // replies, so a sender does not wait for its message to reach everyone.
@@ -164,30 +174,34 @@ enum Commit {
 /// Runs one command in its own transaction, on the calling thread: for the command line, when
 /// no server (and so no writer thread) is running.
 pub fn run_now(store: &Store, job: Job) -> ApiResult<Outcome> {
-    execute(store, vec![job], Commit::Direct).pop().unwrap_or_else(|| Err(ApiError::internal("no result")))
+    execute(store, vec![job], Commit::Direct).0.pop().unwrap_or_else(|| Err(ApiError::internal("no result")))
 }
 
 /// Runs commands in one transaction on the calling thread, each seeing the changes of those
 /// before it, as the writer runs a batch: for bulk work on a stopped server's data directory
 /// (the benchmarks' seeding). Returns each command's answer, in order.
 pub fn run_batch(store: &Store, jobs: Vec<Job>) -> Vec<ApiResult<Outcome>> {
-    execute(store, jobs, Commit::Direct)
+    execute(store, jobs, Commit::Direct).0
 }
 
-/// Runs a batch in one transaction. Returns each job's answer, in order.
-fn execute(store: &Store, jobs: Vec<Job>, commit: Commit) -> Vec<ApiResult<Outcome>> {
+/// How a batch's commit went: how long it took, or that it failed; `None` when the batch
+/// wrote nothing and so committed nothing.
+type CommitTime = Option<Result<Duration, ()>>;
+
+/// Runs a batch in one transaction. Returns each job's answer, in order, and its commit's time.
+fn execute(store: &Store, jobs: Vec<Job>, commit: Commit) -> (Vec<ApiResult<Outcome>>, CommitTime) {
     let n = jobs.len();
     let fail_all = |err: ApiError| (0..n).map(|_| Err(err.clone())).collect::<Vec<_>>();
     let txn = match store.begin_write() {
         Ok(txn) => txn,
-        Err(e) => return fail_all(e),
+        Err(e) => return (fail_all(e), Some(Err(()))),
     };
     let mut results = Vec::with_capacity(n);
     let mut wrote = false;
     {
         let mut tables = match WriteTables::open(&txn) {
             Ok(t) => t,
-            Err(e) => return fail_all(ApiError::internal(e)),
+            Err(e) => return (fail_all(ApiError::internal(e)), Some(Err(()))),
         };
         for job in jobs {
             let result = job(&tables);
@@ -198,7 +212,7 @@ fn execute(store: &Store, jobs: Vec<Job>, commit: Commit) -> Vec<ApiResult<Outco
                         tracing::error!("applying a change failed; the batch is abandoned: {e}");
                         drop(tables);
                         txn.abort().ok();
-                        return fail_all(e);
+                        return (fail_all(e), Some(Err(())));
                     }
                 }
             }
@@ -208,8 +222,9 @@ fn execute(store: &Store, jobs: Vec<Job>, commit: Commit) -> Vec<ApiResult<Outco
     if !wrote {
         // Nothing to make durable (typing notices, refused commands): skip the fsync.
         txn.abort().ok();
-        return results;
+        return (results, None);
     }
+    let started = Instant::now();
     let committed = match commit {
         Commit::Logged => {
             let changes: Vec<&Change> =
@@ -220,7 +235,7 @@ fn execute(store: &Store, jobs: Vec<Job>, commit: Commit) -> Vec<ApiResult<Outco
     };
     if let Err(e) = committed {
         tracing::error!("commit failed: {}", e.msg);
-        return fail_all(e);
+        return (fail_all(e), Some(Err(())));
     }
-    results
+    (results, Some(Ok(started.elapsed())))
 }

@@ -149,7 +149,16 @@ impl TestServer {
 
     /// Sends SIGTERM and waits for a graceful exit.
     pub fn terminate(&mut self) -> std::process::ExitStatus {
-        Command::new("kill").arg("-TERM").arg(self.child.id().to_string()).status().expect("kill runs");
+        self.stop_with("TERM")
+    }
+
+    /// Sends a signal (`TERM`, `HUP`, ...) and waits for the server to exit.
+    pub fn stop_with(&mut self, signal: &str) -> std::process::ExitStatus {
+        Command::new("kill")
+            .arg(format!("-{signal}"))
+            .arg(self.child.id().to_string())
+            .status()
+            .expect("kill runs");
         self.child.wait().expect("the server exits")
     }
 

@@ -10,7 +10,8 @@ use std::process::{Command, Output};
 /// zulip-bots and zulip-botserver run a real bot behind an outgoing webhook; Pygments is the
 /// highlighter Zulip's server uses, which ours is compared with (`tests/python/pygments_tokens.py`;
 /// the version whose lexer names `core/src/markdown/data/lexers.rs` holds); aiosmtpd is the mail
-/// server the email tests send to (`tests/python/smtp_sink.py`).
+/// server the email tests send to (`tests/python/smtp_sink.py`); prometheus-client's
+/// OpenMetrics parser reads `/metrics` as Prometheus does (`tests/python/parse_metrics.py`).
 pub const REQUIREMENTS: &[&str] = &[
     "zulip==0.9.1",
     "zulip-bots==0.9.1",
@@ -19,6 +20,7 @@ pub const REQUIREMENTS: &[&str] = &[
     "jsonschema==4.23.0",
     "Pygments==2.21.0",
     "aiosmtpd==1.4.6",
+    "prometheus-client==0.26.0",
 ];
 /// zulip-terminal 0.7.0 declares Python < 3.11 but runs on 3.11; it is installed after
 /// `zulip` with `--ignore-requires-python`.

@@ -5,6 +5,7 @@ mod auth;
 mod connection;
 mod events;
 mod large_answers;
+mod observe;
 mod request;
 mod respond;
 mod routes;
@@ -21,6 +22,7 @@ use confab_core::outgoing_policy::OutgoingPolicy;
 
 use crate::deliveries::Deliveries;
 use crate::events::EventHub;
+use crate::metrics::Metrics;
 use crate::outgoing::{Deliverer, OutgoingWebhooks};
 use crate::secrets::PasswordChecks;
 use crate::store::Store;
@@ -31,6 +33,7 @@ use crate::writer::Writer;
 pub use admission::DEFAULT_WRITE_QUEUE;
 use admission::WriteAdmission;
 pub use large_answers::LargeAnswers;
+pub use observe::MetricsAccess;
 pub use request::{MAX_BODY_BYTES, MAX_UPLOAD_BODY_BYTES};
 
 /// What every handler shares.
@@ -58,6 +61,10 @@ pub struct AppState {
     pub deliveries: Deliveries,
     /// Wakes the task that makes organization exports when one is asked for.
     pub exports: crate::exports::Exports,
+    /// What `/metrics` reports.
+    pub metrics: Arc<Metrics>,
+    /// Who may read `/metrics`.
+    pub metrics_access: Arc<MetricsAccess>,
 }
 
 impl AppState {
@@ -72,6 +79,7 @@ impl AppState {
         mailer: crate::mail::Mailer,
     ) -> AppState {
         let sink = events.clone();
+        let metrics = Arc::new(Metrics::default());
         let (webhooks, deliveries) = OutgoingWebhooks::channel();
         let (missed_emails, opened_batches) = crate::missed_emails::MissedEmails::channel();
         let writer = Writer::start(
@@ -84,6 +92,7 @@ impl AppState {
                 let sink = sink.clone();
                 Box::new(move || sink.wake(woken))
             }),
+            metrics.clone(),
         );
         let site = Arc::new(site);
         let deliverer = Deliverer {
@@ -91,6 +100,7 @@ impl AppState {
             writer: writer.clone(),
             site: site.clone(),
             policy: Arc::new(policy),
+            metrics: metrics.clone(),
         };
         tokio::spawn(deliverer.run(deliveries));
         tokio::spawn(crate::missed_emails::run(opened_batches, store.clone(), writer.clone(), site.clone()));
@@ -107,6 +117,8 @@ impl AppState {
             writes: WriteAdmission::new(DEFAULT_WRITE_QUEUE),
             files: Arc::new(files),
             thumbnailer: Arc::new(Thumbnailer::new()),
+            metrics,
+            metrics_access: Arc::new(MetricsAccess::default()),
         }
     }
 }
@@ -116,11 +128,17 @@ impl AppState {
     pub fn with_write_queue(self, capacity: usize) -> AppState {
         AppState { writes: WriteAdmission::new(capacity), ..self }
     }
+
+    /// Lets the peers `access` names read `/metrics` (loopback alone by default).
+    pub fn with_metrics_access(self, access: MetricsAccess) -> AppState {
+        AppState { metrics_access: Arc::new(access), ..self }
+    }
 }
 
 /// The whole application.
 pub fn app(state: AppState) -> Router {
-    routes::router().with_state(state)
+    let metrics = state.metrics.clone();
+    observe::count_requests(routes::router().merge(observe::router()), metrics).with_state(state)
 }
 
 /// The current time in UNIX seconds: the one place the host reads the clock for core.

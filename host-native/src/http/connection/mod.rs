@@ -36,6 +36,8 @@ pub async fn serve(
     mut closing: watch::Receiver<bool>,
 ) {
     let mut pending = Vec::new();
+    // Handlers that care who asked (`/metrics`) read it as axum's `ConnectInfo`.
+    let peer = stream.peer_addr().ok().map(axum::extract::ConnectInfo);
     loop {
         if *closing.borrow() {
             return;
@@ -52,7 +54,10 @@ pub async fn serve(
         // Each kind of request runs in its own allocation, so a parked long-poll's task holds
         // only the poll's state, not room for hyper's too.
         let keep_open = match head {
-            Head::LongPoll { request, consumed, close_after } => {
+            Head::LongPoll { mut request, consumed, close_after } => {
+                if let Some(peer) = peer {
+                    request.extensions_mut().insert(peer);
+                }
                 pending.drain(..consumed);
                 if pending.is_empty() {
                     pending = Vec::new();
@@ -72,6 +77,7 @@ pub async fn serve(
                     &mut stream,
                     &mut pending,
                     app.clone(),
+                    peer,
                     close_after,
                     timeouts.body,
                     is_closing,
