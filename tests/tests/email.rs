@@ -61,6 +61,15 @@ impl Sink {
     }
 }
 
+/// A server that sends its mail to a new sink.
+fn server_with_mail() -> (Sink, TestServer) {
+    let sink = Sink::start();
+    let flags = sink.flags();
+    let flags: Vec<&str> = flags.iter().map(String::as_str).collect();
+    let server = TestServer::start_with(env!("CARGO_BIN_EXE_confab-under-test"), &flags);
+    (sink, server)
+}
+
 /// Mail goes out in the background after the reply, missed-message emails once their batch is
 /// due (two minutes): wait for it (no timing is asserted; the limit only keeps a broken test
 /// from hanging).
@@ -79,10 +88,7 @@ fn link_in(body: &str, server: &TestServer) -> String {
 
 #[test]
 fn an_invitation_is_mailed_and_its_link_signs_the_invitee_up() {
-    let sink = Sink::start();
-    let flags = sink.flags();
-    let flags: Vec<&str> = flags.iter().map(String::as_str).collect();
-    let server = TestServer::start_with(env!("CARGO_BIN_EXE_confab-under-test"), &flags);
+    let (sink, server) = server_with_mail();
     let owner = server.owner();
     let api = server.api();
     let me = api.get("/users/me", Some(&owner), &[]).ok();
@@ -153,10 +159,7 @@ fn get_page(server: &TestServer, path: &str) -> (u16, String) {
 
 #[test]
 fn a_forgotten_password_is_reset_through_a_mailed_link() {
-    let sink = Sink::start();
-    let flags = sink.flags();
-    let flags: Vec<&str> = flags.iter().map(String::as_str).collect();
-    let server = TestServer::start_with(env!("CARGO_BIN_EXE_confab-under-test"), &flags);
+    let (sink, server) = server_with_mail();
     let owner = server.owner();
     let api = server.api();
     api.create_user(&owner, "ada@example.com", "Ada");
@@ -209,10 +212,7 @@ fn emails(sink: &Sink, count: usize) -> Vec<Value> {
 
 #[test]
 fn messages_missed_while_away_arrive_as_one_batched_email_per_conversation() {
-    let sink = Sink::start();
-    let flags = sink.flags();
-    let flags: Vec<&str> = flags.iter().map(String::as_str).collect();
-    let server = TestServer::start_with(env!("CARGO_BIN_EXE_confab-under-test"), &flags);
+    let (sink, server) = server_with_mail();
     let owner = server.owner();
     let api = server.api();
     let ada = api.create_user(&owner, "ada@example.com", "Ada");
