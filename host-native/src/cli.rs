@@ -6,6 +6,7 @@ use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
 use confab_core::outgoing_policy::OutgoingPolicy;
+use confab_core::rate_limit::Rules;
 
 use crate::offline::{self, RealmRequest, UserRequest};
 use crate::server::{Config, Server, shutdown_signal};
@@ -64,6 +65,8 @@ enum Command {
         cache_size: Size,
         #[command(flatten)]
         smtp: crate::mail::SmtpArgs,
+        #[command(flatten)]
+        rate_limits: RateLimitArgs,
     },
     /// Create a user and print its API key. The server must not be running on the same data
     /// directory (create users through the API then).
@@ -157,7 +160,9 @@ pub fn main() -> ExitCode {
             allow_outgoing_to,
             cache_size,
             smtp,
+            rate_limits,
         } => serve(Config {
+            rate_limits: rate_limits.config(),
             smtp: smtp.config(external_host.as_deref().unwrap_or("localhost")),
             data_dir,
             bind,
@@ -192,6 +197,46 @@ pub fn main() -> ExitCode {
         Err(message) => {
             eprintln!("confab: {message}");
             ExitCode::FAILURE
+        }
+    }
+}
+
+/// `confab serve`'s rate limits: each takes Zulip's `SECONDS:REQUESTS` pairs, comma-separated
+/// (`60:200,3600:2000`), or `off`.
+#[derive(clap::Args, Debug)]
+struct RateLimitArgs {
+    /// Requests per user (Zulip's `api_by_user`).
+    #[arg(long, value_name = "RULES", default_value_t = Rules::api_by_user())]
+    rate_limit_per_user: Rules,
+    /// Requests without credentials per client address (Zulip's `api_by_ip`).
+    #[arg(long, value_name = "RULES", default_value_t = Rules::api_by_ip())]
+    rate_limit_per_ip: Rules,
+    /// Password attempts per username; a successful login clears its count (Zulip's
+    /// `authenticate_by_username`).
+    #[arg(long, value_name = "RULES", default_value_t = Rules::authenticate_by_username())]
+    rate_limit_logins_per_username: Rules,
+    /// Failed authentications (wrong passwords and wrong API keys) per client address; past it,
+    /// the address's credentials are refused unchecked.
+    #[arg(long, value_name = "RULES", default_value_t = Rules::failed_authentications_by_ip())]
+    rate_limit_failed_auth_per_ip: Rules,
+    /// A client address range (CIDR, or one address) no rate limit applies to. Repeatable.
+    #[arg(long, value_name = "CIDR", value_parser = OutgoingPolicy::parse_range)]
+    rate_limit_exempt: Vec<ipnet::IpNet>,
+    /// A reverse proxy (CIDR, or one address) whose `X-Real-IP` header names the client, for
+    /// the limits per address. Repeatable.
+    #[arg(long, value_name = "CIDR", value_parser = OutgoingPolicy::parse_range)]
+    trusted_proxy: Vec<ipnet::IpNet>,
+}
+
+impl RateLimitArgs {
+    fn config(self) -> crate::http::RateLimitConfig {
+        crate::http::RateLimitConfig {
+            per_user: self.rate_limit_per_user,
+            per_ip: self.rate_limit_per_ip,
+            logins_per_username: self.rate_limit_logins_per_username,
+            failed_auth_per_ip: self.rate_limit_failed_auth_per_ip,
+            exempt: self.rate_limit_exempt,
+            trusted_proxies: self.trusted_proxy,
         }
     }
 }

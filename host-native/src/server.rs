@@ -54,6 +54,8 @@ pub struct Config {
     pub store: store::Options,
     /// The mail server (`--smtp-host`); `None`: emails are not sent, their links are logged.
     pub smtp: Option<crate::mail::SmtpConfig>,
+    /// Rate limits per user and per client address, and the addresses exempt from them.
+    pub rate_limits: http::RateLimitConfig,
 }
 
 /// A server bound to its address, ready to serve.
@@ -115,7 +117,8 @@ impl Server {
         }
         let policy = config.outgoing_policy.clone();
         let state = AppState::new(store, site.clone(), events, policy, files, large_answers, mailer)
-            .with_write_queue(config.write_queue);
+            .with_write_queue(config.write_queue)
+            .with_rate_limits(config.rate_limits.clone());
         let timeouts = http::serve::Timeouts { header: config.header_timeout, body: config.body_timeout };
         let data_dir = config.data_dir.clone();
         Ok(Server { local_addr, site, new_owner, listener, data_dir, state, timeouts })

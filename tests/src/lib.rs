@@ -23,6 +23,9 @@ pub struct Creds {
     pub api_key: String,
 }
 
+/// The `serve` arguments that exempt the tests' own address from rate limits.
+const LOOPBACK_EXEMPT: [&str; 4] = ["--rate-limit-exempt", "127.0.0.0/8", "--rate-limit-exempt", "::1"];
+
 /// A running `confab serve`. Killed when dropped.
 pub struct TestServer {
     pub base_url: String,
@@ -31,7 +34,7 @@ pub struct TestServer {
     pub owner: Option<Creds>,
     pub owner_password: Option<String>,
     binary: PathBuf,
-    /// The extra `serve` arguments, used again by a restart.
+    /// The `serve` arguments after the address, used again by a restart.
     extra: Vec<String>,
     child: Child,
     /// Copies the server's standard error through to ours and returns all of it at its end.
@@ -57,8 +60,23 @@ impl TestServer {
         server
     }
 
-    /// Starts a server on an existing data directory and address.
+    /// Starts a server on a fresh temporary data directory with Zulip's rate limits applied to
+    /// the test's own requests too (and extra `serve` arguments, such as other limits).
+    pub fn start_rate_limited(binary: &str, extra: &[&str]) -> TestServer {
+        let dir = tempfile::tempdir().expect("temporary directory");
+        let data_dir = dir.path().join("data");
+        let mut server = Self::spawn_with_args(Path::new(binary), &data_dir, "127.0.0.1:0", extra);
+        server._dir = Some(dir);
+        server
+    }
+
+    /// Starts a server on an existing data directory and address. Loopback, where the tests
+    /// send from, is exempt from rate limits: one test sends more than any one client would.
     pub fn spawn(binary: &Path, data_dir: &Path, bind: &str, extra: &[&str]) -> TestServer {
+        Self::spawn_with_args(binary, data_dir, bind, &[&LOOPBACK_EXEMPT[..], extra].concat())
+    }
+
+    fn spawn_with_args(binary: &Path, data_dir: &Path, bind: &str, extra: &[&str]) -> TestServer {
         let mut child = Command::new(binary)
             .args(["serve", "--data-dir"])
             .arg(data_dir)
@@ -179,7 +197,7 @@ impl TestServer {
     pub fn start_again(mut self) -> TestServer {
         let bind = self.base_url.trim_start_matches("http://").to_owned();
         let extra: Vec<&str> = self.extra.iter().map(String::as_str).collect();
-        let mut next = Self::spawn(&self.binary, &self.data_dir, &bind, &extra);
+        let mut next = Self::spawn_with_args(&self.binary, &self.data_dir, &bind, &extra);
         next._dir = self._dir.take();
         next.owner = self.owner.clone();
         next
@@ -214,11 +232,19 @@ pub const TINY_PNG: &[u8] = &[
     0x60, 0x82,
 ];
 
-/// A response: HTTP status and JSON body.
+/// A response: HTTP status, headers and JSON body.
 #[derive(Debug, Clone)]
 pub struct Reply {
     pub status: u16,
+    pub headers: reqwest::header::HeaderMap,
     pub body: Value,
+}
+
+impl Reply {
+    /// A header's value as text, if present.
+    pub fn header(&self, name: &str) -> Option<&str> {
+        self.headers.get(name).and_then(|v| v.to_str().ok())
+    }
 }
 
 impl Reply {
@@ -279,9 +305,10 @@ impl Api {
         request = if method == reqwest::Method::GET { request.query(params) } else { request.form(params) };
         let response = request.send().expect("the server answers");
         let status = response.status().as_u16();
+        let headers = response.headers().clone();
         let text = response.text().expect("a body");
         let body = serde_json::from_str(&text).unwrap_or_else(|_| panic!("not JSON ({status}): {text}"));
-        Reply { status, body }
+        Reply { status, headers, body }
     }
 
     pub fn get(&self, path: &str, auth: Option<&Creds>, params: &[(&str, &str)]) -> Reply {
@@ -332,9 +359,10 @@ impl Api {
         }
         let response = request.send().expect("the server answers");
         let status = response.status().as_u16();
+        let headers = response.headers().clone();
         let text = response.text().expect("a body");
         let body = serde_json::from_str(&text).unwrap_or_else(|_| panic!("not JSON ({status}): {text}"));
-        Reply { status, body }
+        Reply { status, headers, body }
     }
 
     /// What a queue holds now (a fetch with `dont_block`), given register's answer. The whole

@@ -5,16 +5,17 @@ mod auth;
 mod connection;
 mod events;
 mod large_answers;
+mod path;
+pub mod rate_limits;
 mod request;
 mod respond;
 mod routes;
 pub mod serve;
 mod tus;
 
-use std::sync::{Arc, Mutex};
+use std::sync::Arc;
 
 use axum::Router;
-use confab_core::rate_limit::SlidingWindow;
 use confab_core::subdomains::Site;
 
 use confab_core::outgoing_policy::OutgoingPolicy;
@@ -31,6 +32,8 @@ use crate::writer::Writer;
 pub use admission::DEFAULT_WRITE_QUEUE;
 use admission::WriteAdmission;
 pub use large_answers::LargeAnswers;
+pub use rate_limits::RateLimitConfig;
+use rate_limits::RateLimits;
 pub use request::{MAX_BODY_BYTES, MAX_UPLOAD_BODY_BYTES};
 
 /// What every handler shares.
@@ -40,8 +43,8 @@ pub struct AppState {
     pub writer: Writer,
     /// Where clients reach the server: the external host, whose subdomains are organizations.
     pub site: Arc<Site>,
-    /// Failed password logins per username (Zulip's `authenticate_by_username` rule).
-    pub login_failures: Arc<Mutex<SlidingWindow>>,
+    /// Requests, logins and failed authentications counted per user and per address.
+    pub rate_limits: Arc<RateLimits>,
     /// Places in the writer's queue for commands from requests.
     pub writes: Arc<WriteAdmission>,
     /// Password checks, a few at a time in memory kept for them.
@@ -101,7 +104,7 @@ impl AppState {
             site,
             deliveries: Deliveries::default(),
             exports: crate::exports::Exports::default(),
-            login_failures: Arc::new(Mutex::new(SlidingWindow::failed_logins())),
+            rate_limits: RateLimits::new(RateLimitConfig::default()),
             passwords: PasswordChecks::one_per_core(),
             large_answers,
             writes: WriteAdmission::new(DEFAULT_WRITE_QUEUE),
@@ -116,11 +119,17 @@ impl AppState {
     pub fn with_write_queue(self, capacity: usize) -> AppState {
         AppState { writes: WriteAdmission::new(capacity), ..self }
     }
+
+    /// Counts requests against these limits instead of Zulip's defaults.
+    pub fn with_rate_limits(self, config: RateLimitConfig) -> AppState {
+        AppState { rate_limits: RateLimits::new(config), ..self }
+    }
 }
 
 /// The whole application.
 pub fn app(state: AppState) -> Router {
-    routes::router().with_state(state)
+    let limits = state.rate_limits.clone();
+    routes::router().with_state(state).layer(axum::middleware::from_fn_with_state(limits, rate_limits::layer))
 }
 
 /// The current time in UNIX seconds: the one place the host reads the clock for core.

@@ -9,12 +9,14 @@
 
 use std::future::poll_fn;
 use std::io::Cursor;
+use std::net::SocketAddr;
 use std::pin::Pin;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
 
 use axum::Router;
+use axum::extract::ConnectInfo;
 use axum::http::{HeaderValue, Request, StatusCode, header};
 use axum::response::Response;
 use confab_core::{ApiError, ErrorCode};
@@ -34,6 +36,7 @@ pub async fn serve_one(
     stream: &mut TcpStream,
     pending: &mut Vec<u8>,
     app: Router,
+    peer: Option<ConnectInfo<SocketAddr>>,
     close_after: bool,
     body_timeout: Duration,
     closing: impl Fn() -> bool + Send + Sync + 'static,
@@ -47,7 +50,10 @@ pub async fn serve_one(
             let (app, keep_open, head, closing) =
                 (app.clone(), keep_open.clone(), head.clone(), closing.clone());
             Box::pin(async move {
-                let (request, body) = WatchedBody::wrap(request, body_timeout);
+                let (mut request, body) = WatchedBody::wrap(request, body_timeout);
+                if let Some(peer) = peer {
+                    request.extensions_mut().insert(peer);
+                }
                 let mut response = app.oneshot(request).await?;
                 if body.timed_out() {
                     response = body_timed_out();
