@@ -164,9 +164,12 @@ async fn read_body_params(req: Request, state: &AppState, request: &mut ApiReque
     // once is read up to the limit, so that it hears the refusal instead of a reset.)
     let multipart = content_type.starts_with("multipart/form-data");
     let limit = if multipart { MAX_UPLOAD_BODY_BYTES } else { MAX_BODY_BYTES };
-    let header_text = |name| req.headers().get(name).and_then(|v: &header::HeaderValue| v.to_str().ok());
-    let waits = header_text(header::EXPECT).is_some_and(|v| v.eq_ignore_ascii_case("100-continue"));
-    let announced = header_text(header::CONTENT_LENGTH).and_then(|v| v.trim().parse::<u64>().ok());
+    // In a block: the request's body is not `Sync`, so no borrow of it may live across an await.
+    let (waits, announced) = {
+        let text = |name| req.headers().get(name).and_then(|v: &header::HeaderValue| v.to_str().ok());
+        let waits = text(header::EXPECT).is_some_and(|v| v.eq_ignore_ascii_case("100-continue"));
+        (waits, text(header::CONTENT_LENGTH).and_then(|v| v.trim().parse::<u64>().ok()))
+    };
     if waits && announced.is_some_and(|length| length > limit as u64) {
         return Err(too_large());
     }
@@ -187,7 +190,10 @@ async fn read_body_params(req: Request, state: &AppState, request: &mut ApiReque
                 files.push(receive_file(state, field, file_name).await?);
                 continue;
             }
-            let bytes = field.bytes().await.map_err(|_| too_large())?;
+            let bytes = field.bytes().await.map_err(|e| match e.status().as_u16() {
+                413 => too_large(),
+                _ => malformed_multipart(),
+            })?;
             total += bytes.len();
             if total > MAX_BODY_BYTES {
                 return Err(too_large());
