@@ -65,8 +65,9 @@ enum Command {
         cache_size: Size,
         #[command(flatten)]
         smtp: crate::mail::SmtpArgs,
+        // Boxed: the limits are most of the `serve` variant's size.
         #[command(flatten)]
-        rate_limits: RateLimitArgs,
+        rate_limits: Box<RateLimitArgs>,
     },
     /// Create a user and print its API key. The server must not be running on the same data
     /// directory (create users through the API then).
@@ -162,7 +163,7 @@ pub fn main() -> ExitCode {
             smtp,
             rate_limits,
         } => serve(Config {
-            rate_limits: rate_limits.config(),
+            rate_limits: (*rate_limits).config(),
             smtp: smtp.config(external_host.as_deref().unwrap_or("localhost")),
             data_dir,
             bind,

@@ -232,19 +232,11 @@ pub const TINY_PNG: &[u8] = &[
     0x60, 0x82,
 ];
 
-/// A response: HTTP status, headers and JSON body.
+/// A response: HTTP status and JSON body.
 #[derive(Debug, Clone)]
 pub struct Reply {
     pub status: u16,
-    pub headers: reqwest::header::HeaderMap,
     pub body: Value,
-}
-
-impl Reply {
-    /// A header's value as text, if present.
-    pub fn header(&self, name: &str) -> Option<&str> {
-        self.headers.get(name).and_then(|v| v.to_str().ok())
-    }
 }
 
 impl Reply {
@@ -294,6 +286,17 @@ impl Api {
         auth: Option<&Creds>,
         params: &[(&str, &str)],
     ) -> Reply {
+        self.exchange(method, path, auth, params).0
+    }
+
+    /// As the other methods, with the response's headers too.
+    pub fn exchange(
+        &self,
+        method: reqwest::Method,
+        path: &str,
+        auth: Option<&Creds>,
+        params: &[(&str, &str)],
+    ) -> (Reply, reqwest::header::HeaderMap) {
         let url = format!("{}{}", self.base_url, path);
         let mut request = self.http.request(method.clone(), &url).header("User-Agent", "ConfabTests/1.0");
         if let Some(host) = &self.host {
@@ -308,7 +311,7 @@ impl Api {
         let headers = response.headers().clone();
         let text = response.text().expect("a body");
         let body = serde_json::from_str(&text).unwrap_or_else(|_| panic!("not JSON ({status}): {text}"));
-        Reply { status, headers, body }
+        (Reply { status, body }, headers)
     }
 
     pub fn get(&self, path: &str, auth: Option<&Creds>, params: &[(&str, &str)]) -> Reply {
@@ -359,10 +362,9 @@ impl Api {
         }
         let response = request.send().expect("the server answers");
         let status = response.status().as_u16();
-        let headers = response.headers().clone();
         let text = response.text().expect("a body");
         let body = serde_json::from_str(&text).unwrap_or_else(|_| panic!("not JSON ({status}): {text}"));
-        Reply { status, headers, body }
+        Reply { status, body }
     }
 
     /// What a queue holds now (a fetch with `dont_block`), given register's answer. The whole

@@ -4,7 +4,9 @@
 //! servers count the tests' own requests (others exempt loopback). Windows are long (30 or 60
 //! minutes), so no slot frees while a test runs.
 
-use confab_tests::{Creds, Reply, TestServer};
+use confab_tests::{Api, Creds, Reply, TestServer};
+use reqwest::Method;
+use reqwest::header::HeaderMap;
 
 const BINARY: &str = env!("CARGO_BIN_EXE_confab-under-test");
 
@@ -12,28 +14,59 @@ fn now_secs() -> u64 {
     std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_secs())
 }
 
+/// A response with its headers.
+struct Answer {
+    reply: Reply,
+    headers: HeaderMap,
+}
+
+impl Answer {
+    fn header(&self, name: &str) -> Option<&str> {
+        self.headers.get(name).and_then(|v| v.to_str().ok())
+    }
+
+    fn ok(self) -> serde_json::Value {
+        self.reply.ok()
+    }
+
+    fn error(self, status: u16, code: &str) -> serde_json::Value {
+        self.reply.error(status, code)
+    }
+}
+
+fn get(api: &Api, path: &str, auth: Option<&Creds>) -> Answer {
+    let (reply, headers) = api.exchange(Method::GET, path, auth, &[]);
+    Answer { reply, headers }
+}
+
+fn post(api: &Api, path: &str, auth: Option<&Creds>, params: &[(&str, &str)]) -> Answer {
+    let (reply, headers) = api.exchange(Method::POST, path, auth, params);
+    Answer { reply, headers }
+}
+
 /// The `X-RateLimit-*` headers as numbers: limit, remaining, reset.
-fn rate_headers(reply: &Reply) -> (u64, u64, u64) {
+fn rate_headers(answer: &Answer) -> (u64, u64, u64) {
     let number = |name: &str| {
-        reply
+        answer
             .header(name)
             .and_then(|v| v.parse().ok())
-            .unwrap_or_else(|| panic!("{name} in {:?}", reply.headers))
+            .unwrap_or_else(|| panic!("{name} in {:?}", answer.headers))
     };
     (number("x-ratelimit-limit"), number("x-ratelimit-remaining"), number("x-ratelimit-reset"))
 }
 
 /// Asserts Zulip's rate-limit answer and returns its `retry-after`.
-fn assert_rate_limited(reply: Reply) -> f64 {
-    let retry_after =
-        reply.body["retry-after"].as_f64().unwrap_or_else(|| panic!("retry-after in {}", reply.body));
-    assert!(retry_after > 0.0, "{}", reply.body);
-    let header: u64 = reply.header("retry-after").and_then(|v| v.parse().ok()).expect("a Retry-After header");
+fn assert_rate_limited(answer: Answer) -> f64 {
+    let body = &answer.reply.body;
+    let retry_after = body["retry-after"].as_f64().unwrap_or_else(|| panic!("retry-after in {body}"));
+    assert!(retry_after > 0.0, "{body}");
+    let header: u64 =
+        answer.header("retry-after").and_then(|v| v.parse().ok()).expect("a Retry-After header");
     assert_eq!(header, retry_after.ceil() as u64, "the header is the body's seconds, rounded up");
-    let (_, remaining, reset) = rate_headers(&reply);
+    let (_, remaining, reset) = rate_headers(&answer);
     assert_eq!(remaining, 0);
     assert!(reset >= now_secs(), "reset {reset} is a time to come");
-    let body = reply.error(429, "RATE_LIMIT_HIT");
+    let body = answer.error(429, "RATE_LIMIT_HIT");
     assert_eq!(body["msg"], "API usage exceeded rate limit");
     assert_eq!(body.as_object().map(|o| o.len()), Some(4), "result, msg, code, retry-after: {body}");
     retry_after
@@ -50,7 +83,7 @@ fn the_sixth_wrong_password_within_the_window_gets_429_with_zulips_body_and_head
     )
     .ok();
     let login = |password: &str| {
-        api.post("/fetch_api_key", None, &[("username", "eve@example.com"), ("password", password)])
+        post(&api, "/fetch_api_key", None, &[("username", "eve@example.com"), ("password", password)])
     };
     for attempt in 1..=5u64 {
         let refused = login("guess");
@@ -76,18 +109,18 @@ fn a_user_gets_their_requests_then_429_and_the_headers_count_down() {
     let api = server.api();
     let owner = server.owner();
     let ada = api.create_user(&owner, "ada@example.com", "Ada");
-    let mut remaining = rate_headers(&api.get("/users/me", Some(&owner), &[])).1;
+    let mut remaining = rate_headers(&get(&api, "/users/me", Some(&owner))).1;
     while remaining > 0 {
-        let reply = api.get("/users/me", Some(&owner), &[]);
+        let reply = get(&api, "/users/me", Some(&owner));
         assert_eq!(rate_headers(&reply).1, remaining - 1, "one fewer each time");
         assert_eq!(rate_headers(&reply).0, 5);
         remaining -= 1;
         reply.ok();
     }
-    assert_rate_limited(api.get("/users/me", Some(&owner), &[]));
-    assert_rate_limited(api.post("/messages", Some(&owner), &[("type", "stream"), ("to", "general")]));
+    assert_rate_limited(get(&api, "/users/me", Some(&owner)));
+    assert_rate_limited(post(&api, "/messages", Some(&owner), &[("type", "stream"), ("to", "general")]));
     // Another user's allowance is their own.
-    api.get("/users/me", Some(&ada), &[]).ok();
+    get(&api, "/users/me", Some(&ada)).ok();
 }
 
 #[test]
@@ -95,11 +128,11 @@ fn requests_without_credentials_count_per_address() {
     let server = TestServer::start_rate_limited(BINARY, &["--rate-limit-per-ip", "3600:3"]);
     let api = server.api();
     for _ in 0..3 {
-        let reply = api.get("/server_settings", None, &[]);
+        let reply = get(&api, "/server_settings", None);
         assert_eq!(rate_headers(&reply).0, 3);
         reply.ok();
     }
-    assert_rate_limited(api.get("/server_settings", None, &[]));
+    assert_rate_limited(get(&api, "/server_settings", None));
     // A user's requests are counted against the user, not the address.
     api.get("/users/me", Some(&server.owner()), &[]).ok();
 }
@@ -111,18 +144,19 @@ fn wrong_api_keys_are_limited_per_address_and_then_even_a_right_key_is_refused_u
     let owner = server.owner();
     let wrong = Creds { email: owner.email.clone(), api_key: "x".repeat(32) };
     for _ in 0..3 {
-        api.get("/users/me", Some(&wrong), &[]).error(401, "INVALID_API_KEY");
+        get(&api, "/users/me", Some(&wrong)).error(401, "INVALID_API_KEY");
     }
-    assert_rate_limited(api.get("/users/me", Some(&wrong), &[]));
-    assert_rate_limited(api.get("/users/me", Some(&owner), &[]));
+    assert_rate_limited(get(&api, "/users/me", Some(&wrong)));
+    assert_rate_limited(get(&api, "/users/me", Some(&owner)));
 }
 
 #[test]
 fn one_password_tried_across_many_usernames_is_stopped_per_address() {
     let server = TestServer::start_rate_limited(BINARY, &["--rate-limit-failed-auth-per-ip", "3600:4"]);
     let api = server.api();
-    let login =
-        |username: &str| api.post("/fetch_api_key", None, &[("username", username), ("password", "123456")]);
+    let login = |username: &str| {
+        post(&api, "/fetch_api_key", None, &[("username", username), ("password", "123456")])
+    };
     for n in 0..4 {
         login(&format!("user{n}@example.com")).error(401, "AUTHENTICATION_FAILED");
     }
@@ -146,7 +180,7 @@ fn an_exempt_address_is_not_limited() {
     let api = server.api();
     let owner = server.owner();
     for _ in 0..5 {
-        let reply = api.get("/users/me", Some(&owner), &[]);
+        let reply = get(&api, "/users/me", Some(&owner));
         assert!(reply.header("x-ratelimit-limit").is_none(), "no limit applied");
         reply.ok();
         api.post("/fetch_api_key", None, &[("username", "nobody@example.com"), ("password", "x")])

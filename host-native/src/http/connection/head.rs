@@ -181,7 +181,6 @@ mod tests {
             "GET /api/v1/events HTTP/1.1\r\nHost: x\r\nContent-Length: 3\r\n\r\nabc",
             "GET /api/v1/events HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n",
             "GET /api/v1/events HTTP/1.1\r\nHost: x\r\nExpect: 100-continue\r\n\r\n",
-            "GET /api/v1/events HTTP/1.0\r\n\r\n",
         ] {
             assert!(matches!(head(text), Some(Head::Other { close_after: false })), "{text}");
         }
