@@ -27,14 +27,19 @@ impl OutgoingPolicy {
             .map_err(|_| format!("{text:?} is not an address or a CIDR range"))
     }
 
-    /// Whether a request may go to `ip`.
+    /// Whether a request may go to `ip`. An IPv6 address that stands for an IPv4 host (mapped
+    /// or compatible) matches the operator's ranges in either form.
     pub fn permits(&self, ip: IpAddr) -> bool {
-        !is_internal(ip) || self.allowed.iter().any(|range| range.contains(&ip))
+        let same_host = match ip {
+            IpAddr::V6(v6) => v6.to_ipv4().map_or(ip, IpAddr::V4),
+            IpAddr::V4(_) => ip,
+        };
+        !is_internal(ip) || self.allowed.iter().any(|range| range.contains(&ip) || range.contains(&same_host))
     }
 }
 
 /// Loopback, private, link-local, shared, multicast, reserved and unspecified addresses, and
-/// IPv6 forms that embed one (mapped and NAT64 addresses).
+/// IPv6 addresses that carry one of those inside them.
 fn is_internal(ip: IpAddr) -> bool {
     match ip {
         IpAddr::V4(v4) => is_internal_v4(v4),
@@ -62,24 +67,43 @@ fn is_internal_v4(ip: Ipv4Addr) -> bool {
 }
 
 fn is_internal_v6(ip: Ipv6Addr) -> bool {
-    if let Some(v4) = ip.to_ipv4_mapped() {
-        return is_internal_v4(v4);
-    }
     let segments = ip.segments();
-    // NAT64 (64:ff9b::/96) reaches the IPv4 address in its last 32 bits.
-    if segments[..6] == [0x64, 0xff9b, 0, 0, 0, 0] {
-        let [.., hi, lo] = segments;
-        return is_internal_v4(Ipv4Addr::from((u32::from(hi) << 16) | u32::from(lo)));
+    // A packet to any of these forms can end at the IPv4 address inside it, so that address
+    // decides; checking only the IPv6 ranges let `[::127.0.0.1]` through.
+    if embedded_ipv4(ip).iter().any(|&v4| is_internal_v4(v4)) {
+        return true;
     }
     ip.is_unspecified()
         || ip.is_loopback()
         || ip.is_multicast()
         || ip.is_unique_local()
         || ip.is_unicast_link_local()
+        // Local-use NAT64 (64:ff9b:1::/48, RFC 8215): translated inside the operator's network.
+        || segments[..3] == [0x64, 0xff9b, 1]
         // Deprecated site-local, fec0::/10.
         || (segments[0] & 0xffc0) == 0xfec0
         // Documentation, 2001:db8::/32.
         || (segments[0] == 0x2001 && segments[1] == 0x0db8)
+}
+
+/// The IPv4 addresses an IPv6 address carries: IPv4-mapped (`::ffff:a.b.c.d`) and
+/// IPv4-compatible (`::a.b.c.d`), NAT64 (`64:ff9b::a.b.c.d`), 6to4 (`2002:AABB:CCDD::/48`),
+/// and Teredo (`2001:0::/32`: the server in bits 32-63, the client, inverted, in the last 32).
+fn embedded_ipv4(ip: Ipv6Addr) -> Vec<Ipv4Addr> {
+    let s = ip.segments();
+    let v4 = |hi: u16, lo: u16| Ipv4Addr::from((u32::from(hi) << 16) | u32::from(lo));
+    if let Some(v4) = ip.to_ipv4() {
+        // Mapped and compatible forms (`::1` and `::` included, as 0.0.0.1 and 0.0.0.0).
+        return vec![v4];
+    }
+    match s {
+        [0x64, 0xff9b, 0, 0, 0, 0, hi, lo] => vec![v4(hi, lo)],
+        [0x2002, hi, lo, ..] => vec![v4(hi, lo)],
+        [0x2001, 0, server_hi, server_lo, .., client_hi, client_lo] => {
+            vec![v4(server_hi, server_lo), v4(!client_hi, !client_lo)]
+        }
+        _ => Vec::new(),
+    }
 }
 
 #[cfg(test)]
@@ -115,6 +139,36 @@ mod tests {
         for public in ["93.184.216.34", "8.8.8.8", "2606:4700::1111", "64:ff9b::808:808"] {
             assert!(policy.permits(ip(public)), "{public}");
         }
+    }
+
+    #[test]
+    fn every_ipv6_form_that_embeds_an_internal_ipv4_address_is_refused() {
+        let policy = OutgoingPolicy::default();
+        for (form, internal, public) in [
+            ("IPv4-mapped", "::ffff:127.0.0.1", "::ffff:8.8.8.8"),
+            ("IPv4-mapped, hex", "::ffff:7f00:1", "::ffff:808:808"),
+            ("IPv4-compatible", "::127.0.0.1", "::8.8.8.8"),
+            ("IPv4-compatible, private", "::10.0.0.1", "::93.184.216.34"),
+            ("NAT64", "64:ff9b::127.0.0.1", "64:ff9b::8.8.8.8"),
+            ("NAT64, metadata", "64:ff9b::a9fe:a9fe", "64:ff9b::5db8:d822"),
+            ("6to4", "2002:7f00:1::1", "2002:808:808::1"),
+            ("6to4, private", "2002:c0a8:101::", "2002:5db8:d822::"),
+            // Teredo: server 65.54.227.120, client 127.0.0.1 inverted (80ff:fffe).
+            ("Teredo client", "2001:0:4136:e378:8000:63bf:80ff:fffe", "2001:0:4136:e378:8000:63bf:f7f7:f7f7"),
+            ("Teredo server", "2001:0:a00:1:8000:63bf:f7f7:f7f7", "2001:0:4136:e378:8000:63bf:a247:2bdd"),
+        ] {
+            assert!(!policy.permits(ip(internal)), "{form}: {internal}");
+            assert!(policy.permits(ip(public)), "{form}: {public}");
+        }
+        assert!(!policy.permits(ip("64:ff9b:1::8.8.8.8")), "local-use NAT64 stays inside");
+    }
+
+    #[test]
+    fn an_opened_ipv4_range_opens_its_mapped_and_compatible_forms() {
+        let policy = OutgoingPolicy::new(vec![OutgoingPolicy::parse_range("127.0.0.0/8").expect("range")]);
+        assert!(policy.permits(ip("::ffff:127.0.0.1")));
+        assert!(policy.permits(ip("::127.0.0.1")));
+        assert!(!policy.permits(ip("::ffff:10.0.0.1")));
     }
 
     #[test]

@@ -6,6 +6,7 @@ use std::process::ExitCode;
 
 use clap::{CommandFactory, FromArgMatches, Parser, Subcommand, ValueEnum};
 use confab_core::outgoing_policy::OutgoingPolicy;
+use confab_core::rate_limit::Rules;
 
 use crate::config;
 use crate::offline::{self, RealmRequest, UserRequest};
@@ -79,6 +80,9 @@ enum Command {
         /// Without it, loopback alone. Requests that came through a proxy never may.
         #[arg(long, value_name = "CIDR", value_parser = OutgoingPolicy::parse_range)]
         metrics_allow: Vec<ipnet::IpNet>,
+        // Boxed: the limits are most of the `serve` variant's size.
+        #[command(flatten)]
+        rate_limits: Box<RateLimitArgs>,
     },
     /// Write a zuliprc (the Zulip clients' configuration: the user's email, API key and
     /// organization URL) for an existing user, to standard output or --output. The server must
@@ -209,7 +213,9 @@ pub fn main() -> ExitCode {
             cache_size,
             smtp,
             metrics_allow,
+            rate_limits,
         } => serve(Config {
+            rate_limits: (*rate_limits).config(),
             smtp: smtp.config(external_host.as_deref().unwrap_or("localhost")),
             data_dir,
             bind,
@@ -317,6 +323,46 @@ fn init_logs(format: LogFormat) {
     match format {
         LogFormat::Text => logs.with_ansi(std::io::stderr().is_terminal()).init(),
         LogFormat::Json => logs.json().init(),
+    }
+}
+
+/// `confab serve`'s rate limits: each takes Zulip's `SECONDS:REQUESTS` pairs, comma-separated
+/// (`60:200,3600:2000`), or `off`.
+#[derive(clap::Args, Debug)]
+struct RateLimitArgs {
+    /// Requests per user (Zulip's `api_by_user`).
+    #[arg(long, value_name = "RULES", default_value_t = Rules::api_by_user())]
+    rate_limit_per_user: Rules,
+    /// Requests without credentials per client address (Zulip's `api_by_ip`).
+    #[arg(long, value_name = "RULES", default_value_t = Rules::api_by_ip())]
+    rate_limit_per_ip: Rules,
+    /// Password attempts per username; a successful login clears its count (Zulip's
+    /// `authenticate_by_username`).
+    #[arg(long, value_name = "RULES", default_value_t = Rules::authenticate_by_username())]
+    rate_limit_logins_per_username: Rules,
+    /// Failed authentications (wrong passwords and wrong API keys) per client address; past it,
+    /// the address's credentials are refused unchecked.
+    #[arg(long, value_name = "RULES", default_value_t = Rules::failed_authentications_by_ip())]
+    rate_limit_failed_auth_per_ip: Rules,
+    /// A client address range (CIDR, or one address) no rate limit applies to. Repeatable.
+    #[arg(long, value_name = "CIDR", value_parser = OutgoingPolicy::parse_range)]
+    rate_limit_exempt: Vec<ipnet::IpNet>,
+    /// A reverse proxy (CIDR, or one address) whose `X-Real-IP` header names the client, for
+    /// the limits per address. Repeatable.
+    #[arg(long, value_name = "CIDR", value_parser = OutgoingPolicy::parse_range)]
+    trusted_proxy: Vec<ipnet::IpNet>,
+}
+
+impl RateLimitArgs {
+    fn config(self) -> crate::http::RateLimitConfig {
+        crate::http::RateLimitConfig {
+            per_user: self.rate_limit_per_user,
+            per_ip: self.rate_limit_per_ip,
+            logins_per_username: self.rate_limit_logins_per_username,
+            failed_auth_per_ip: self.rate_limit_failed_auth_per_ip,
+            exempt: self.rate_limit_exempt,
+            trusted_proxies: self.trusted_proxy,
+        }
     }
 }
 

@@ -1,6 +1,6 @@
 //! Secrets: API keys from the OS's randomness, and argon2 password hashes.
 
-use std::sync::{Arc, Mutex};
+use std::sync::{Arc, Mutex, OnceLock};
 
 use argon2::password_hash::PasswordHasher;
 use argon2::password_hash::phc::PasswordHash;
@@ -115,21 +115,30 @@ impl PasswordTurn {
             && constant_time_eq_bytes(&computed, expected.as_bytes())
     }
 
-    /// Does the work of a check, for a username without a password: a wrong login then takes
-    /// as long whether or not the account exists, so its timing does not tell. Passwords are
-    /// hashed with the default parameters, so hashing once with them costs what a check costs.
-    pub fn verify_against_nothing(&mut self, password: &str) {
-        let params = Params::default();
-        self.memory.resize(params.block_count(), Block::new());
-        let mut computed = [0u8; Params::DEFAULT_OUTPUT_LEN];
-        let salt = b"no account has this salt";
-        let _ = Argon2::from(params).hash_password_into_with_memory(
-            password.as_bytes(),
-            salt,
-            &mut computed,
-            &mut self.memory[..],
-        );
+    /// Checks a password against an account's hash, or, for a username without one (no such
+    /// account, or no password), against a stand-in hash made with the same parameters, so
+    /// that the answer takes as long whether or not the account exists. Never true without a
+    /// hash.
+    pub fn verify_or_stand_in(&mut self, password: &str, phc: Option<&str>) -> bool {
+        match phc {
+            Some(phc) => self.verify(password, phc),
+            None => {
+                self.verify(password, stand_in_hash());
+                false
+            }
+        }
     }
+}
+
+/// A hash of no one's password, made as passwords are (argon2id with the default parameters).
+fn stand_in_hash() -> &'static str {
+    static STAND_IN: OnceLock<String> = OnceLock::new();
+    STAND_IN.get_or_init(|| {
+        Argon2::default()
+            .hash_password_with_salt(b"no account has this password", b"a stand-in salt.")
+            .map(|hash| hash.to_string())
+            .unwrap_or_default()
+    })
 }
 
 impl Drop for PasswordTurn {
@@ -200,14 +209,16 @@ mod tests {
     }
 
     #[tokio::test]
-    async fn a_username_without_a_password_costs_a_whole_check() {
-        let hash = hash_password("correct horse").unwrap_or_default();
+    async fn a_username_without_a_password_runs_the_same_check_on_a_stand_in_hash() {
+        let real = hash_password("correct horse").unwrap_or_default();
+        let (real, stand_in) = (PasswordHash::new(&real), PasswordHash::new(stand_in_hash()));
+        let (Ok(real), Ok(stand_in)) = (real, stand_in) else { panic!("both are PHC strings") };
+        assert_eq!(stand_in.algorithm, real.algorithm);
+        assert_eq!(stand_in.version, real.version);
+        assert_eq!(Params::try_from(&stand_in).ok(), Params::try_from(&real).ok(), "the same cost");
         let mut turn = PasswordChecks::new(1).turn().await;
-        turn.verify("wrong", &hash);
-        let checked = turn.memory.len();
-        turn.memory = Vec::new();
-        turn.verify_against_nothing("wrong");
-        assert_eq!(turn.memory.len(), checked, "the same memory, filled the same number of times");
+        assert!(!turn.verify_or_stand_in("no account has this password", None), "never a match");
+        assert_eq!(turn.memory.len(), Params::default().block_count(), "the whole memory was filled");
     }
 
     /// Polls a future once: `None` if it is still waiting.

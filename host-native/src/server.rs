@@ -57,6 +57,8 @@ pub struct Config {
     pub smtp: Option<crate::mail::SmtpConfig>,
     /// Who may read `/metrics`.
     pub metrics_access: MetricsAccess,
+    /// Rate limits per user and per client address, and the addresses exempt from them.
+    pub rate_limits: http::RateLimitConfig,
 }
 
 /// An organization, as the start-up banner shows it.
@@ -133,7 +135,8 @@ impl Server {
         let policy = config.outgoing_policy.clone();
         let state = AppState::new(store, site.clone(), events, policy, files, large_answers, mailer)
             .with_write_queue(config.write_queue)
-            .with_metrics_access(config.metrics_access.clone());
+            .with_metrics_access(config.metrics_access.clone())
+            .with_rate_limits(config.rate_limits.clone());
         let timeouts = http::serve::Timeouts { header: config.header_timeout, body: config.body_timeout };
         let data_dir = config.data_dir.clone();
         Ok(Server { local_addr, site, new_owner, organizations, listener, data_dir, state, timeouts })

@@ -23,6 +23,9 @@ pub struct Creds {
     pub api_key: String,
 }
 
+/// The `serve` arguments that exempt the tests' own address from rate limits.
+const LOOPBACK_EXEMPT: [&str; 4] = ["--rate-limit-exempt", "127.0.0.0/8", "--rate-limit-exempt", "::1"];
+
 /// A running `confab serve`. Killed when dropped.
 pub struct TestServer {
     pub base_url: String,
@@ -31,7 +34,7 @@ pub struct TestServer {
     pub owner: Option<Creds>,
     pub owner_password: Option<String>,
     binary: PathBuf,
-    /// The extra `serve` arguments, used again by a restart.
+    /// The `serve` arguments after the address, used again by a restart.
     extra: Vec<String>,
     child: Child,
     /// Copies the server's standard error through to ours and returns all of it at its end.
@@ -57,8 +60,23 @@ impl TestServer {
         server
     }
 
-    /// Starts a server on an existing data directory and address.
+    /// Starts a server on a fresh temporary data directory with Zulip's rate limits applied to
+    /// the test's own requests too (and extra `serve` arguments, such as other limits).
+    pub fn start_rate_limited(binary: &str, extra: &[&str]) -> TestServer {
+        let dir = tempfile::tempdir().expect("temporary directory");
+        let data_dir = dir.path().join("data");
+        let mut server = Self::spawn_with_args(Path::new(binary), &data_dir, "127.0.0.1:0", extra);
+        server._dir = Some(dir);
+        server
+    }
+
+    /// Starts a server on an existing data directory and address. Loopback, where the tests
+    /// send from, is exempt from rate limits: one test sends more than any one client would.
     pub fn spawn(binary: &Path, data_dir: &Path, bind: &str, extra: &[&str]) -> TestServer {
+        Self::spawn_with_args(binary, data_dir, bind, &[&LOOPBACK_EXEMPT[..], extra].concat())
+    }
+
+    fn spawn_with_args(binary: &Path, data_dir: &Path, bind: &str, extra: &[&str]) -> TestServer {
         let mut child = Command::new(binary)
             .args(["serve", "--data-dir"])
             .arg(data_dir)
@@ -188,7 +206,7 @@ impl TestServer {
     pub fn start_again(mut self) -> TestServer {
         let bind = self.base_url.trim_start_matches("http://").to_owned();
         let extra: Vec<&str> = self.extra.iter().map(String::as_str).collect();
-        let mut next = Self::spawn(&self.binary, &self.data_dir, &bind, &extra);
+        let mut next = Self::spawn_with_args(&self.binary, &self.data_dir, &bind, &extra);
         next._dir = self._dir.take();
         next.owner = self.owner.clone();
         next
@@ -277,6 +295,17 @@ impl Api {
         auth: Option<&Creds>,
         params: &[(&str, &str)],
     ) -> Reply {
+        self.exchange(method, path, auth, params).0
+    }
+
+    /// As the other methods, with the response's headers too.
+    pub fn exchange(
+        &self,
+        method: reqwest::Method,
+        path: &str,
+        auth: Option<&Creds>,
+        params: &[(&str, &str)],
+    ) -> (Reply, reqwest::header::HeaderMap) {
         let url = format!("{}{}", self.base_url, path);
         let mut request = self.http.request(method.clone(), &url).header("User-Agent", "ConfabTests/1.0");
         if let Some(host) = &self.host {
@@ -288,9 +317,10 @@ impl Api {
         request = if method == reqwest::Method::GET { request.query(params) } else { request.form(params) };
         let response = request.send().expect("the server answers");
         let status = response.status().as_u16();
+        let headers = response.headers().clone();
         let text = response.text().expect("a body");
         let body = serde_json::from_str(&text).unwrap_or_else(|_| panic!("not JSON ({status}): {text}"));
-        Reply { status, body }
+        (Reply { status, body }, headers)
     }
 
     pub fn get(&self, path: &str, auth: Option<&Creds>, params: &[(&str, &str)]) -> Reply {

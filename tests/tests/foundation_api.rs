@@ -119,7 +119,7 @@ fn administrators_create_users_who_fetch_their_keys_with_passwords() {
 
 #[test]
 fn wrong_passwords_are_refused_and_rate_limited_per_username() {
-    let server = server();
+    let server = TestServer::start_rate_limited(env!("CARGO_BIN_EXE_confab-under-test"), &[]);
     let api = server.api();
     api.create_user(&server.owner(), "eve@example.com", "Eve");
     for _ in 0..5 {

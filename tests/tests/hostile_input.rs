@@ -534,3 +534,153 @@ fn narrows_beyond_the_limits_are_refused() {
         }
     }
 }
+
+/// Sends raw bytes on a fresh connection and reads until the server closes it (or a whole
+/// answer with a body has arrived): the status line, the headers and the body.
+fn raw_exchange(base_url: &str, request: &[u8]) -> (String, String) {
+    use std::io::{Read, Write};
+    let address = base_url.trim_start_matches("http://");
+    let mut stream = std::net::TcpStream::connect(address).expect("connects");
+    stream.write_all(request).expect("the request is written");
+    let mut received = Vec::new();
+    let mut chunk = [0u8; 4096];
+    loop {
+        match stream.read(&mut chunk) {
+            Ok(0) | Err(_) => break,
+            Ok(n) => received.extend_from_slice(&chunk[..n]),
+        }
+        let text = String::from_utf8_lossy(&received);
+        if let Some((head, body)) = text.split_once("\r\n\r\n") {
+            let length = head
+                .lines()
+                .find_map(|l| {
+                    l.to_ascii_lowercase().strip_prefix("content-length:").map(|v| v.trim().to_owned())
+                })
+                .and_then(|v| v.parse::<usize>().ok());
+            if length.is_some_and(|length| body.len() >= length && !head.starts_with("HTTP/1.1 100")) {
+                break;
+            }
+        }
+    }
+    let text = String::from_utf8_lossy(&received).into_owned();
+    let (head, body) = text.split_once("\r\n\r\n").unwrap_or((&text, ""));
+    (head.to_owned(), body.to_owned())
+}
+
+/// Asserts a Zulip-shaped error answer with this status.
+fn assert_zulip_error(head: &str, body: &str, status: u16) -> serde_json::Value {
+    assert!(head.starts_with(&format!("HTTP/1.1 {status} ")), "{head}");
+    assert!(head.to_ascii_lowercase().contains("content-type: application/json"), "{head}");
+    let body: serde_json::Value =
+        serde_json::from_str(body).unwrap_or_else(|_| panic!("JSON body: {body:?}"));
+    assert_eq!(body["result"], "error", "{body}");
+    assert!(body["msg"].is_string() && body["code"].is_string(), "{body}");
+    body
+}
+
+#[test]
+fn protocol_errors_answer_in_zulips_shape() {
+    let server = TestServer::start(env!("CARGO_BIN_EXE_confab-under-test"));
+    let host = server.base_url.trim_start_matches("http://").to_owned();
+    // RFC 9112, section 3.2: an HTTP/1.1 request without Host, or any with two, is a 400.
+    let (head, body) = raw_exchange(&server.base_url, b"GET /api/v1/server_settings HTTP/1.1\r\n\r\n");
+    assert_eq!(assert_zulip_error(&head, &body, 400)["msg"], "Missing Host header");
+    let two = format!("GET /api/v1/server_settings HTTP/1.1\r\nHost: {host}\r\nHost: evil.example\r\n\r\n");
+    let (head, body) = raw_exchange(&server.base_url, two.as_bytes());
+    assert_eq!(assert_zulip_error(&head, &body, 400)["msg"], "More than one Host header");
+    let old = b"GET /api/v1/server_settings HTTP/1.0\r\n\r\n";
+    let (head, body) = raw_exchange(&server.base_url, old);
+    assert!(!body.contains("Host header"), "HTTP/1.0 may leave Host out: {head}\n{body}");
+
+    // A 2 GB body announced with `Expect: 100-continue` is refused before the client sends it.
+    let expecting = format!(
+        "POST /api/v1/user_uploads HTTP/1.1\r\nHost: {host}\r\nExpect: 100-continue\r\nContent-Type: multipart/form-data; boundary=x\r\nContent-Length: 2147483648\r\n\r\n"
+    );
+    let (head, body) = raw_exchange(&server.base_url, expecting.as_bytes());
+    assert!(!head.contains("100 Continue"), "{head}");
+    assert_zulip_error(&head, &body, 413);
+    // The same for a form body over the limit of bodies held in memory.
+    let form = format!(
+        "POST /api/v1/messages HTTP/1.1\r\nHost: {host}\r\nExpect: 100-continue\r\nContent-Type: application/x-www-form-urlencoded\r\nContent-Length: 30000000\r\n\r\n"
+    );
+    let (head, body) = raw_exchange(&server.base_url, form.as_bytes());
+    assert!(!head.contains("100 Continue"), "{head}");
+    assert_zulip_error(&head, &body, 413);
+
+    // Request header fields too large.
+    let huge = format!(
+        "GET /api/v1/server_settings HTTP/1.1\r\nHost: {host}\r\nX-Filler: {}\r\n\r\n",
+        "a".repeat(70_000)
+    );
+    let (head, body) = raw_exchange(&server.base_url, huge.as_bytes());
+    assert_zulip_error(&head, &body, 431);
+
+    // A path segment that is not UTF-8.
+    let (head, body) = raw_exchange(
+        &server.base_url,
+        format!("GET /api/v1/users/%FF HTTP/1.1\r\nHost: {host}\r\nConnection: close\r\n\r\n").as_bytes(),
+    );
+    assert_eq!(assert_zulip_error(&head, &body, 400)["code"], "BAD_REQUEST");
+
+    // A multipart body without a boundary, and one cut short.
+    let owner = server.owner();
+    let http = reqwest::blocking::Client::new();
+    for (content_type, body) in [
+        ("multipart/form-data", "content=x".to_owned()),
+        (
+            "multipart/form-data; boundary=b",
+            "--b\r\nContent-Disposition: form-data; name=\"content\"\r\n\r\nx".to_owned(),
+        ),
+    ] {
+        let response = http
+            .post(format!("{}/api/v1/messages", server.base_url))
+            .basic_auth(&owner.email, Some(&owner.api_key))
+            .header("Content-Type", content_type)
+            .body(body)
+            .send()
+            .expect("the server answers");
+        assert_eq!(response.status().as_u16(), 400);
+        let body: serde_json::Value = response.json().expect("a JSON body");
+        assert_eq!(body["code"], "BAD_REQUEST", "{body}");
+        assert_eq!(body["msg"], "Malformed multipart body");
+    }
+}
+
+#[test]
+fn nul_bytes_are_refused_in_status_text_and_user_group_names() {
+    let server = TestServer::start(env!("CARGO_BIN_EXE_confab-under-test"));
+    let api = server.api();
+    let owner = server.owner();
+    let refused = api.post("/users/me/status", Some(&owner), &[("status_text", "out\u{0}now")]);
+    assert_eq!(refused.error(400, "BAD_REQUEST")["msg"], "status_text contains NULL (0x00) characters.");
+    let me = api.user_id(&owner).to_string();
+    let members = format!("[{me}]");
+    let created = api.post(
+        "/user_groups/create",
+        Some(&owner),
+        &[("name", "a\u{0}b"), ("description", "d"), ("members", &members)],
+    );
+    assert_eq!(
+        created.error(400, "BAD_REQUEST")["msg"],
+        "User group name 'a\u{0}b' contains NULL (0x00) characters."
+    );
+    let described = api.post(
+        "/user_groups/create",
+        Some(&owner),
+        &[("name", "ab"), ("description", "d\u{0}"), ("members", &members)],
+    );
+    assert_eq!(
+        described.error(400, "BAD_REQUEST")["msg"],
+        "User group description contains NULL (0x00) characters."
+    );
+    let group = api
+        .post(
+            "/user_groups/create",
+            Some(&owner),
+            &[("name", "ok"), ("description", "d"), ("members", &members)],
+        )
+        .ok();
+    let id = group["group_id"].as_u64().expect("group_id");
+    let renamed = api.patch(&format!("/user_groups/{id}"), Some(&owner), &[("name", "o\u{0}k")]);
+    renamed.error(400, "BAD_REQUEST");
+}

@@ -35,7 +35,8 @@ fn health_and_ready_answer_anyone_in_zulips_shape() {
 
 #[test]
 fn metrics_are_read_by_prometheus_own_parser() {
-    let server = TestServer::start(BINARY);
+    // Limited as any client is, so that the refused login below is a rate-limit hit.
+    let server = TestServer::start_rate_limited(BINARY, &[]);
     let owner = server.owner();
     let api = server.api();
     for n in 0..3 {

@@ -148,6 +148,13 @@ fn set_status(
     let emoji_name = params.optional::<String>("emoji_name")?;
     let emoji_code = params.optional::<String>("emoji_code")?;
     let kind = params.optional::<String>("reaction_type")?;
+    // The database under Zulip refuses NUL in text; the message follows Zulip's other
+    // refusals of it (channel and default group names).
+    if let Some(text) = &status_text
+        && text.contains('\0')
+    {
+        return Err(ApiError::bad_request("status_text contains NULL (0x00) characters."));
+    }
     if let Some(text) = &status_text
         && text.chars().count() > MAX_STATUS_TEXT_LENGTH
     {

@@ -18,6 +18,8 @@ pub fn host_organization(tables: &ReadTables, request: &ApiRequest) -> ApiResult
 /// order: the account the credentials open, then its organization's and its own activity, then
 /// whether it belongs to the host's organization. Credentials that are valid on another
 /// organization answer 401 `Account is not associated with this subdomain`, as in Zulip.
+/// The request counts against its user's rate limit, and credentials that open no account
+/// against its address's limit on failures (`rate_limits.rs`).
 pub fn authenticate(tables: &ReadTables, request: &ApiRequest) -> ApiResult<Actor> {
     let Some((email, key)) = &request.basic else {
         return Err(if request.has_authorization {
@@ -26,8 +28,12 @@ pub fn authenticate(tables: &ReadTables, request: &ApiRequest) -> ApiResult<Acto
             ApiError::not_logged_in()
         });
     };
+    request.limits.before_credentials()?;
     let host = host_organization(tables, request)?;
-    let (user, realm) = account(tables, host.realm(), email, key)?.ok_or_else(ApiError::invalid_api_key)?;
+    let Some((user, realm)) = account(tables, host.realm(), email, key)? else {
+        request.limits.credentials_failed();
+        return Err(ApiError::invalid_api_key());
+    };
     if realm.deactivated {
         return Err(ApiError::realm_deactivated());
     }
@@ -43,6 +49,7 @@ pub fn authenticate(tables: &ReadTables, request: &ApiRequest) -> ApiResult<Acto
         );
         return Err(account_not_in_subdomain());
     }
+    request.limits.authenticated(user.id)?;
     let client = client_name(&request.params, request.user_agent.as_deref());
     // The organization's URL is the host's to know; the routes fill it in.
     Ok(Actor { user, realm, client, realm_url: String::new() })

@@ -6,16 +6,17 @@ mod connection;
 mod events;
 mod large_answers;
 mod observe;
+mod path;
+pub mod rate_limits;
 mod request;
 mod respond;
 mod routes;
 pub mod serve;
 mod tus;
 
-use std::sync::{Arc, Mutex};
+use std::sync::Arc;
 
 use axum::Router;
-use confab_core::rate_limit::SlidingWindow;
 use confab_core::subdomains::Site;
 
 use confab_core::outgoing_policy::OutgoingPolicy;
@@ -34,6 +35,8 @@ pub use admission::DEFAULT_WRITE_QUEUE;
 use admission::WriteAdmission;
 pub use large_answers::LargeAnswers;
 pub use observe::MetricsAccess;
+pub use rate_limits::RateLimitConfig;
+use rate_limits::RateLimits;
 pub use request::{MAX_BODY_BYTES, MAX_UPLOAD_BODY_BYTES};
 
 /// What every handler shares.
@@ -43,8 +46,8 @@ pub struct AppState {
     pub writer: Writer,
     /// Where clients reach the server: the external host, whose subdomains are organizations.
     pub site: Arc<Site>,
-    /// Failed password logins per username (Zulip's `authenticate_by_username` rule).
-    pub login_failures: Arc<Mutex<SlidingWindow>>,
+    /// Requests, logins and failed authentications counted per user and per address.
+    pub rate_limits: Arc<RateLimits>,
     /// Places in the writer's queue for commands from requests.
     pub writes: Arc<WriteAdmission>,
     /// Password checks, a few at a time in memory kept for them.
@@ -111,7 +114,7 @@ impl AppState {
             site,
             deliveries: Deliveries::default(),
             exports: crate::exports::Exports::default(),
-            login_failures: Arc::new(Mutex::new(SlidingWindow::failed_logins())),
+            rate_limits: RateLimits::new(RateLimitConfig::default()),
             passwords: PasswordChecks::one_per_core(),
             large_answers,
             writes: WriteAdmission::new(DEFAULT_WRITE_QUEUE),
@@ -133,12 +136,19 @@ impl AppState {
     pub fn with_metrics_access(self, access: MetricsAccess) -> AppState {
         AppState { metrics_access: Arc::new(access), ..self }
     }
+
+    /// Counts requests against these limits instead of Zulip's defaults.
+    pub fn with_rate_limits(self, config: RateLimitConfig) -> AppState {
+        AppState { rate_limits: RateLimits::new(config), ..self }
+    }
 }
 
 /// The whole application.
 pub fn app(state: AppState) -> Router {
     let metrics = state.metrics.clone();
-    observe::count_requests(routes::router().merge(observe::router()), metrics).with_state(state)
+    // The operator's endpoints (`/health`, `/ready`, `/metrics`) are outside the rate limits.
+    let limited = routes::router().layer(rate_limits::RateLimitLayer::new(state.rate_limits.clone()));
+    observe::count_requests(limited.merge(observe::router()), metrics).with_state(state)
 }
 
 /// The current time in UNIX seconds: the one place the host reads the clock for core.

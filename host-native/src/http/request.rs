@@ -3,14 +3,16 @@
 //! credentials, the User-Agent, and the subdomain the Host names.
 
 use std::pin::Pin;
+use std::sync::Arc;
 
 use axum::extract::{FromRequest, Multipart, Request};
 use axum::http::{Method, header};
-use axum::response::{IntoResponse, Response};
+use axum::response::Response;
 use base64::Engine;
 use confab_core::params::Params;
 use confab_core::{ApiError, ErrorCode};
 
+use super::rate_limits::RequestLimits;
 use super::{AppState, respond};
 
 /// The largest request body held in memory. Files of multipart bodies go to disk as they
@@ -34,6 +36,8 @@ pub struct ApiRequest {
     pub subdomain: Option<String>,
     /// Files of a multipart body (for `POST /user_uploads`).
     pub files: Vec<UploadedFile>,
+    /// The rate limits this request counts against.
+    pub limits: Arc<RequestLimits>,
 }
 
 /// A file sent in a multipart body, already written to a temporary file (removed when this is
@@ -70,7 +74,12 @@ impl ApiRequest {
 
     /// What the headers say (credentials, User-Agent, organization), without the body: for
     /// endpoints that read their body themselves (tus).
-    pub fn from_head(headers: &axum::http::HeaderMap, uri: &axum::http::Uri, state: &AppState) -> ApiRequest {
+    pub fn from_head(
+        headers: &axum::http::HeaderMap,
+        uri: &axum::http::Uri,
+        extensions: &axum::http::Extensions,
+        state: &AppState,
+    ) -> ApiRequest {
         let header_str =
             |name| headers.get(name).and_then(|v: &header::HeaderValue| v.to_str().ok()).map(str::to_owned);
         let authorization = header_str(header::AUTHORIZATION);
@@ -88,6 +97,7 @@ impl ApiRequest {
             user_agent: header_str(header::USER_AGENT),
             subdomain: state.site.subdomain_of(host.as_deref()),
             files: Vec::new(),
+            limits: extensions.get::<Arc<RequestLimits>>().cloned().unwrap_or_else(RequestLimits::unlimited),
         }
     }
 
@@ -100,6 +110,7 @@ impl ApiRequest {
             user_agent: None,
             subdomain: None,
             files: Vec::new(),
+            limits: RequestLimits::unlimited(),
         }
     }
 }
@@ -126,7 +137,7 @@ impl FromRequest<AppState> for ApiRequest {
         req: Request,
         state: &AppState,
     ) -> impl Future<Output = Result<Self, Self::Rejection>> + Send {
-        let mut request = ApiRequest::from_head(req.headers(), req.uri(), state);
+        let mut request = ApiRequest::from_head(req.headers(), req.uri(), req.extensions(), state);
         let reading: Pin<Box<dyn Future<Output = Result<Self, Response>> + Send + '_>> =
             if req.method() == Method::GET || req.method() == Method::HEAD {
                 Box::pin(std::future::ready(Ok(request)))
@@ -148,8 +159,23 @@ async fn read_body_params(req: Request, state: &AppState, request: &mut ApiReque
         .and_then(|v| v.to_str().ok())
         .unwrap_or_default()
         .to_ascii_lowercase();
-    if content_type.starts_with("multipart/form-data") {
-        let mut multipart = Multipart::from_request(req, state).await.map_err(IntoResponse::into_response)?;
+    // A client that waits for `100 Continue` and announces a body over the limit is refused
+    // before any of it is read: reading would first tell it to go ahead. (One that sends at
+    // once is read up to the limit, so that it hears the refusal instead of a reset.)
+    let multipart = content_type.starts_with("multipart/form-data");
+    let limit = if multipart { MAX_UPLOAD_BODY_BYTES } else { MAX_BODY_BYTES };
+    // In a block: the request's body is not `Sync`, so no borrow of it may live across an await.
+    let (waits, announced) = {
+        let text = |name| req.headers().get(name).and_then(|v: &header::HeaderValue| v.to_str().ok());
+        let waits = text(header::EXPECT).is_some_and(|v| v.eq_ignore_ascii_case("100-continue"));
+        (waits, text(header::CONTENT_LENGTH).and_then(|v| v.trim().parse::<u64>().ok()))
+    };
+    if waits && announced.is_some_and(|length| length > limit as u64) {
+        return Err(too_large());
+    }
+    if multipart {
+        // A missing or malformed boundary: axum's rejection is plain text.
+        let mut multipart = Multipart::from_request(req, state).await.map_err(|_| malformed_multipart())?;
         let mut pairs = Vec::new();
         let mut files = Vec::new();
         let mut total = 0usize;
@@ -157,16 +183,17 @@ async fn read_body_params(req: Request, state: &AppState, request: &mut ApiReque
             let field = match multipart.next_field().await {
                 Ok(Some(field)) => field,
                 Ok(None) => break,
-                Err(_) => {
-                    return Err(respond::error(&ApiError::bad_request("Malformed multipart body")));
-                }
+                Err(_) => return Err(malformed_multipart()),
             };
             let name = field.name().unwrap_or_default().to_owned();
             if let Some(file_name) = field.file_name().map(str::to_owned) {
                 files.push(receive_file(state, field, file_name).await?);
                 continue;
             }
-            let bytes = field.bytes().await.map_err(|_| too_large())?;
+            let bytes = field.bytes().await.map_err(|e| match e.status().as_u16() {
+                413 => too_large(),
+                _ => malformed_multipart(),
+            })?;
             total += bytes.len();
             if total > MAX_BODY_BYTES {
                 return Err(too_large());
@@ -208,7 +235,7 @@ async fn receive_file(
         let chunk = match field.chunk().await {
             Ok(Some(chunk)) => chunk,
             Ok(None) => break,
-            Err(_) => return Err(respond::error(&ApiError::bad_request("Malformed multipart body"))),
+            Err(_) => return Err(malformed_multipart()),
         };
         size += chunk.len() as u64;
         if size > limit {
@@ -224,6 +251,10 @@ async fn receive_file(
     }
     tokio::io::AsyncWriteExt::flush(&mut file).await.map_err(internal)?;
     Ok(UploadedFile { file_name, content_type, size, head, temporary })
+}
+
+fn malformed_multipart() -> Response {
+    respond::error(&ApiError::bad_request("Malformed multipart body"))
 }
 
 fn too_large_error() -> ApiError {

@@ -8,7 +8,7 @@
 
 use std::path::Path;
 
-use axum::extract::{Path as UrlPath, Request, State};
+use axum::extract::{Request, State};
 use axum::http::{HeaderMap, HeaderValue, StatusCode, header};
 use axum::response::{IntoResponse, Response};
 use confab_core::api::tus::{self, TusError};
@@ -19,6 +19,7 @@ use serde::{Deserialize, Serialize};
 use tokio::io::AsyncWriteExt;
 
 use super::auth::authenticate;
+use super::path::Path as UrlPath;
 use super::request::ApiRequest;
 use super::routes::with_realm_url;
 use super::{AppState, now, respond};
@@ -49,8 +50,8 @@ fn header<'a>(headers: &'a HeaderMap, name: &str) -> Option<&'a str> {
 }
 
 /// The API credentials of the Authorization header.
-async fn actor(state: &AppState, headers: &HeaderMap, uri: &axum::http::Uri) -> Result<Actor, Response> {
-    let request = ApiRequest::from_head(headers, uri, state);
+async fn actor(state: &AppState, parts: &axum::http::request::Parts) -> Result<Actor, Response> {
+    let request = ApiRequest::from_head(&parts.headers, &parts.uri, &parts.extensions, state);
     let store = state.store.clone();
     let site = state.site.clone();
     let found = tokio::task::spawn_blocking(move || store.read(|t| authenticate(t, &request)))
@@ -100,7 +101,7 @@ pub async fn options() -> Response {
 /// `POST /api/v1/tus`: a new, empty upload; answers its `Location`.
 pub async fn create(State(state): State<AppState>, request: Request) -> Response {
     let (parts, _) = request.into_parts();
-    let actor = match actor(&state, &parts.headers, &parts.uri).await {
+    let actor = match actor(&state, &parts).await {
         Ok(actor) => actor,
         Err(response) => return response,
     };
@@ -146,7 +147,7 @@ fn offset_headers(mut response: Response, offset: u64, length: u64) -> Response 
 /// `HEAD /api/v1/tus/{id}`: how much the server has.
 pub async fn head(State(state): State<AppState>, UrlPath(id): UrlPath<String>, request: Request) -> Response {
     let (parts, _) = request.into_parts();
-    let actor = match actor(&state, &parts.headers, &parts.uri).await {
+    let actor = match actor(&state, &parts).await {
         Ok(actor) => actor,
         Err(response) => return response,
     };
@@ -165,7 +166,7 @@ pub async fn patch(
     request: Request,
 ) -> Response {
     let (parts, mut body) = request.into_parts();
-    let actor = match actor(&state, &parts.headers, &parts.uri).await {
+    let actor = match actor(&state, &parts).await {
         Ok(actor) => actor,
         Err(response) => return response,
     };

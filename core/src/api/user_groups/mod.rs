@@ -62,6 +62,12 @@ fn check_name(groups: &Groups, name: &str, except: Option<UserGroupId>) -> ApiRe
             "User group name cannot exceed {MAX_GROUP_NAME_LENGTH} characters."
         )));
     }
+    // As Zulip words it for channel and default group names; its database refuses NUL.
+    if name.contains('\0') {
+        return Err(ApiError::bad_request(format!(
+            "User group name '{name}' contains NULL (0x00) characters."
+        )));
+    }
     if let Some(prefix) = RESERVED_PREFIXES.iter().find(|p| name.starts_with(**p)) {
         return Err(ApiError::bad_request(format!("User group name cannot start with '{prefix}'.")));
     }
@@ -72,6 +78,9 @@ fn check_name(groups: &Groups, name: &str, except: Option<UserGroupId>) -> ApiRe
 }
 
 fn check_description(description: &str) -> ApiResult<String> {
+    if description.contains('\0') {
+        return Err(ApiError::bad_request("User group description contains NULL (0x00) characters."));
+    }
     if description.chars().count() > MAX_GROUP_DESCRIPTION_LENGTH {
         return Err(ApiError::bad_request(format!(
             "User group description cannot exceed {MAX_GROUP_DESCRIPTION_LENGTH} characters."

@@ -26,8 +26,24 @@ pub enum Head {
     LongPoll { request: Box<Request<Body>>, consumed: usize, close_after: bool },
     /// Anything else: hyper reads it again from the pending input and answers it.
     Other { close_after: bool },
-    /// The head is longer than [`MAX_HEAD_BYTES`].
-    TooLarge,
+    /// A request refused from its head alone, after which the connection closes.
+    Refused(Refusal),
+}
+
+/// Why a request is refused before anything reads its body.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Refusal {
+    /// Longer than [`MAX_HEAD_BYTES`], or more than [`MAX_HEADERS`] headers: 431.
+    HeadTooLarge,
+    /// Not an HTTP/1.x request head: 400.
+    Malformed,
+    /// An HTTP/1.1 request without `Host`: 400 (RFC 9112, section 3.2).
+    MissingHost,
+    /// More than one `Host` header line: 400 (RFC 9112, section 3.2).
+    SeveralHosts,
+    /// `Expect: 100-continue` with a `Content-Length` beyond any body the server takes: 413,
+    /// before the client is told to send it.
+    BodyTooLarge,
 }
 
 /// Reads until `pending` holds a complete request head (or something hyper must judge).
@@ -57,13 +73,29 @@ fn parse(bytes: &[u8]) -> Option<Head> {
     match request.parse(bytes) {
         Ok(httparse::Status::Complete(consumed)) => Some(classify(&request, consumed)),
         Ok(httparse::Status::Partial) if bytes.len() < MAX_HEAD_BYTES => None,
-        Ok(httparse::Status::Partial) => Some(Head::TooLarge),
-        // Malformed, or too many headers: hyper gives these its usual answer, then we close.
-        Err(_) => Some(Head::Other { close_after: true }),
+        Ok(httparse::Status::Partial) | Err(httparse::Error::TooManyHeaders) => {
+            Some(Head::Refused(Refusal::HeadTooLarge))
+        }
+        // hyper parses with httparse too, and would refuse the same bytes (with no body).
+        Err(_) => Some(Head::Refused(Refusal::Malformed)),
     }
 }
 
 fn classify(parsed: &httparse::Request<'_, '_>, consumed: usize) -> Head {
+    // hyper takes requests without `Host`, or with two, and the router would then pick an
+    // organization from whichever it saw.
+    let hosts = parsed.headers.iter().filter(|h| h.name.eq_ignore_ascii_case("host")).count();
+    if hosts > 1 {
+        return Head::Refused(Refusal::SeveralHosts);
+    }
+    if hosts == 0 && parsed.version == Some(1) {
+        return Head::Refused(Refusal::MissingHost);
+    }
+    // hyper answers `100 Continue` as soon as a handler starts reading the body, and every
+    // handler that refuses a large body reads some of it first.
+    if has_token(parsed.headers, "expect", "100-continue") && content_length(parsed.headers) > MAX_BODY {
+        return Head::Refused(Refusal::BodyTooLarge);
+    }
     // HTTP/1.0 keep-alive is rare enough that closing after each such request costs nothing.
     let close_after = parsed.version != Some(1) || has_token(parsed.headers, "connection", "close");
     if is_long_poll(parsed)
@@ -102,6 +134,15 @@ fn to_request(parsed: &httparse::Request<'_, '_>) -> Option<Request<Body>> {
     request.body(Body::empty()).ok()
 }
 
+/// The largest body any request may have: a multipart upload at the upload limit.
+const MAX_BODY: u64 = crate::http::MAX_UPLOAD_BODY_BYTES as u64;
+
+/// The `Content-Length`, or 0 without one (an unparsable one is hyper's to refuse).
+fn content_length(headers: &[httparse::Header<'_>]) -> u64 {
+    let value = headers.iter().find(|h| h.name.eq_ignore_ascii_case("content-length")).map(|h| h.value);
+    value.and_then(|v| std::str::from_utf8(v).ok()?.trim().parse().ok()).unwrap_or(0)
+}
+
 /// Whether a comma-separated header such as `Connection` lists `token`.
 fn has_token(headers: &[httparse::Header<'_>], name: &str, token: &str) -> bool {
     headers.iter().filter(|header| header.name.eq_ignore_ascii_case(name)).any(|header| {
@@ -135,11 +176,11 @@ mod tests {
     #[test]
     fn other_requests_and_unusual_polls_go_to_hyper() {
         for text in [
-            "POST /api/v1/events HTTP/1.1\r\n\r\n",
-            "GET /api/v1/users HTTP/1.1\r\n\r\n",
-            "GET /api/v1/events HTTP/1.1\r\nContent-Length: 3\r\n\r\nabc",
-            "GET /api/v1/events HTTP/1.1\r\nTransfer-Encoding: chunked\r\n\r\n",
-            "GET /api/v1/events HTTP/1.1\r\nExpect: 100-continue\r\n\r\n",
+            "POST /api/v1/events HTTP/1.1\r\nHost: x\r\n\r\n",
+            "GET /api/v1/users HTTP/1.1\r\nHost: x\r\n\r\n",
+            "GET /api/v1/events HTTP/1.1\r\nHost: x\r\nContent-Length: 3\r\n\r\nabc",
+            "GET /api/v1/events HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n",
+            "GET /api/v1/events HTTP/1.1\r\nHost: x\r\nExpect: 100-continue\r\n\r\n",
         ] {
             assert!(matches!(head(text), Some(Head::Other { close_after: false })), "{text}");
         }
@@ -147,7 +188,7 @@ mod tests {
 
     #[test]
     fn connection_close_and_http_1_0_close_after_the_answer() {
-        let close = head("GET /api/v1/events HTTP/1.1\r\nConnection: keep-alive, Close\r\n\r\n");
+        let close = head("GET /api/v1/events HTTP/1.1\r\nHost: x\r\nConnection: keep-alive, Close\r\n\r\n");
         assert!(matches!(close, Some(Head::LongPoll { close_after: true, .. })));
         let old = head("GET /api/v1/events HTTP/1.0\r\nConnection: keep-alive\r\n\r\n");
         assert!(matches!(old, Some(Head::Other { close_after: true })));
@@ -157,10 +198,38 @@ mod tests {
     fn incomplete_heads_wait_and_oversized_or_malformed_ones_do_not() {
         assert!(head("GET /api/v1/events HTTP/1.1\r\nHost:").is_none());
         let long = format!("GET /api/v1/events HTTP/1.1\r\nX: {}", "a".repeat(MAX_HEAD_BYTES));
-        assert!(matches!(head(&long), Some(Head::TooLarge)));
+        assert!(matches!(head(&long), Some(Head::Refused(Refusal::HeadTooLarge))));
+        let many = format!("GET / HTTP/1.1\r\n{}\r\n", "X: y\r\n".repeat(MAX_HEADERS + 1));
+        assert!(matches!(head(&many), Some(Head::Refused(Refusal::HeadTooLarge))));
         assert!(matches!(
             head("GET / HTTP/1.1\r\nBad Header\r\n\r\n"),
-            Some(Head::Other { close_after: true })
+            Some(Head::Refused(Refusal::Malformed))
         ));
+    }
+
+    #[test]
+    fn http_1_1_needs_exactly_one_host() {
+        let refused = |text: &str| match head(text) {
+            Some(Head::Refused(refusal)) => Some(refusal),
+            _ => None,
+        };
+        assert_eq!(refused("GET /api/v1/users HTTP/1.1\r\n\r\n"), Some(Refusal::MissingHost));
+        assert_eq!(refused("GET /api/v1/events HTTP/1.1\r\n\r\n"), Some(Refusal::MissingHost));
+        let two = "GET / HTTP/1.1\r\nHost: a\r\nhost: b\r\n\r\n";
+        assert_eq!(refused(two), Some(Refusal::SeveralHosts));
+        assert_eq!(refused("GET / HTTP/1.0\r\nHost: a\r\nHost: b\r\n\r\n"), Some(Refusal::SeveralHosts));
+        assert_eq!(refused("GET / HTTP/1.0\r\n\r\n"), None, "HTTP/1.0 may leave it out");
+    }
+
+    #[test]
+    fn a_body_too_large_to_take_is_refused_before_100_continue() {
+        let expecting = |length: u64| {
+            let text = format!(
+                "POST /api/v1/user_uploads HTTP/1.1\r\nHost: x\r\nExpect: 100-continue\r\nContent-Length: {length}\r\n\r\n"
+            );
+            head(&text)
+        };
+        assert!(matches!(expecting(2 << 30), Some(Head::Refused(Refusal::BodyTooLarge))));
+        assert!(matches!(expecting(MAX_BODY), Some(Head::Other { .. })));
     }
 }

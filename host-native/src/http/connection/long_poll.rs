@@ -60,7 +60,7 @@ async fn client_gone(stream: &TcpStream, pending: &mut Vec<u8>) {
 }
 
 /// The response as HTTP/1.1 bytes, with the framing headers hyper would add.
-async fn encode(response: Response, close: bool) -> Result<Vec<u8>, axum::Error> {
+pub(super) async fn encode(response: Response, close: bool) -> Result<Vec<u8>, axum::Error> {
     let (parts, body) = response.into_parts();
     let body: Bytes = axum::body::to_bytes(body, usize::MAX).await?;
     let mut out = Vec::with_capacity(256 + body.len());

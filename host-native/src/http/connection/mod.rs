@@ -18,11 +18,12 @@ mod tests;
 use std::time::Duration;
 
 use axum::Router;
+use axum::extract::ConnectInfo;
 use tokio::io::AsyncWriteExt as _;
 use tokio::net::TcpStream;
 use tokio::sync::watch;
 
-use head::Head;
+use head::{Head, Refusal};
 
 use super::serve::Timeouts;
 
@@ -36,8 +37,8 @@ pub async fn serve(
     mut closing: watch::Receiver<bool>,
 ) {
     let mut pending = Vec::new();
-    // Handlers that care who asked (`/metrics`) read it as axum's `ConnectInfo`.
-    let peer = stream.peer_addr().ok().map(axum::extract::ConnectInfo);
+    // Handlers that care who asked (`/metrics`, rate limits) read it as axum's `ConnectInfo`.
+    let peer = stream.peer_addr().ok().map(ConnectInfo);
     loop {
         if *closing.borrow() {
             return;
@@ -84,9 +85,10 @@ pub async fn serve(
                 );
                 Box::pin(serving).await
             }
-            Head::TooLarge => {
-                let refusal = b"HTTP/1.1 431 Request Header Fields Too Large\r\ncontent-length: 0\r\nconnection: close\r\n\r\n";
-                let _ = stream.write_all(refusal).await;
+            Head::Refused(refusal) => {
+                if let Ok(bytes) = long_poll::encode(refused(refusal), true).await {
+                    let _ = stream.write_all(&bytes).await;
+                }
                 false
             }
         };
@@ -94,6 +96,18 @@ pub async fn serve(
             return;
         }
     }
+}
+
+/// A request refused from its head, answered in Zulip's error shape.
+fn refused(refusal: Refusal) -> axum::response::Response {
+    let (status, msg) = match refusal {
+        Refusal::HeadTooLarge => (431, "Request header fields too large"),
+        Refusal::Malformed => (400, "Malformed HTTP request"),
+        Refusal::MissingHost => (400, "Missing Host header"),
+        Refusal::SeveralHosts => (400, "More than one Host header"),
+        Refusal::BodyTooLarge => (413, "Request body too large"),
+    };
+    crate::http::respond::error(&confab_core::ApiError::bad_request(msg).with_status(status))
 }
 
 /// The next request's head; `None` when the connection should close instead: the client

@@ -2,7 +2,7 @@
 //! through the writer. Handlers only translate; the rules are in `confab_core::api`.
 
 use axum::Router;
-use axum::extract::{Path, State};
+use axum::extract::State;
 use axum::http::StatusCode;
 use axum::response::Response;
 use axum::routing::get;
@@ -14,6 +14,7 @@ use confab_core::subdomains::Site;
 use confab_core::{Actor, ApiError, ApiResult, Outcome};
 
 use super::auth::{authenticate, host_organization, refresh};
+use super::path::Path;
 use super::request::ApiRequest;
 use super::{AppState, now, respond};
 use crate::secrets;

@@ -19,7 +19,6 @@ pub(super) async fn server_settings(State(state): State<AppState>, request: ApiR
 
 pub(super) async fn fetch_api_key(State(state): State<AppState>, request: ApiRequest) -> Response {
     let store = state.store.clone();
-    let limiter = state.login_failures.clone();
     // Waiting for a turn here, not on a blocking thread, keeps a burst of logins from taking
     // the threads reads need.
     let mut turn = state.passwords.turn().await;
@@ -28,22 +27,21 @@ pub(super) async fn fetch_api_key(State(state): State<AppState>, request: ApiReq
             let username: String = request.params.required("username")?;
             let password: String = request.params.required("password")?;
             let realm = host_organization(tables, &request)?.valid()?;
-            let mut limiter = limiter.lock().map_err(|_| ApiError::internal("login limiter poisoned"))?;
-            let mut checked = false;
-            let result = api::fetch_api_key::fetch_api_key(
-                tables,
-                &realm,
-                &username,
-                |hash| {
-                    checked = true;
-                    turn.verify(&password, hash)
-                },
-                &mut limiter,
-                now(),
-            );
-            drop(limiter);
-            if !checked && result.as_ref().is_err_and(|e| e.code == ErrorCode::AuthenticationFailed) {
-                turn.verify_against_nothing(&password);
+            request.limits.before_credentials()?;
+            let now_ms = super::super::rate_limits::now_ms();
+            let key = api::fetch_api_key::login_limit_key(&realm, &username);
+            let result = request.limits.login(&key, now_ms, |logins| {
+                api::fetch_api_key::fetch_api_key(
+                    tables,
+                    &realm,
+                    &username,
+                    |hash| turn.verify_or_stand_in(&password, hash),
+                    logins,
+                    now_ms,
+                )
+            })?;
+            if result.as_ref().is_err_and(|e| e.code == ErrorCode::AuthenticationFailed) {
+                request.limits.credentials_failed();
             }
             let mut outcome = result?;
             respond::note_ignored(&mut outcome, request.params.ignored());
