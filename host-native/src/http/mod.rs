@@ -145,10 +145,13 @@ impl AppState {
 
 /// The whole application.
 pub fn app(state: AppState) -> Router {
-    let metrics = state.metrics.clone();
-    // The operator's endpoints (`/health`, `/ready`, `/metrics`) are outside the rate limits.
-    let limited = routes::router().layer(rate_limits::RateLimitLayer::new(state.rate_limits.clone()));
-    observe::count_requests(limited.merge(observe::router()), metrics).with_state(state)
+    // One stack of layers, so each request's future is boxed once for both: counted outside
+    // (so that a 429 is counted too), then limited. The operator's endpoints (`/health`,
+    // `/ready`, `/metrics`) are neither API calls nor form posts, so no limit counts them.
+    let front = tower::ServiceBuilder::new()
+        .layer(observe::CountLayer::new(state.metrics.clone()))
+        .layer(rate_limits::RateLimitLayer::new(state.rate_limits.clone()));
+    observe::note_routes(routes::router().merge(observe::router())).layer(front).with_state(state)
 }
 
 /// The current time in UNIX seconds: the one place the host reads the clock for core.

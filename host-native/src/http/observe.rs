@@ -124,15 +124,11 @@ async fn scrape(State(state): State<AppState>, request: Request) -> Response {
     ([(header::CONTENT_TYPE, HeaderValue::from_static(metrics::CONTENT_TYPE))], text).into_response()
 }
 
-/// Counts every request the router answers, by method, route template and status, and times
-/// it. The route template is known only once routing has matched, inside the router, so
-/// [`NoteRoute`] passes it out on the response.
-///
-/// Both layers are plain tower services whose futures hold a few words beside the inner one:
-/// a long-poll's future lives as long as it waits, and axum's `from_fn` middleware (which
-/// boxes, and keeps the request's parts and a `Next`) cost 3.5 KB per waiting poll.
-pub fn count_requests(router: Router<AppState>, metrics: Arc<Metrics>) -> Router<AppState> {
-    router.route_layer(NoteRouteLayer).layer(CountLayer { metrics })
+/// Lets [`CountLayer`], outside the router, label requests by route template: the template is
+/// known only once routing has matched, inside the router, so [`NoteRoute`] passes it out on
+/// the response.
+pub fn note_routes(router: Router<AppState>) -> Router<AppState> {
+    router.route_layer(NoteRouteLayer)
 }
 
 #[derive(Clone)]
@@ -193,9 +189,22 @@ where
     }
 }
 
+/// Counts every request the router answers, by method, route template and status, and times
+/// it.
+///
+/// This layer and [`NoteRouteLayer`] are plain tower services whose futures hold a few words
+/// beside the inner one: a long-poll's future lives as long as it waits, and axum's `from_fn`
+/// middleware (which boxes, and keeps the request's parts and a `Next`) cost 3.5 KB per
+/// waiting poll.
 #[derive(Clone)]
-struct CountLayer {
+pub struct CountLayer {
     metrics: Arc<Metrics>,
+}
+
+impl CountLayer {
+    pub fn new(metrics: Arc<Metrics>) -> CountLayer {
+        CountLayer { metrics }
+    }
 }
 
 impl<S> Layer<S> for CountLayer {
@@ -207,7 +216,7 @@ impl<S> Layer<S> for CountLayer {
 
 /// Times and counts each request once its answer's head is ready.
 #[derive(Clone)]
-struct Count<S> {
+pub struct Count<S> {
     inner: S,
     metrics: Arc<Metrics>,
 }
@@ -236,7 +245,7 @@ where
 }
 
 pin_project_lite::pin_project! {
-    struct Counted<F> {
+    pub struct Counted<F> {
         #[pin]
         inner: F,
         metrics: Arc<Metrics>,
