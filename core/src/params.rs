@@ -216,6 +216,17 @@ impl<T> Json<T> {
     }
 }
 
+/// Refuses text with a NUL character, which the database under Zulip (PostgreSQL) cannot
+/// store, in the words of Zulip's own such refusals ("... contains NULL (0x00) characters.").
+/// Fields Zulip refuses NUL in with a message of its own (message content, topics, the names of
+/// channels and people) check with those instead.
+pub fn refuse_nul(field: &str, text: &str) -> ApiResult<()> {
+    if text.contains('\0') {
+        return Err(ApiError::bad_request(format!("{field} contains NULL (0x00) characters.")));
+    }
+    Ok(())
+}
+
 impl FromParam for String {
     fn from_param(_: &str, raw: &str) -> ApiResult<Self> {
         Ok(raw.to_owned())

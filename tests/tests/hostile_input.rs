@@ -2,6 +2,7 @@
 //! parameters, answers with the error shape (or a success) and never a 500.
 
 use confab_tests::{Creds, TestServer};
+use reqwest::Method;
 
 /// Values that have broken parsers elsewhere: empty, wrong types, truncated and nested JSON,
 /// huge and negative numbers, NUL, lone surrogate escapes, very long text.
@@ -683,4 +684,107 @@ fn nul_bytes_are_refused_in_status_text_and_user_group_names() {
     let id = group["group_id"].as_u64().expect("group_id");
     let renamed = api.patch(&format!("/user_groups/{id}"), Some(&owner), &[("name", "o\u{0}k")]);
     renamed.error(400, "BAD_REQUEST");
+}
+
+/// Every text field an organization stores refuses NUL, which Zulip's database cannot hold:
+/// with the field's own message where Zulip has one, otherwise "... contains NULL (0x00)
+/// characters.". Nothing is stored.
+#[test]
+fn nul_bytes_are_refused_in_every_stored_text_field() {
+    let server = TestServer::start(env!("CARGO_BIN_EXE_confab-under-test"));
+    let api = server.api();
+    let owner = server.owner();
+    let channel =
+        api.get("/get_stream_id", Some(&owner), &[("stream", "general")]).ok()["stream_id"].to_string();
+    let sent = [("type", "stream"), ("to", "general"), ("topic", "t"), ("content", "hello")];
+    let message = api.post("/messages", Some(&owner), &sent).ok()["id"].as_u64().expect("id").to_string();
+    let nul = "a\u{0}b";
+    let word_list = serde_json::json!([nul]).to_string();
+    let new_channel = serde_json::json!([{"name": "fresh", "description": nul}]).to_string();
+    // Each: the request, and the message of its refusal.
+    type Case<'a> = (Method, String, Vec<(&'a str, &'a str)>, &'a str);
+    let cases: Vec<Case> = vec![
+        (
+            Method::PATCH,
+            format!("/streams/{channel}"),
+            vec![("description", nul)],
+            "Channel description contains NULL (0x00) characters.",
+        ),
+        (
+            Method::POST,
+            "/users/me/subscriptions".into(),
+            vec![("subscriptions", &new_channel)],
+            "Channel description contains NULL (0x00) characters.",
+        ),
+        (
+            Method::PATCH,
+            format!("/messages/{message}"),
+            vec![("content", nul)],
+            "Message must not contain null bytes",
+        ),
+        (Method::PATCH, "/realm".into(), vec![("name", nul)], "name contains NULL (0x00) characters."),
+        (
+            Method::PATCH,
+            "/realm".into(),
+            vec![("description", nul)],
+            "description contains NULL (0x00) characters.",
+        ),
+        (
+            Method::POST,
+            "/realm/profile_fields".into(),
+            vec![("name", nul), ("field_type", "1")],
+            "name contains NULL (0x00) characters.",
+        ),
+        (
+            Method::POST,
+            "/users/me/alert_words".into(),
+            vec![("alert_words", &word_list)],
+            "alert_words[0] contains NULL (0x00) characters.",
+        ),
+        (
+            Method::POST,
+            "/saved_snippets".into(),
+            vec![("title", nul), ("content", "x")],
+            "title contains NULL (0x00) characters.",
+        ),
+        (
+            Method::POST,
+            "/saved_snippets".into(),
+            vec![("title", "x"), ("content", nul)],
+            "content contains NULL (0x00) characters.",
+        ),
+        (
+            Method::POST,
+            "/realm/filters".into(),
+            vec![("pattern", "#(?P<id>[0-9]+)\u{0}"), ("url_template", "https://example.com/{id}")],
+            "pattern contains NULL (0x00) characters.",
+        ),
+        (
+            Method::POST,
+            "/realm/playgrounds".into(),
+            vec![("name", nul), ("pygments_language", "py"), ("url_template", "https://example.com/{code}")],
+            "name contains NULL (0x00) characters.",
+        ),
+        (
+            Method::POST,
+            "/channel_folders/create".into(),
+            vec![("name", "folder"), ("description", nul)],
+            "description contains NULL (0x00) characters.",
+        ),
+        (
+            Method::POST,
+            "/navigation_views".into(),
+            vec![("fragment", nul), ("is_pinned", "true")],
+            "fragment contains NULL (0x00) characters.",
+        ),
+    ];
+    for (method, path, params, expected) in cases {
+        let (reply, _) = api.exchange(method.clone(), &path, Some(&owner), &params);
+        assert_eq!(reply.status, 400, "{method} {path} {params:?}: {}", reply.body);
+        assert_eq!(reply.error(400, "BAD_REQUEST")["msg"], expected, "{method} {path} {params:?}");
+    }
+    let realm = api.get("/server_settings", None, &[]).ok();
+    assert!(!realm["realm_name"].as_str().expect("realm_name").contains('\u{0}'));
+    let stored = api.get(&format!("/messages/{message}"), Some(&owner), &[("apply_markdown", "false")]).ok();
+    assert_eq!(stored["message"]["content"], "hello");
 }

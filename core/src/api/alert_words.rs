@@ -9,7 +9,7 @@ use serde_json::json;
 
 use crate::command::{Actor, Event, Outcome};
 use crate::error::{ApiError, ApiResult};
-use crate::params::{Json, Params};
+use crate::params::{Json, Params, refuse_nul};
 use crate::store::{Change, Store};
 
 /// Zulip's `AlertWord.MAX_WORD_LENGTH`.
@@ -20,6 +20,7 @@ fn requested(params: &Params) -> ApiResult<Vec<String>> {
     let Json(words) = params.required::<Json<Vec<String>>>("alert_words")?;
     let mut checked = Vec::with_capacity(words.len());
     for (index, word) in words.iter().enumerate() {
+        refuse_nul(&format!("alert_words[{index}]"), word)?;
         if word.chars().count() > MAX_ALERT_WORD_LENGTH {
             return Err(ApiError::bad_request(format!(
                 "alert_words[{index}] is too long (limit: {MAX_ALERT_WORD_LENGTH} characters)"

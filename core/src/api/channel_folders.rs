@@ -16,7 +16,7 @@ use crate::error::{ApiError, ApiResult};
 use crate::ids::{IdKind, RealmId};
 use crate::markdown::render_description;
 use crate::model::ChannelFolder;
-use crate::params::{Json, Params};
+use crate::params::{Json, Params, refuse_nul};
 use crate::store::{Change, IdAllocator, Store};
 
 use super::streams::is_forbidden_char;
@@ -62,6 +62,13 @@ fn check_length(field: &str, value: &str, limit: usize) -> ApiResult<()> {
     Ok(())
 }
 
+/// A description no longer than Zulip's limit, without NUL (names have printable characters
+/// only, checked by [`check_name`]).
+fn check_description(description: &str) -> ApiResult<()> {
+    refuse_nul("description", description)?;
+    check_length("description", description, MAX_FOLDER_DESCRIPTION_LENGTH)
+}
+
 /// Zulip's `check_channel_folder_name`: non-blank, printable, unique among the organization's
 /// folders (case-insensitively), compared with every folder but `except`.
 fn check_name(folders: &[ChannelFolder], name: &str, except: Option<u64>) -> ApiResult<()> {
@@ -96,7 +103,7 @@ pub fn create_channel_folder(
     require_admin(actor)?;
     let name: String = params.required("name")?;
     let description: String = params.required("description")?;
-    check_length("description", &description, MAX_FOLDER_DESCRIPTION_LENGTH)?;
+    check_description(&description)?;
     let folders = store.channel_folders(actor.realm.id)?;
     check_name(&folders, &name, None)?;
     let id = IdAllocator::new(store, IdKind::ChannelFolder)?.take();
@@ -171,7 +178,7 @@ pub fn update_channel_folder(
         folder.name = name;
     }
     if let Some(description) = description {
-        check_length("description", &description, MAX_FOLDER_DESCRIPTION_LENGTH)?;
+        check_description(&description)?;
         if description != old.description {
             folder.rendered_description = render_description(&description);
             data.insert("description".into(), description.clone().into());

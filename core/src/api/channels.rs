@@ -14,7 +14,7 @@ use crate::markdown::render_description;
 use crate::model::{
     ChannelPermissions, GroupSetting, Recipient, RecipientKind, Role, Stream, Subscription, SystemGroup,
 };
-use crate::params::{Json, Params};
+use crate::params::{Json, Params, refuse_nul};
 use crate::store::{Change, IdAllocator, Store};
 use crate::wire;
 
@@ -40,6 +40,7 @@ pub(crate) fn retention_days(value: &str) -> ApiResult<Option<i64>> {
 }
 
 pub(crate) fn check_description(description: &str) -> ApiResult<String> {
+    refuse_nul("Channel description", description)?;
     let description = description.trim();
     if description.chars().count() > MAX_STREAM_DESCRIPTION_LENGTH {
         return Err(ApiError::bad_request(format!(

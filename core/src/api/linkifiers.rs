@@ -13,7 +13,7 @@ use crate::error::{ApiError, ApiResult};
 use crate::ids::IdKind;
 use crate::markdown::validate_linkifier;
 use crate::model::Linkifier;
-use crate::params::{Json, Params};
+use crate::params::{Json, Params, refuse_nul};
 use crate::store::{Change, IdAllocator, Store};
 use crate::wire;
 
@@ -34,6 +34,8 @@ pub fn get_linkifiers(store: &impl Store, actor: &Actor) -> ApiResult<Outcome> {
 fn checked_input(params: &Params) -> ApiResult<(String, String)> {
     let pattern: String = params.required("pattern")?;
     let url_template: String = params.required("url_template")?;
+    refuse_nul("pattern", &pattern)?;
+    refuse_nul("url_template", &url_template)?;
     validate_linkifier(&pattern, &url_template).map_err(ApiError::bad_request)?;
     Ok((pattern, url_template))
 }

@@ -13,7 +13,7 @@ use crate::command::{Actor, Outcome};
 use crate::error::{ApiError, ApiResult};
 use crate::ids::UserId;
 use crate::model::RecordKind;
-use crate::params::Params;
+use crate::params::{Params, refuse_nul};
 use crate::store::Store;
 
 use super::records::{deleted, new_ids, records, stored};
@@ -40,6 +40,7 @@ fn not_blank(params: &Params, name: &str) -> ApiResult<String> {
 }
 
 fn non_blank(name: &str, value: &str) -> ApiResult<String> {
+    refuse_nul(name, value)?;
     let value = value.trim();
     if value.is_empty() {
         return Err(ApiError::bad_request(format!("{name} cannot be blank")));

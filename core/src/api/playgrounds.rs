@@ -11,7 +11,7 @@ use serde_json::{Value, json};
 use crate::command::{Actor, Event, Outcome, active_user_ids, require_admin};
 use crate::error::{ApiError, ApiResult};
 use crate::model::{Playground, Realm};
-use crate::params::Params;
+use crate::params::{Params, refuse_nul};
 use crate::store::{Change, Store};
 
 /// Zulip's `RealmPlayground.MAX_PYGMENTS_LANGUAGE_LENGTH`.
@@ -41,6 +41,8 @@ fn changed(store: &impl Store, realm: Realm) -> ApiResult<Outcome> {
 /// Zulip's checks, in its order: the language's characters and length, then the template
 /// (`url_template_validator`, then `RealmPlayground.clean`).
 fn check_playground(name: &str, language: &str, template: &str) -> ApiResult<()> {
+    refuse_nul("name", name)?;
+    refuse_nul("url_template", template)?;
     if language.chars().count() > MAX_PYGMENTS_LANGUAGE_LENGTH {
         return Err(ApiError::bad_request(format!(
             "pygments_language is too long (limit: {MAX_PYGMENTS_LANGUAGE_LENGTH} characters)"

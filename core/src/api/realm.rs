@@ -15,7 +15,7 @@ use crate::error::{ApiError, ApiResult};
 use crate::groups::{Groups, REALM_GROUP_SETTINGS, realm_setting, setting_change};
 use crate::ids::{IdKind, RealmId, RecipientId, StreamId, UserId};
 use crate::model::{BotType, Realm, Recipient, RecipientKind, Role, Stream, Subscription, User};
-use crate::params::{Json, Params};
+use crate::params::{Json, Params, refuse_nul};
 use crate::store::{Change, IdAllocator, Store};
 use crate::subdomains::check_subdomain_available;
 
@@ -25,6 +25,8 @@ use super::users::{NewUser, new_user_changes};
 
 /// The longest organization name Zulip accepts.
 pub const MAX_REALM_NAME_LENGTH: usize = 40;
+/// Zulip's `Realm.MAX_REALM_DESCRIPTION_LENGTH`.
+pub const MAX_REALM_DESCRIPTION_LENGTH: usize = 1000;
 
 /// The domain of the notification bot's address. Bots have no mailbox; the address only has to
 /// be unique and recognizable.
@@ -148,6 +150,7 @@ pub fn update_realm(store: &impl Store, actor: &Actor, params: &Params) -> ApiRe
     let mut realm = actor.realm.clone();
     let mut data = Map::new();
     if let Some(name) = params.optional::<String>("name")? {
+        refuse_nul("name", &name)?;
         let name = name.trim().to_owned();
         if name.is_empty() || name.chars().count() > MAX_REALM_NAME_LENGTH {
             return Err(ApiError::bad_request("Invalid organization name"));
@@ -156,6 +159,10 @@ pub fn update_realm(store: &impl Store, actor: &Actor, params: &Params) -> ApiRe
         realm.name = name;
     }
     if let Some(description) = params.optional::<String>("description")? {
+        refuse_nul("description", &description)?;
+        if description.chars().count() > MAX_REALM_DESCRIPTION_LENGTH {
+            return Err(ApiError::bad_request("Organization description is too long."));
+        }
         data.insert("description".into(), description.clone().into());
         realm.description = description;
     }

@@ -8,7 +8,7 @@ use crate::error::{ApiError, ApiResult};
 use crate::ids::StreamId;
 use crate::model::Realm;
 use crate::model::realm_properties::{Kind, REALM_PROPERTIES, allowed, realm_properties};
-use crate::params::Params;
+use crate::params::{Params, refuse_nul};
 use crate::store::Store;
 
 /// The value a request gives for one property, in the property's JSON type.
@@ -16,7 +16,13 @@ fn requested(params: &Params, name: &str, kind: Kind) -> ApiResult<Option<Value>
     Ok(match kind {
         Kind::Bool => params.optional::<bool>(name)?.map(Value::from),
         Kind::Ints(_) | Kind::Range(..) | Kind::Channel => params.optional::<i64>(name)?.map(Value::from),
-        Kind::Language | Kind::Text(_) => params.optional::<String>(name)?.map(Value::from),
+        Kind::Language | Kind::Text(_) => match params.optional::<String>(name)? {
+            Some(text) => {
+                refuse_nul(name, &text)?;
+                Some(Value::from(text))
+            }
+            None => None,
+        },
         // Zulip's `jitsi_server_url`: a JSON string, or "default" for the server's own.
         Kind::OptionalUrl => params.raw(name).map(|raw| {
             let text = serde_json::from_str::<String>(raw).unwrap_or_else(|_| raw.to_owned());

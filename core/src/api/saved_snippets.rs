@@ -12,7 +12,7 @@ use crate::command::{Actor, Outcome};
 use crate::error::{ApiError, ApiResult};
 use crate::ids::UserId;
 use crate::model::RecordKind;
-use crate::params::Params;
+use crate::params::{Params, refuse_nul};
 use crate::store::Store;
 
 use super::messages::MAX_MESSAGE_LENGTH;
@@ -27,6 +27,7 @@ fn not_found() -> ApiError {
 
 /// A title or content as sent: stripped, not empty, not too long.
 fn checked(field: &str, shown_name: &str, value: &str, limit: usize) -> ApiResult<String> {
+    refuse_nul(field, value)?;
     let value = value.trim();
     if value.is_empty() {
         return Err(ApiError::bad_request(format!("{shown_name} cannot be empty.")));

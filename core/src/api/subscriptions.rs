@@ -14,7 +14,7 @@ use crate::error::{ApiError, ApiResult};
 use crate::groups::{Groups, channel_setting, realm_permission};
 use crate::ids::{IdKind, RecipientId, StreamId, UserId};
 use crate::model::{Recipient, RecipientKind, Stream, Subscription, User};
-use crate::params::{Json, Params};
+use crate::params::{Json, Params, refuse_nul};
 use crate::store::{Change, IdAllocator, Store};
 use crate::wire;
 
@@ -194,6 +194,7 @@ fn requested_channels(params: &Params) -> ApiResult<Vec<Requested>> {
             }
             None => String::new(),
         };
+        refuse_nul("Channel description", &description)?;
         if description.chars().count() > MAX_STREAM_DESCRIPTION_LENGTH {
             return Err(ApiError::bad_request(format!(
                 "Channel description too long (limit: {MAX_STREAM_DESCRIPTION_LENGTH} characters)."

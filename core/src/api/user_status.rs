@@ -12,7 +12,7 @@ use crate::command::{Actor, Event, Outcome, active_user_ids, require_human};
 use crate::error::{ApiError, ApiResult};
 use crate::ids::UserId;
 use crate::model::{RecordKind, User};
-use crate::params::Params;
+use crate::params::{Params, refuse_nul};
 use crate::store::{Change, Store};
 
 use super::emoji::{UNICODE_EMOJI, check_emoji, emoji_by_name, reaction_type};
@@ -148,12 +148,8 @@ fn set_status(
     let emoji_name = params.optional::<String>("emoji_name")?;
     let emoji_code = params.optional::<String>("emoji_code")?;
     let kind = params.optional::<String>("reaction_type")?;
-    // The database under Zulip refuses NUL in text; the message follows Zulip's other
-    // refusals of it (channel and default group names).
-    if let Some(text) = &status_text
-        && text.contains('\0')
-    {
-        return Err(ApiError::bad_request("status_text contains NULL (0x00) characters."));
+    if let Some(text) = &status_text {
+        refuse_nul("status_text", text)?;
     }
     if let Some(text) = &status_text
         && text.chars().count() > MAX_STATUS_TEXT_LENGTH

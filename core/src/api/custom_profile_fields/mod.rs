@@ -19,7 +19,7 @@ use crate::command::{Actor, Event, Outcome, active_user_ids, require_admin};
 use crate::error::{ApiError, ApiResult};
 use crate::ids::IdKind;
 use crate::model::{ProfileField, ProfileFieldType};
-use crate::params::{Json, Params};
+use crate::params::{Json, Params, refuse_nul};
 use crate::store::{Change, IdAllocator, Store};
 
 use external_accounts::default_account;
@@ -118,6 +118,8 @@ fn validate_field(
         Some(ProfileFieldType::ExternalAccount) => validate_external_account_field_data(data)?,
         _ => {}
     }
+    refuse_nul("name", name)?;
+    refuse_nul("hint", hint)?;
     if !is_default_external(kind, data) {
         if name.trim().is_empty() {
             return Err(ApiError::bad_request("Label cannot be blank."));

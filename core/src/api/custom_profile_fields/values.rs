@@ -13,7 +13,7 @@ use serde_json::{Value, json};
 use crate::command::{Actor, Event, Outcome, active_user_ids};
 use crate::error::{ApiError, ApiResult};
 use crate::model::{ProfileField, ProfileFieldType, ProfileValue, User};
-use crate::params::{BadValue, Json, Params};
+use crate::params::{BadValue, Json, Params, refuse_nul};
 use crate::store::{Change, Store};
 
 use super::field_data::FieldData;
@@ -86,6 +86,7 @@ fn checked_value(store: &impl Store, actor: &Actor, field: &ProfileField, value:
     };
     let capped = |value: Sent, limit: usize| {
         let value = text(value)?;
+        refuse_nul(name, &value)?;
         if value.chars().count() > limit {
             return Err(ApiError::bad_request(format!("{name} is too long (limit: {limit} characters)")));
         }

@@ -113,6 +113,10 @@ fn parse_request(
     params: &Params,
 ) -> ApiResult<Request> {
     let content = params.optional::<String>("content")?;
+    // As `normalize_body` refuses it for a new message.
+    if content.as_deref().is_some_and(|c| c.contains('\0')) {
+        return Err(ApiError::bad_request("Message must not contain null bytes"));
+    }
     let topic_raw = match params.optional::<String>("topic")? {
         Some(t) => Some(t),
         None => params.optional::<String>("subject")?,

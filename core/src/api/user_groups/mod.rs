@@ -34,6 +34,7 @@ use crate::error::{ApiError, ApiResult};
 use crate::groups::{Groups, realm_permission};
 use crate::ids::{UserGroupId, UserId};
 use crate::model::{GroupSetting, Role, SystemGroup, UserGroup};
+use crate::params::refuse_nul;
 
 /// The longest group name and description Zulip accepts.
 pub const MAX_GROUP_NAME_LENGTH: usize = 100;
@@ -78,9 +79,7 @@ fn check_name(groups: &Groups, name: &str, except: Option<UserGroupId>) -> ApiRe
 }
 
 fn check_description(description: &str) -> ApiResult<String> {
-    if description.contains('\0') {
-        return Err(ApiError::bad_request("User group description contains NULL (0x00) characters."));
-    }
+    refuse_nul("User group description", description)?;
     if description.chars().count() > MAX_GROUP_DESCRIPTION_LENGTH {
         return Err(ApiError::bad_request(format!(
             "User group description cannot exceed {MAX_GROUP_DESCRIPTION_LENGTH} characters."
