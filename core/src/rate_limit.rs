@@ -69,6 +69,17 @@ impl Rules {
         Rules::new(vec![Rule { seconds: 60, requests: 30 }, Rule { seconds: 3600, requests: 300 }])
     }
 
+    /// Zulip's `sends_email_by_ip`: 5 emails a day per address, for the forms that mail
+    /// someone without credentials (password reset).
+    pub fn sends_email_by_ip() -> Rules {
+        Rules::new(vec![Rule { seconds: 86400, requests: 5 }])
+    }
+
+    /// Zulip's `password_reset_form_by_email`: 2 reset emails an hour, 5 a day, per address.
+    pub fn password_reset_form_by_email() -> Rules {
+        Rules::new(vec![Rule { seconds: 3600, requests: 2 }, Rule { seconds: 86400, requests: 5 }])
+    }
+
     pub fn is_off(&self) -> bool {
         self.0.is_empty()
     }

@@ -344,6 +344,14 @@ struct RateLimitArgs {
     /// the address's credentials are refused unchecked.
     #[arg(long, value_name = "RULES", default_value_t = Rules::failed_authentications_by_ip())]
     rate_limit_failed_auth_per_ip: Rules,
+    /// Emails asked for without credentials (password resets) per client address (Zulip's
+    /// `sends_email_by_ip`).
+    #[arg(long, value_name = "RULES", default_value_t = Rules::sends_email_by_ip())]
+    rate_limit_emails_per_ip: Rules,
+    /// Password-reset emails per email address; past it, resets are not mailed, silently
+    /// (Zulip's `password_reset_form_by_email`).
+    #[arg(long, value_name = "RULES", default_value_t = Rules::password_reset_form_by_email())]
+    rate_limit_password_resets_per_email: Rules,
     /// A client address range (CIDR, or one address) no rate limit applies to. Repeatable.
     #[arg(long, value_name = "CIDR", value_parser = OutgoingPolicy::parse_range)]
     rate_limit_exempt: Vec<ipnet::IpNet>,
@@ -360,6 +368,8 @@ impl RateLimitArgs {
             per_ip: self.rate_limit_per_ip,
             logins_per_username: self.rate_limit_logins_per_username,
             failed_auth_per_ip: self.rate_limit_failed_auth_per_ip,
+            emails_per_ip: self.rate_limit_emails_per_ip,
+            password_resets_per_email: self.rate_limit_password_resets_per_email,
             exempt: self.rate_limit_exempt,
             trusted_proxies: self.trusted_proxy,
         }

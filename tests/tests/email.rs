@@ -205,6 +205,42 @@ fn a_forgotten_password_is_reset_through_a_mailed_link() {
     assert_eq!(get_page(&server, "/accounts/password/reset/2/nokey/").0, 404);
 }
 
+#[test]
+fn password_reset_emails_are_limited_per_address_and_per_client_as_zulip_limits_them() {
+    let sink = Sink::start();
+    let mut flags = sink.flags();
+    // Zulip's `sends_email_by_ip` is 5 a day; 4 here keeps the test short. Per email address,
+    // Zulip's own `password_reset_form_by_email`: 2 an hour.
+    flags.extend(["--rate-limit-emails-per-ip".to_owned(), "86400:4".to_owned()]);
+    let flags: Vec<&str> = flags.iter().map(String::as_str).collect();
+    let server = TestServer::start_rate_limited(env!("CARGO_BIN_EXE_confab-under-test"), &flags);
+    let owner = server.owner();
+    let api = server.api();
+    api.create_user(&owner, "ada@example.com", "Ada");
+    api.create_user(&owner, "bo@example.com", "Bo");
+
+    for _ in 0..3 {
+        let (status, page) = post_form(&server, "/accounts/password/reset/", &[("email", "ada@example.com")]);
+        assert_eq!(status, 200);
+        assert!(page.contains("Check your email"), "the answer does not tell: {page}");
+    }
+    post_form(&server, "/accounts/password/reset/", &[("email", "bo@example.com")]);
+    // Mail leaves in order: Ada's third reset was held back, so Bo's is the third email.
+    let sent: Vec<Value> = emails(&sink, 3).into_iter().map(|e| e["to"].clone()).collect();
+    assert_eq!(sent, ["ada@example.com", "ada@example.com", "bo@example.com"]);
+
+    let client = reqwest::blocking::Client::new();
+    let refused = client
+        .post(format!("{}/accounts/password/reset/", server.base_url))
+        .form(&[("email", "bo@example.com")])
+        .send()
+        .expect("the page answers");
+    assert_eq!(refused.status().as_u16(), 429);
+    let retry_after: u64 = refused.headers()["retry-after"].to_str().expect("text").parse().expect("seconds");
+    assert!(retry_after > 0);
+    assert!(refused.text().expect("a page").contains("Too many requests"));
+}
+
 /// The JSON of every email in the sink once there are `count`, in the order received.
 fn emails(sink: &Sink, count: usize) -> Vec<Value> {
     (1..=count).map(|n| sink.email(n)).collect()

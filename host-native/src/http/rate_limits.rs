@@ -41,6 +41,10 @@ pub struct RateLimitConfig {
     pub logins_per_username: Rules,
     /// Failed authentications per client address.
     pub failed_auth_per_ip: Rules,
+    /// Emails asked for without credentials (password resets) per client address.
+    pub emails_per_ip: Rules,
+    /// Password-reset emails per email address.
+    pub password_resets_per_email: Rules,
     /// Client addresses no limit applies to.
     pub exempt: Vec<IpNet>,
     /// Proxies whose `X-Real-IP` header names the client (nginx's `$remote_addr`).
@@ -55,6 +59,8 @@ impl Default for RateLimitConfig {
             per_ip: Rules::api_by_ip(),
             logins_per_username: Rules::authenticate_by_username(),
             failed_auth_per_ip: Rules::failed_authentications_by_ip(),
+            emails_per_ip: Rules::sends_email_by_ip(),
+            password_resets_per_email: Rules::password_reset_form_by_email(),
             exempt: Vec::new(),
             trusted_proxies: Vec::new(),
         }
@@ -69,6 +75,8 @@ pub struct RateLimits {
     anonymous: Mutex<Limiter<ClientKey>>,
     failures: Mutex<Limiter<ClientKey>>,
     logins: Mutex<Limiter<String>>,
+    emails: Mutex<Limiter<ClientKey>>,
+    password_resets: Mutex<Limiter<String>>,
 }
 
 impl RateLimits {
@@ -80,6 +88,8 @@ impl RateLimits {
             anonymous: Mutex::new(Limiter::new(config.per_ip)),
             failures: Mutex::new(Limiter::new(config.failed_auth_per_ip)),
             logins: Mutex::new(Limiter::new(config.logins_per_username)),
+            emails: Mutex::new(Limiter::new(config.emails_per_ip)),
+            password_resets: Mutex::new(Limiter::new(config.password_resets_per_email)),
         })
     }
 
@@ -154,6 +164,22 @@ impl RequestLimits {
             // Only counted: the request is refused for its credentials already.
             let _ = failures.attempt(client, now_ms());
         }
+    }
+
+    /// Counts a form that mails someone, asked for without credentials, against the address
+    /// (Zulip's `sends_email_by_ip`), so that one client cannot mail the world from us.
+    pub fn email_asked(&self) -> ApiResult<()> {
+        let Some((limits, client)) = &self.counted else { return Ok(()) };
+        self.count(&limits.emails, |l| l.attempt(client, now_ms()))
+    }
+
+    /// Whether a password-reset email may go to `email` now (Zulip's
+    /// `password_reset_form_by_email`). Past the limit the email is not sent, silently: the
+    /// answer is the same whether or not an account has the address, and stays so.
+    pub fn password_reset_may_mail(&self, email: &str) -> bool {
+        let Some((limits, _)) = &self.counted else { return true };
+        let Ok(mut resets) = limits.password_resets.lock() else { return true };
+        resets.is_off() || resets.attempt(&email.trim().to_lowercase(), now_ms()).is_ok()
     }
 
     /// Counts an authenticated request against its user.

@@ -1,6 +1,7 @@
 //! The password reset pages (`api::password_reset`): `/accounts/password/reset/` asks for an
 //! address and mails a link; the link's page sets a new password.
 
+use axum::http::{HeaderValue, header};
 use confab_core::api::invites::signup;
 use confab_core::api::password_reset;
 use confab_core::ids::UserId;
@@ -33,6 +34,13 @@ pub(super) async fn request_reset(State(state): State<AppState>, request: ApiReq
         Ok(email) => email,
         Err(err) => return request_form(Some(&err.msg)),
     };
+    if let Err(limited) = request.limits.email_asked() {
+        return too_many_requests(&limited);
+    }
+    if !request.limits.password_reset_may_mail(&email) {
+        tracing::info!("password reset for {email} not mailed: too many for that address lately");
+        return reset_mailed();
+    }
     let key = match secrets::confirmation_key() {
         Ok(key) => key,
         Err(e) => return failed(&ApiError::internal(e)),
@@ -59,9 +67,28 @@ pub(super) async fn request_reset(State(state): State<AppState>, request: ApiReq
     if let Err(err) = asked {
         return failed(&err);
     }
+    reset_mailed()
+}
+
+/// The same answer whether or not an account has the address, and whether or not its email
+/// was held back by a limit.
+fn reset_mailed() -> Response {
     let body = "<h1>Check your email</h1><p>If an account has that address, a link to reset its \
                 password is on its way. It works for a day.</p>";
     html_page(StatusCode::OK, "Check your email", body)
+}
+
+/// Past the address's limit on emails (Zulip's `sends_email_by_ip`): 429, with `Retry-After`.
+fn too_many_requests(limited: &ApiError) -> Response {
+    let mut page = html_page(
+        StatusCode::TOO_MANY_REQUESTS,
+        "Too many requests",
+        "<h1>Too many requests</h1><p>You have asked for too many emails from this address. Please \
+         try again later.</p>",
+    );
+    let seconds = limited.extra.get("retry-after").and_then(|s| s.as_f64()).unwrap_or(60.0);
+    page.headers_mut().insert(header::RETRY_AFTER, HeaderValue::from(seconds.ceil() as u64));
+    page
 }
 
 /// `GET /accounts/password/reset/{user_id}/{key}/`: the form for the new password, or why the
