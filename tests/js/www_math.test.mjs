@@ -112,12 +112,15 @@ test("the web client shows math with KaTeX's fonts and previews it as the server
   const shown = messageWithText(page, "Shown:").locator(".message-content");
   await shown.locator(".katex-html").waitFor();
   assert.equal(await shown.innerHTML(), preview);
-  const fonts = await shown.locator(".katex").first().evaluate(async (element) => {
+  // Fonts first, then the element: the message shown at once is replaced by the server's copy
+  // when its event comes, and a replaced element has no computed style.
+  const loaded = await page.evaluate(async () => {
     await document.fonts.ready;
-    return { family: getComputedStyle(element).fontFamily, loaded: document.fonts.check("1em KaTeX_Main") };
+    return document.fonts.check("1em KaTeX_Main");
   });
-  assert.match(fonts.family, /KaTeX_Main/);
-  assert.ok(fonts.loaded, "KaTeX_Main is loaded from the bundled woff2");
+  const family = await shown.locator(".katex").first().evaluate((element) => getComputedStyle(element).fontFamily);
+  assert.match(family, /KaTeX_Main/);
+  assert.ok(loaded, "KaTeX_Main is loaded from the bundled woff2");
   // The MathML is for screen readers only: KaTeX's stylesheet hides it.
   assert.equal(await shown.locator(".katex-mathml").first().evaluate((e) => getComputedStyle(e).position), "absolute");
   await shown.scrollIntoViewIfNeeded();

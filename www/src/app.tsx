@@ -1,6 +1,6 @@
 // The signed-in page: header with search, the left sidebar (views, direct messages, channels
 // and topics), the current view, and people on the right.
-import { useEffect, useMemo, useState } from "preact/hooks";
+import { useEffect, useMemo, useReducer, useState } from "preact/hooks";
 import type { Session } from "./session/session";
 import { SessionContext } from "./ui/context";
 import { parseRoute, routeNarrow, type Route } from "./route";
@@ -28,8 +28,18 @@ function useRoute(session: Session): Route {
     addEventListener("hashchange", update);
     return () => removeEventListener("hashchange", update);
   }, []);
-  // Names in a narrow URL resolve against the state, which a resync may change.
-  return useMemo(() => parseRoute(session, hash), [session, hash]);
+  // Names in a narrow URL (`#narrow/channel/general`) resolve against the state: a URL read
+  // before the channels arrived (while the first register is under way, or in a resync) is
+  // read again once they do.
+  const [names, namesChanged] = useReducer((n: number) => n + 1, 0);
+  useEffect(
+    () =>
+      session.onChange((changes) => {
+        if (changes.resync || changes.channels.length > 0) namesChanged(undefined);
+      }),
+    [session],
+  );
+  return useMemo(() => parseRoute(session, hash), [session, hash, names]);
 }
 
 export function App({ session, onLogout }: Props) {
