@@ -1,0 +1,214 @@
+//! `confab import-zulip EXPORT.tar.gz`: an organization from the export Zulip's
+//! `manage.py export` writes (`zerver/lib/export.py`; Zulip's own reader is
+//! `zerver/lib/import_realm.py`), into a stopped server's data directory.
+//!
+//! The steps, each shown on standard error:
+//! 1. `archive`: the tarball's JSON files and the names of the others.
+//! 2. `export`: everything parsed and checked (the Zulip version, every reference, every file
+//!    named); a problem refuses the import before anything is written.
+//! 3. The subdomain must be free; then the files (uploads, avatars, custom emoji) are kept
+//!    under new names, before any record names them, as uploads are.
+//! 4. `plan`: the rows as `Change`s with new ids, applied by the writer's own code in
+//!    transactions of a thousand changes. The organization is written deactivated and
+//!    activated by the last commit, so an import stopped half-way (a full disk, a kill) leaves
+//!    no organization anyone can use, and says so.
+
+mod archive;
+mod export;
+mod format;
+mod plan;
+mod rewrite;
+
+use std::collections::{HashMap, HashSet};
+use std::path::PathBuf;
+
+use confab_core::ids::{IdKind, RealmId};
+use confab_core::images::ImageFormat;
+use confab_core::store::{Change, Store as _};
+use confab_core::{ApiError, Outcome};
+
+use crate::secrets;
+use crate::uploads::FileStore;
+use crate::writer::run_now;
+
+/// `confab import-zulip`'s arguments.
+#[derive(clap::Args, Debug)]
+pub struct ImportArgs {
+    /// The `.tar.gz` Zulip's `manage.py export` wrote.
+    pub export: PathBuf,
+    /// The data directory to import into; its server must be stopped.
+    #[arg(long, default_value = "./confab-data")]
+    pub data_dir: PathBuf,
+    /// The new organization's subdomain (empty for the root); by default the exported one's.
+    #[arg(long)]
+    pub subdomain: Option<String>,
+}
+
+/// Changes per transaction.
+const BATCH: usize = 1000;
+
+pub fn import_zulip(args: ImportArgs) -> Result<(), String> {
+    let refused = |e: String| format!("cannot import {}: {e}", args.export.display());
+    progress(&format!("reading {}", args.export.display()));
+    let contents = archive::Contents::read(&args.export).map_err(refused)?;
+    let export = export::Export::read(&contents).map_err(refused)?;
+    let exported = &export.realm.zerver_realm[0];
+    let subdomain = args.subdomain.clone().unwrap_or_else(|| exported.string_id.clone());
+    progress(&format!(
+        "the export of '{}' (Zulip {}) is complete: {} users, {} messages",
+        exported.name,
+        export.zulip_version,
+        export.user_rows().count(),
+        export.message_rows().count()
+    ));
+
+    let store = crate::offline::open(&args.data_dir, || {
+        "Stop the server and run this again; organizations are imported offline.".to_owned()
+    })?;
+    let realm_id = store
+        .read(|tables| {
+            confab_core::subdomains::check_subdomain_available(tables, &subdomain)?;
+            Ok(RealmId(tables.next_id(IdKind::Realm)?))
+        })
+        .map_err(|e| refused(taken(&subdomain, e)))?;
+
+    let files = FileStore::new(&args.data_dir);
+    let kept = keep_files(&contents, &export, &files, realm_id)?;
+    let api_keys: plan::ApiKeys = export
+        .user_rows()
+        .map(|u| secrets::new_api_key().map(|key| (u.id, key)).map_err(|e| e.to_string()))
+        .collect::<Result<_, _>>()?;
+    let plan = store
+        .read(|tables| plan::plan(tables, &export, &subdomain, &kept, &api_keys))
+        .map_err(|e| refused(taken(&subdomain, e)))?;
+
+    let stopped = |e: ApiError| {
+        format!(
+            "the import stopped part-way: {}\nThe organization '{subdomain}' is left deactivated. \
+             Restore the data directory from a backup made before the import, then import again.",
+            e.msg
+        )
+    };
+    for phase in plan.phases {
+        let total = phase.changes.len();
+        let mut done = 0;
+        let mut changes = phase.changes.into_iter().peekable();
+        while changes.peek().is_some() {
+            let batch: Vec<Change> = changes.by_ref().take(BATCH).collect();
+            done += batch.len();
+            run_now(&store, Box::new(move |_| Ok(Outcome { changes: batch, ..Outcome::default() })))
+                .map_err(stopped)?;
+            progress(&format!("{} {done}/{total}", phase.name));
+        }
+    }
+    let realm = plan.realm;
+    let name = realm.name.clone();
+    run_now(&store, Box::new(move |_| Ok(Outcome { changes: vec![Change::PutRealm(realm)], ..Outcome::default() })))
+        .map_err(stopped)?;
+
+    let c = plan.counts;
+    let place = if subdomain.is_empty() { "the root".to_owned() } else { format!("subdomain '{subdomain}'") };
+    println!("Imported '{name}' (id {}) at {place}:", realm_id.0);
+    for (count, what) in [
+        (1, "organization"),
+        (c.users, "users"),
+        (c.channels, "channels"),
+        (c.subscriptions, "subscriptions"),
+        (c.messages, "messages"),
+        (c.reactions, "reactions"),
+        (c.user_groups, "user groups"),
+        (c.custom_emoji, "custom emoji"),
+        (c.uploads, "uploads"),
+        (c.avatars, "avatars"),
+    ] {
+        println!("  {count:>8} {what}");
+    }
+    println!(
+        "Users have new API keys; they log in with their password where the export had an argon2 \
+         hash of it, and otherwise set a new one."
+    );
+    if c.passwords_dropped > 0 {
+        println!("{} passwords were hashed with a scheme other than argon2 and were not kept.", c.passwords_dropped);
+    }
+    Ok(())
+}
+
+/// Keeps the export's files in the data directory under their new names, and says which.
+fn keep_files(
+    contents: &archive::Contents,
+    export: &export::Export,
+    files: &FileStore,
+    realm: RealmId,
+) -> Result<plan::KeptFiles, String> {
+    // Export path → what it becomes.
+    let mut targets: HashMap<String, Target> = HashMap::new();
+    for attachment in &export.attachments {
+        let random = secrets::random_alphanumeric(26).map_err(|e| e.to_string())?;
+        let (short, long) = random.split_at(2);
+        let name = confab_core::api::uploads::sanitize_file_name(&attachment.file_name);
+        let path_id = format!("{}/{short}/{long}/{name}", realm.0);
+        targets.insert(export.upload_files[&attachment.path_id].clone(), Target::Upload(attachment.path_id.clone(), path_id));
+    }
+    for (&user, file) in &export.avatar_files {
+        targets.insert(file.clone(), Target::Avatar(user));
+    }
+    for emoji in &export.realm.zerver_realmemoji {
+        if let Some(name) = &emoji.file_name {
+            let path = confab_core::api::realm_emoji::emoji_path(realm, name);
+            targets.insert(export.emoji_files[name].clone(), Target::Emoji(format!("avatars/{path}")));
+        }
+    }
+    let wanted: HashSet<String> = targets.keys().cloned().collect();
+    let total = wanted.len();
+    let mut kept = plan::KeptFiles::default();
+    let mut done = 0;
+    let keep = |path_id: &str, bytes: &[u8]| {
+        files.keep_bytes(path_id, bytes).map_err(|e| format!("cannot write {path_id} in the data directory: {e}"))
+    };
+    contents.for_each_file(&wanted, |path, bytes| {
+        match &targets[path] {
+            Target::Upload(old, new) => {
+                keep(new, &bytes)?;
+                kept.uploads.insert(old.clone(), new.clone());
+            }
+            Target::Avatar(user) => match ImageFormat::sniff(&bytes) {
+                Some(format) => {
+                    let random = secrets::random_alphanumeric(24).map_err(|e| e.to_string())?;
+                    let path = confab_core::api::avatars::avatar_path(realm, &format!("{random}.{}", format.extension()));
+                    keep(&format!("avatars/{path}"), &bytes)?;
+                    kept.avatars.insert(*user, path);
+                }
+                None => progress(&format!("{path} is not a PNG, JPEG, GIF or WebP image: user {user} keeps the default avatar")),
+            },
+            Target::Emoji(path_id) => keep(path_id, &bytes)?,
+        }
+        done += 1;
+        if done % 100 == 0 || done == total {
+            progress(&format!("files {done}/{total}"));
+        }
+        Ok(())
+    })?;
+    Ok(kept)
+}
+
+enum Target {
+    /// An upload: its old path id and its new one.
+    Upload(String, String),
+    /// The avatar of the user with this (old) id.
+    Avatar(u64),
+    /// A custom emoji's image, by its path id in the file store.
+    Emoji(String),
+}
+
+/// Says that the subdomain is taken in words an operator can act on.
+fn taken(subdomain: &str, e: ApiError) -> String {
+    if subdomain.is_empty() {
+        format!("{} (an organization already lives at the root; choose one with --subdomain)", e.msg)
+    } else {
+        format!("the subdomain '{subdomain}' cannot be used: {} (choose another with --subdomain)", e.msg)
+    }
+}
+
+fn progress(line: &str) {
+    eprintln!("import-zulip: {line}");
+}
