@@ -276,7 +276,11 @@ impl Problems {
         if self.0.is_empty() {
             return Ok(());
         }
-        let mut text = format!("the export is broken ({} problems):", self.0.len());
+        let count = match self.0.len() {
+            1 => "1 problem".to_owned(),
+            n => format!("{n} problems"),
+        };
+        let mut text = format!("the export is broken ({count}):");
         for problem in self.0.iter().take(MAX_PROBLEMS) {
             text.push_str("\n  ");
             text.push_str(problem);
