@@ -62,9 +62,9 @@ pub fn import_zulip(args: ImportArgs) -> Result<(), String> {
         export.message_rows().count()
     ));
 
-    let store = crate::offline::open(&args.data_dir, || {
-        "Stop the server and run this again; organizations are imported offline.".to_owned()
-    })?;
+    let advice = || "Stop the server and run this again; organizations are imported offline.".to_owned();
+    check_subdomain_read_only(&args.data_dir, &subdomain, advice).map_err(refused)?;
+    let store = crate::offline::open(&args.data_dir, advice)?;
     let realm_id = store
         .read(|tables| {
             confab_core::subdomains::check_subdomain_available(tables, &subdomain)?;
@@ -131,6 +131,34 @@ pub fn import_zulip(args: ImportArgs) -> Result<(), String> {
         println!("{} passwords were hashed with a scheme other than argon2 and were not kept.", c.passwords_dropped);
     }
     Ok(())
+}
+
+/// Refuses a taken subdomain having opened the database only to read it: opening it to write
+/// brings its layout up to date, which changes the file, and a refused import is to leave the
+/// data directory as it was. (The writing phase checks again, after any write-ahead log this
+/// read does not replay.)
+fn check_subdomain_read_only(
+    data_dir: &std::path::Path,
+    subdomain: &str,
+    advice: impl FnOnce() -> String,
+) -> Result<(), String> {
+    if !data_dir.join(crate::store::DB_FILE).is_file() {
+        return Ok(());
+    }
+    let store = match crate::store::ReadOnlyStore::open(data_dir) {
+        Ok(store) => store,
+        Err(crate::store::OpenError::InUse) => {
+            return Err(format!(
+                "a Confab server is running on {}, and only one process may open its database.\n{}",
+                data_dir.display(),
+                advice()
+            ));
+        }
+        // A file to repair or migrate: the writing open does that, then checks.
+        Err(_) => return Ok(()),
+    };
+    let tables = store.snapshot()?;
+    confab_core::subdomains::check_subdomain_available(&tables, subdomain).map_err(|e| taken(subdomain, e))
 }
 
 /// Keeps the export's files in the data directory under their new names, and says which.

@@ -1,0 +1,109 @@
+"""Reads an organization imported by `confab import-zulip` from `zulip_export.py`'s fixture back
+through the unmodified Python `zulip` client.
+
+Usage: imported_organization.py SITE BOB_ZULIPRC
+
+Ada logs in with the password her export carried (its argon2 hash); Bob, whose export had no
+password, with the API key `confab zuliprc` printed. Messages (content, rendered content with
+remapped ids, time, edits), reactions, per-user flags, direct and group direct messages, the
+upload (same bytes), the user group, the custom emoji and Ada's avatar are all there.
+"""
+
+import configparser
+import sys
+
+import requests
+import zulip
+
+import zulip_export as fixture
+from checks import check, finish, ok
+
+site, bob_rc = sys.argv[1], sys.argv[2]
+
+login = requests.post(f"{site}/api/v1/fetch_api_key", data={"username": "ada@acme.example", "password": fixture.ADA_PASSWORD}).json()
+check("Ada logs in with the password her export carried", login.get("result") == "success", repr(login))
+ada_key = login.get("api_key", "")
+ada = zulip.Client(email="ada@acme.example", api_key=ada_key, site=site)
+wrong = requests.post(f"{site}/api/v1/fetch_api_key", data={"username": "ada@acme.example", "password": "guess"}).json()
+check("a wrong password is refused", wrong.get("result") == "error", repr(wrong))
+cy = requests.post(f"{site}/api/v1/fetch_api_key", data={"username": "cy@acme.example", "password": ""}).json()
+check("Cy, whose export had no password, cannot log in with one", cy.get("result") == "error", repr(cy))
+
+config = configparser.ConfigParser()
+config.read(bob_rc)
+bob_key = config["api"]["key"]
+bob = zulip.Client(email="bob@acme.example", api_key=bob_key, site=site)
+
+members = {m["delivery_email"] or m["email"]: m for m in ok(ada.get_members(), "Ada lists the users")["members"]}
+ids = {email: m["user_id"] for email, m in members.items()}
+check("the three users are there", {"ada@acme.example", "bob@acme.example", "cy@acme.example"} <= set(ids), repr(sorted(ids)))
+check("Ada is the owner", members["ada@acme.example"]["role"] == 100, repr(members["ada@acme.example"]))
+check("Cy's email is hidden from members as it was", members["cy@acme.example"]["email"].startswith("user"), repr(members["cy@acme.example"]))
+check("Cy's time zone came along", members["cy@acme.example"]["timezone"] == "Europe/London", repr(members["cy@acme.example"]))
+
+streams = {s["name"]: s for s in ok(ada.get_subscriptions(), "Ada lists her channels")["subscriptions"]}
+check("Ada is in general and design", {"general", "design"} <= set(streams), repr(sorted(streams)))
+check("design is private", streams.get("design", {}).get("invite_only") is True, repr(streams.get("design")))
+bob_streams = {s["name"]: s for s in ok(bob.get_subscriptions(), "Bob lists his channels")["subscriptions"]}
+check("Bob's design stays muted", bob_streams.get("design", {}).get("is_muted") is True, repr(bob_streams.get("design")))
+design_id = streams["design"]["stream_id"]
+
+everything = ok(ada.get_messages({"anchor": "oldest", "num_before": 0, "num_after": 100, "apply_markdown": True}), "Ada reads all her messages")["messages"]
+check("Ada has the five messages, in their order", [m["timestamp"] for m in everything] == [1700001000, 1700002000, 1700003000, 1700004000, 1700005000], repr([m["timestamp"] for m in everything]))
+hello, spec, secret, group, notice = everything + [{}] * (5 - len(everything))
+check("content is kept", hello.get("content") == "Hello **world**, @**Bob Builder** in #**design**" or "<strong>world</strong>" in hello.get("content", ""), repr(hello.get("content")))
+expected_html = fixture.MESSAGE_1_HTML.replace(f'data-user-id="{fixture.BOB}"', f'data-user-id="{ids["bob@acme.example"]}"').replace(f'data-stream-id="{fixture.DESIGN}"', f'data-stream-id="{design_id}"')
+check("rendered content is Zulip's, with the new ids", hello.get("content") == expected_html, f"{hello.get('content')!r} != {expected_html!r}")
+raw = ok(ada.get_messages({"anchor": hello["id"], "num_before": 0, "num_after": 0, "apply_markdown": False}), "Ada reads the Markdown")["messages"][0]
+check("Markdown source is kept", raw["content"] == "Hello **world**, @**Bob Builder** in #**design**", repr(raw["content"]))
+check("the topic is kept", hello.get("subject") == "greetings", repr(hello.get("subject")))
+check("the edit time is kept", hello.get("last_edit_timestamp") == 1700001060, repr(hello))
+history = ok(ada.get_message_history(hello["id"]), "Ada reads the edit history")["message_history"]
+check("the edit history holds the first version", history[0].get("content") == "Hello world", repr(history))
+check("the sending client is kept", spec.get("client") == "ZulipMobile", repr(spec.get("client")))
+
+reactions = [(r["emoji_name"], r["reaction_type"], r["user_id"]) for r in hello.get("reactions", [])]
+check("Bob's thumbs up is there", reactions == [("thumbs_up", "unicode_emoji", ids["bob@acme.example"])], repr(reactions))
+emoji = ok(ada.get_realm_emoji(), "Ada lists custom emoji")["emoji"]
+octopus = [e for e in emoji.values() if e["name"] == "octopus_dance"]
+check("the custom emoji is there", len(octopus) == 1 and octopus[0]["author_id"] == ids["ada@acme.example"], repr(emoji))
+group_reactions = group.get("reactions", [])
+check("the custom emoji reaction names the new emoji", octopus and [(r["emoji_code"], r["reaction_type"]) for r in group_reactions] == [(octopus[0]["id"], "realm_emoji")], repr(group_reactions))
+if octopus:
+    image = requests.get(site + octopus[0]["source_url"])
+    check("the emoji's image is the one uploaded", image.status_code == 200 and image.content == fixture.EMOJI_BYTES, f"{image.status_code}")
+
+check("Ada's flags: read", "read" in hello.get("flags", []) and "read" not in group.get("flags", []), repr((hello.get("flags"), group.get("flags"))))
+bobs = {m["id"]: m for m in ok(bob.get_messages({"anchor": "oldest", "num_before": 0, "num_after": 100}), "Bob reads his messages")["messages"]}
+check("Bob was mentioned and read it", {"mentioned", "read"} <= set(bobs[hello["id"]]["flags"]), repr(bobs[hello["id"]]["flags"]))
+check("Bob starred Ada's secret and has not read it", bobs[secret["id"]]["flags"] == ["starred"], repr(bobs[secret["id"]]["flags"]))
+starred = ok(bob.get_messages({"anchor": "newest", "num_before": 10, "num_after": 0, "narrow": [{"operator": "is", "operand": "starred"}]}), "Bob narrows to his stars")["messages"]
+check("Bob's starred messages", [m["id"] for m in starred] == [secret["id"], group["id"]], repr([m["id"] for m in starred]))
+unread = ok(bob.get_messages({"anchor": "newest", "num_before": 10, "num_after": 0, "narrow": [{"operator": "is", "operand": "unread"}]}), "Bob narrows to unread")["messages"]
+check("Bob's unread messages", [m["id"] for m in unread] == [secret["id"], notice["id"]], repr([m["id"] for m in unread]))
+
+check("the direct message is between Ada and Bob", secret.get("type") == "private" and sorted(r["id"] for r in secret.get("display_recipient", [])) == sorted([ids["ada@acme.example"], ids["bob@acme.example"]]), repr(secret.get("display_recipient")))
+check("the group direct message has the three", sorted(r["id"] for r in group.get("display_recipient", [])) == sorted(ids[e] for e in ("ada@acme.example", "bob@acme.example", "cy@acme.example")), repr(group.get("display_recipient")))
+check("a message the export did not render is rendered", group.get("content") == "<p>Group hello</p>", repr(group.get("content")))
+check("the notification bot's message is kept as the notification bot's", notice.get("sender_full_name") == "Notification Bot" and notice.get("display_recipient") == "general", repr(notice))
+
+link = spec.get("content", "")
+check("the upload link moved to this organization", "/user_uploads/" in link and fixture.UPLOAD_PATH not in link, repr(link))
+path = link.split('href="')[1].split('"')[0] if 'href="' in link else ""
+download = requests.get(site + path, auth=("bob@acme.example", bob_key))
+check("Bob downloads the same bytes", download.status_code == 200 and download.content == fixture.UPLOAD_BYTES, f"{download.status_code}")
+attachments = ok(bob.call_endpoint("attachments", method="GET"), "Bob lists his uploads")["attachments"]
+check("the upload is Bob's, linked from its message", [(a["name"], [m["id"] for m in a["messages"]]) for a in attachments] == [("spec.txt", [spec["id"]])], repr(attachments))
+
+groups = ok(ada.get_user_groups(), "Ada lists the user groups")["user_groups"]
+designers = [g for g in groups if g["name"] == "designers"]
+check("the user group and its members are there", len(designers) == 1 and sorted(designers[0]["members"]) == sorted([ids["ada@acme.example"], ids["bob@acme.example"]]), repr(designers))
+names = [g["name"] for g in groups]
+check("system groups are not duplicated", names.count("role:owners") == 1 and names.count("role:everyone") == 1, repr(names))
+check("the group's manager is Ada, as the export's anonymous group said", designers and designers[0]["can_manage_group"] == {"direct_members": [ids["ada@acme.example"]], "direct_subgroups": []}, repr(designers and designers[0]["can_manage_group"]))
+
+avatar_url = members["ada@acme.example"]["avatar_url"]
+avatar = requests.get(site + avatar_url if avatar_url.startswith("/") else avatar_url)
+check("Ada's avatar is the one she uploaded", avatar.status_code == 200 and avatar.content == fixture.AVATAR_BYTES, f"{avatar_url} {avatar.status_code}")
+
+finish()
