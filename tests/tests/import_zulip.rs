@@ -106,10 +106,8 @@ fn an_imported_organization_reads_back_through_the_python_client() {
 
     let mut server = TestServer::spawn(Path::new(BINARY), &data_dir, "127.0.0.1:0", &[]);
     assert!(server.owner.is_none(), "the server makes no organization of its own beside the imported one");
-    let output = run_script(
-        "imported_organization.py",
-        &[&server.base_url, bob_rc.to_str().expect("a UTF-8 path")],
-    );
+    let output =
+        run_script("imported_organization.py", &[&server.base_url, bob_rc.to_str().expect("a UTF-8 path")]);
     assert!(output.status.success(), "every check passes: {}", text(&output.stdout));
 
     let beside = import(&fixture, &data_dir);
@@ -124,7 +122,8 @@ fn an_imported_organization_reads_back_through_the_python_client() {
     let again = import(&fixture, &data_dir);
     assert!(!again.status.success(), "a second import of the same subdomain is refused");
     assert!(
-        text(&again.stderr).contains("an organization already lives at the root; choose one with --subdomain"),
+        text(&again.stderr)
+            .contains("an organization already lives at the root; choose one with --subdomain"),
         "{}",
         text(&again.stderr)
     );
@@ -135,7 +134,10 @@ fn an_imported_organization_reads_back_through_the_python_client() {
 fn a_broken_or_unsupported_export_is_refused_before_anything_is_written() {
     let dir = tempfile::tempdir().expect("a temporary directory");
     for (breaking, message) in [
-        ("missing-file", "the export is broken (1 problem):\n  the file uploads/2/ab/cdEfGhIjKlMnOpQrStUvWx/spec.txt is missing"),
+        (
+            "missing-file",
+            "the export is broken (1 problem):\n  the file uploads/2/ab/cdEfGhIjKlMnOpQrStUvWx/spec.txt is missing",
+        ),
         ("bad-json", "realm.json is not what Zulip writes: EOF while parsing"),
         (
             "old-version",

@@ -39,7 +39,9 @@ impl Contents {
             .keys()
             .filter(|path| path.as_str() == "realm.json" || path.ends_with("/realm.json"))
             .min_by_key(|path| path.len())
-            .ok_or_else(|| "it holds no realm.json: is it an export made by Zulip's `manage.py export`?".to_owned())?;
+            .ok_or_else(|| {
+                "it holds no realm.json: is it an export made by Zulip's `manage.py export`?".to_owned()
+            })?;
         let prefix = realm.trim_end_matches("realm.json").to_owned();
         let json = strip(json, &prefix);
         let files = strip(files, &prefix);
@@ -76,7 +78,9 @@ impl Contents {
 
 /// The entries under `prefix`, by their paths below it.
 fn strip<T>(map: BTreeMap<String, T>, prefix: &str) -> BTreeMap<String, T> {
-    map.into_iter().filter_map(|(path, value)| path.strip_prefix(prefix).map(|p| (p.to_owned(), value))).collect()
+    map.into_iter()
+        .filter_map(|(path, value)| path.strip_prefix(prefix).map(|p| (p.to_owned(), value)))
+        .collect()
 }
 
 type Entry<'a> = tar::Entry<'a, GzDecoder<std::fs::File>>;

@@ -58,7 +58,9 @@ impl Export {
         let mut avatar_files = HashMap::new();
         for record in avatars {
             let original = record.path.ends_with(".original");
-            if original || !(record.path.ends_with("-medium.png") || avatar_files.contains_key(&record.user_profile_id))
+            if original
+                || !(record.path.ends_with("-medium.png")
+                    || avatar_files.contains_key(&record.user_profile_id))
             {
                 avatar_files.insert(record.user_profile_id, format!("avatars/{}", record.path));
             }
@@ -69,7 +71,15 @@ impl Export {
                 emoji_files.insert(record.file_name, format!("emoji/{}", record.path));
             }
         }
-        let export = Export { zulip_version: status.zulip_version, realm, messages, attachments, upload_files, avatar_files, emoji_files };
+        let export = Export {
+            zulip_version: status.zulip_version,
+            realm,
+            messages,
+            attachments,
+            upload_files,
+            avatar_files,
+            emoji_files,
+        };
         export.check(contents, &mut problems);
         problems.into_result().map(|()| export)
     }
@@ -87,7 +97,8 @@ impl Export {
     fn check(&self, contents: &Contents, problems: &mut Problems) {
         let realm = &self.realm;
         if realm.zerver_realm.len() != 1 {
-            problems.add(format!("realm.json has {} organizations; an export has one", realm.zerver_realm.len()));
+            problems
+                .add(format!("realm.json has {} organizations; an export has one", realm.zerver_realm.len()));
         }
         let mut users = HashSet::new();
         let mut emails = HashSet::new();
@@ -102,7 +113,8 @@ impl Export {
                 problems.add(format!("user {} has the unknown role {}", user.id, user.role));
             }
         }
-        let senders: HashSet<u64> = users.iter().copied().chain(realm.zerver_userprofile_crossrealm.iter().map(|b| b.id)).collect();
+        let senders: HashSet<u64> =
+            users.iter().copied().chain(realm.zerver_userprofile_crossrealm.iter().map(|b| b.id)).collect();
         for user in self.user_rows() {
             if let Some(owner) = user.bot_owner.filter(|o| !users.contains(o)) {
                 problems.add(format!("bot {} has the unknown owner {owner}", user.id));
@@ -110,7 +122,8 @@ impl Export {
         }
         let streams: HashSet<u64> = realm.zerver_stream.iter().map(|s| s.id).collect();
         let groups_dm: HashSet<u64> = realm.zerver_huddle.iter().map(|h| h.id).collect();
-        let mut recipients: HashSet<u64> = realm.zerver_userprofile_crossrealm.iter().map(|b| b.recipient_id).collect();
+        let mut recipients: HashSet<u64> =
+            realm.zerver_userprofile_crossrealm.iter().map(|b| b.recipient_id).collect();
         for recipient in &realm.zerver_recipient {
             recipients.insert(recipient.id);
             let known = match recipient.kind {
@@ -145,17 +158,22 @@ impl Export {
                 problems.add(format!("message {} has the unknown sender {}", message.id, message.sender));
             }
             if !recipients.contains(&message.recipient) {
-                problems.add(format!("message {} has the unknown recipient {}", message.id, message.recipient));
+                problems
+                    .add(format!("message {} has the unknown recipient {}", message.id, message.recipient));
             }
             if let Some(history) = &message.edit_history
                 && serde_json::from_str::<Vec<EditRow>>(history).is_err()
             {
-                problems.add(format!("message {} has an edit history that is not a list of edits", message.id));
+                problems
+                    .add(format!("message {} has an edit history that is not a list of edits", message.id));
             }
         }
         for row in self.messages.iter().flat_map(|f| &f.zerver_usermessage) {
             if !users.contains(&row.user_profile) || !messages.contains(&row.message) {
-                problems.add(format!("flags name user {} and message {}, not both in the export", row.user_profile, row.message));
+                problems.add(format!(
+                    "flags name user {} and message {}, not both in the export",
+                    row.user_profile, row.message
+                ));
             }
         }
         let emoji: HashSet<String> = realm.zerver_realmemoji.iter().map(|e| e.id.to_string()).collect();
@@ -186,12 +204,16 @@ impl Export {
         }
         for nesting in &realm.zerver_groupgroupmembership {
             if !groups.contains(&nesting.supergroup) || !groups.contains(&nesting.subgroup) {
-                problems.add(format!("a group nesting names group {} or {}, missing from the export", nesting.supergroup, nesting.subgroup));
+                problems.add(format!(
+                    "a group nesting names group {} or {}, missing from the export",
+                    nesting.supergroup, nesting.subgroup
+                ));
             }
         }
         for attachment in &self.attachments {
             if !users.contains(&attachment.owner) {
-                problems.add(format!("upload {} has the unknown owner {}", attachment.path_id, attachment.owner));
+                problems
+                    .add(format!("upload {} has the unknown owner {}", attachment.path_id, attachment.owner));
             }
             if let Some(missing) = attachment.messages.iter().find(|m| !messages.contains(m)) {
                 problems.add(format!("upload {} names the unknown message {missing}", attachment.path_id));
@@ -218,7 +240,9 @@ impl Export {
                 problems.add(format!("the emoji '{}' has the file name {file_name:?}", emoji.name));
             }
             match self.emoji_files.get(file_name) {
-                None => problems.add(format!("the emoji '{}' has no image in emoji/records.json", emoji.name)),
+                None => {
+                    problems.add(format!("the emoji '{}' has no image in emoji/records.json", emoji.name))
+                }
                 Some(file) if !contents.has_file(file) => problems.add(format!("the file {file} is missing")),
                 Some(_) => {}
             }

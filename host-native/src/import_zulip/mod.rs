@@ -103,8 +103,11 @@ pub fn import_zulip(args: ImportArgs) -> Result<(), String> {
     }
     let realm = plan.realm;
     let name = realm.name.clone();
-    run_now(&store, Box::new(move |_| Ok(Outcome { changes: vec![Change::PutRealm(realm)], ..Outcome::default() })))
-        .map_err(stopped)?;
+    run_now(
+        &store,
+        Box::new(move |_| Ok(Outcome { changes: vec![Change::PutRealm(realm)], ..Outcome::default() })),
+    )
+    .map_err(stopped)?;
 
     let c = plan.counts;
     let place = if subdomain.is_empty() { "the root".to_owned() } else { format!("subdomain '{subdomain}'") };
@@ -128,7 +131,10 @@ pub fn import_zulip(args: ImportArgs) -> Result<(), String> {
          hash of it, and otherwise set a new one."
     );
     if c.passwords_dropped > 0 {
-        println!("{} passwords were hashed with a scheme other than argon2 and were not kept.", c.passwords_dropped);
+        println!(
+            "{} passwords were hashed with a scheme other than argon2 and were not kept.",
+            c.passwords_dropped
+        );
     }
     Ok(())
 }
@@ -175,7 +181,10 @@ fn keep_files(
         let (short, long) = random.split_at(2);
         let name = confab_core::api::uploads::sanitize_file_name(&attachment.file_name);
         let path_id = format!("{}/{short}/{long}/{name}", realm.0);
-        targets.insert(export.upload_files[&attachment.path_id].clone(), Target::Upload(attachment.path_id.clone(), path_id));
+        targets.insert(
+            export.upload_files[&attachment.path_id].clone(),
+            Target::Upload(attachment.path_id.clone(), path_id),
+        );
     }
     for (&user, file) in &export.avatar_files {
         targets.insert(file.clone(), Target::Avatar(user));
@@ -191,7 +200,9 @@ fn keep_files(
     let mut kept = plan::KeptFiles::default();
     let mut done = 0;
     let keep = |path_id: &str, bytes: &[u8]| {
-        files.keep_bytes(path_id, bytes).map_err(|e| format!("cannot write {path_id} in the data directory: {e}"))
+        files
+            .keep_bytes(path_id, bytes)
+            .map_err(|e| format!("cannot write {path_id} in the data directory: {e}"))
     };
     contents.for_each_file(&wanted, |path, bytes| {
         match &targets[path] {
@@ -202,11 +213,16 @@ fn keep_files(
             Target::Avatar(user) => match ImageFormat::sniff(&bytes) {
                 Some(format) => {
                     let random = secrets::random_alphanumeric(24).map_err(|e| e.to_string())?;
-                    let path = confab_core::api::avatars::avatar_path(realm, &format!("{random}.{}", format.extension()));
+                    let path = confab_core::api::avatars::avatar_path(
+                        realm,
+                        &format!("{random}.{}", format.extension()),
+                    );
                     keep(&format!("avatars/{path}"), &bytes)?;
                     kept.avatars.insert(*user, path);
                 }
-                None => progress(&format!("{path} is not a PNG, JPEG, GIF or WebP image: user {user} keeps the default avatar")),
+                None => progress(&format!(
+                    "{path} is not a PNG, JPEG, GIF or WebP image: user {user} keeps the default avatar"
+                )),
             },
             Target::Emoji(path_id) => keep(path_id, &bytes)?,
         }

@@ -92,7 +92,8 @@ pub fn plan(
         settings: Default::default(),
     };
     organization.push(Change::PutRealm(realm.clone()));
-    organization.push(Change::PutRecipient(Recipient { id: bot_recipient, kind: RecipientKind::Personal(bot) }));
+    organization
+        .push(Change::PutRecipient(Recipient { id: bot_recipient, kind: RecipientKind::Personal(bot) }));
     organization.push(Change::PutUser(User {
         id: bot,
         realm_id,
@@ -158,7 +159,11 @@ pub fn plan(
             email_address_visibility: visibility,
             full_name: user.full_name.clone(),
             role: Role::from_value(user.role).unwrap_or(Role::Member),
-            bot_type: if user.is_bot { user.bot_type.and_then(BotType::from_value).or(Some(BotType::Generic)) } else { None },
+            bot_type: if user.is_bot {
+                user.bot_type.and_then(BotType::from_value).or(Some(BotType::Generic))
+            } else {
+                None
+            },
             bot_owner_id: user.bot_owner.and_then(|o| users.get(&o).copied()),
             is_active: user.is_active && !mirrors.contains(&user.id),
             date_joined: user.date_joined as i64,
@@ -200,7 +205,10 @@ pub fn plan(
                 members.sort();
                 members.dedup();
                 let id = RecipientId(recipient_ids.take());
-                channels.push(Change::PutRecipient(Recipient { id, kind: RecipientKind::DirectGroup(members.clone()) }));
+                channels.push(Change::PutRecipient(Recipient {
+                    id,
+                    kind: RecipientKind::DirectGroup(members.clone()),
+                }));
                 Target::Group(id, members)
             }
         };
@@ -213,7 +221,8 @@ pub fn plan(
     let defaults: HashSet<u64> = export.realm.zerver_defaultstream.iter().map(|d| d.stream).collect();
     for stream in &export.realm.zerver_stream {
         let (id, recipient_id) = streams[&stream.id];
-        let old_recipient = export.realm.zerver_recipient.iter().find(|r| r.kind == format::STREAM && r.type_id == stream.id);
+        let old_recipient =
+            export.realm.zerver_recipient.iter().find(|r| r.kind == format::STREAM && r.type_id == stream.id);
         let first_message_id = old_recipient
             .and_then(|r| messages.iter().find(|m| m.recipient == r.id))
             .map(|m| new_message_ids[&m.id]);
@@ -337,12 +346,16 @@ pub fn plan(
     }
 
     // Messages, in id order, with their flags, then reactions and uploads.
-    let clients: HashMap<u64, &str> = export.realm.zerver_client.iter().map(|c| (c.id, c.name.as_str())).collect();
+    let clients: HashMap<u64, &str> =
+        export.realm.zerver_client.iter().map(|c| (c.id, c.name.as_str())).collect();
     let mut flags: HashMap<u64, Vec<(UserId, MessageFlags)>> = HashMap::new();
     for row in export.messages.iter().flat_map(|f| &f.zerver_usermessage) {
         let bits = match (&row.flags_mask, &row.flags) {
             (Some(mask), _) => MessageFlags((*mask as u32) & KEPT_FLAG_BITS),
-            (None, Some(names)) => names.iter().filter_map(|n| MessageFlags::from_name(n)).fold(MessageFlags::empty(), MessageFlags::with),
+            (None, Some(names)) => names
+                .iter()
+                .filter_map(|n| MessageFlags::from_name(n))
+                .fold(MessageFlags::empty(), MessageFlags::with),
             (None, None) => MessageFlags::empty(),
         };
         flags.entry(row.message).or_default().push((users[&row.user_profile], bits));
@@ -380,7 +393,16 @@ pub fn plan(
             .remove(&message.id)
             .unwrap_or_default()
             .into_iter()
-            .map(|(user, f)| (user, if direct { f.with(MessageFlags::IS_PRIVATE) } else { f.without(MessageFlags::IS_PRIVATE) }))
+            .map(|(user, f)| {
+                (
+                    user,
+                    if direct {
+                        f.with(MessageFlags::IS_PRIVATE)
+                    } else {
+                        f.without(MessageFlags::IS_PRIVATE)
+                    },
+                )
+            })
             .collect();
         let content = remap_uploads(&message.content, &paths);
         let html = match &message.rendered_content {
@@ -435,7 +457,10 @@ pub fn plan(
             path_id: path_id.clone(),
             file_name: attachment.file_name.clone(),
             size: attachment.size,
-            content_type: attachment.content_type.clone().unwrap_or_else(|| "application/octet-stream".to_owned()),
+            content_type: attachment
+                .content_type
+                .clone()
+                .unwrap_or_else(|| "application/octet-stream".to_owned()),
             create_time: attachment.create_time as i64,
             message_ids: attachment.messages.iter().map(|m| new_message_ids[m]).collect(),
             image: None,

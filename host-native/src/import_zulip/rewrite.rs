@@ -32,9 +32,10 @@ pub fn remap_uploads(text: &str, paths: &[(String, String)]) -> String {
     let mut text = text.to_owned();
     for (old, new) in paths {
         if text.contains(old.as_str()) {
-            text = text
-                .replace(&format!("/user_uploads/{old}"), &format!("/user_uploads/{new}"))
-                .replace(&format!("/user_uploads/thumbnail/{old}/"), &format!("/user_uploads/thumbnail/{new}/"));
+            text = text.replace(&format!("/user_uploads/{old}"), &format!("/user_uploads/{new}")).replace(
+                &format!("/user_uploads/thumbnail/{old}/"),
+                &format!("/user_uploads/thumbnail/{new}/"),
+            );
         }
     }
     text
