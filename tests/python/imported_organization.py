@@ -84,7 +84,7 @@ check("Bob's unread messages", [m["id"] for m in unread] == [secret["id"], notic
 
 check("the direct message is between Ada and Bob", secret.get("type") == "private" and sorted(r["id"] for r in secret.get("display_recipient", [])) == sorted([ids["ada@acme.example"], ids["bob@acme.example"]]), repr(secret.get("display_recipient")))
 check("the group direct message has the three", sorted(r["id"] for r in group.get("display_recipient", [])) == sorted(ids[e] for e in ("ada@acme.example", "bob@acme.example", "cy@acme.example")), repr(group.get("display_recipient")))
-check("a message the export did not render is rendered", group.get("content") == "<p>Group hello</p>", repr(group.get("content")))
+check("a message the export did not render is rendered", group.get("content") == "<p>Group hello, <strong>all</strong> of you</p>", repr(group.get("content")))
 check("the notification bot's message is kept as the notification bot's", notice.get("sender_full_name") == "Notification Bot" and notice.get("display_recipient") == "general", repr(notice))
 
 link = spec.get("content", "")

@@ -145,7 +145,7 @@ def messages_json():
         message(101, BOB, 31, "plans", f"The spec: {link}", f'<p>The spec: <a href="/user_uploads/{UPLOAD_PATH}">spec.txt</a></p>',
                 1700002000.0, has_attachment=True, has_link=True, sending_client=2),
         message(102, ADA, 21, "", "Hi Bob, a secret.", "<p>Hi Bob, a secret.</p>", 1700003000.0),
-        message(103, CY, 40, "", "Group hello", None, 1700004000.0),
+        message(103, CY, 40, "", "Group hello, **all** of you", None, 1700004000.0),
         message(104, NOTIFICATION_BOT, 30, "channel events", "A new channel: #**design**.", "<p>A new channel: #design.</p>", 1700005000.0),
     ]
     um = lambda id, user, msg, flags: {"id": id, "user_profile": user, "message": msg, "flags_mask": flags}

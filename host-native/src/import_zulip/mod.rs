@@ -89,15 +89,23 @@ pub fn import_zulip(args: ImportArgs) -> Result<(), String> {
             e.msg
         )
     };
+    let unrendered = std::sync::Arc::new(plan.unrendered);
     for phase in plan.phases {
         let total = phase.changes.len();
         let mut done = 0;
         let mut changes = phase.changes.into_iter().peekable();
         while changes.peek().is_some() {
-            let batch: Vec<Change> = changes.by_ref().take(BATCH).collect();
+            let mut batch: Vec<Change> = changes.by_ref().take(BATCH).collect();
             done += batch.len();
-            run_now(&store, Box::new(move |_| Ok(Outcome { changes: batch, ..Outcome::default() })))
-                .map_err(stopped)?;
+            let (realm, unrendered) = (plan.realm.clone(), unrendered.clone());
+            run_now(
+                &store,
+                Box::new(move |tables| {
+                    render_missing(tables, &realm, &unrendered, &mut batch)?;
+                    Ok(Outcome { changes: batch, ..Outcome::default() })
+                }),
+            )
+            .map_err(stopped)?;
             progress(&format!("{} {done}/{total}", phase.name));
         }
     }
@@ -135,6 +143,41 @@ pub fn import_zulip(args: ImportArgs) -> Result<(), String> {
             "{} passwords were hashed with a scheme other than argon2 and were not kept.",
             c.passwords_dropped
         );
+    }
+    Ok(())
+}
+
+/// Renders the messages the export left unrendered, with Confab's Markdown as their senders
+/// would have it, now that the organization they mention is stored. Content the renderer
+/// refuses keeps its plain paragraph, as Zulip's import keeps going past such a message.
+fn render_missing(
+    tables: &impl confab_core::store::Store,
+    realm: &confab_core::model::Realm,
+    unrendered: &HashSet<confab_core::ids::MessageId>,
+    batch: &mut [Change],
+) -> confab_core::ApiResult<()> {
+    for change in batch {
+        let Change::InsertMessage { message, .. } = change else { continue };
+        if !unrendered.contains(&message.id) {
+            continue;
+        }
+        let sender = tables.user(message.sender_id)?.ok_or_else(|| ApiError::internal("sender missing"))?;
+        let actor = confab_core::Actor {
+            user: sender.clone(),
+            realm: realm.clone(),
+            client: message.client.clone(),
+            // The server's address is not known here: links to it stay absolute.
+            realm_url: "http://confab.invalid".to_owned(),
+        };
+        match confab_core::api::messages::render_message(tables, &actor, &sender, &message.content) {
+            Ok(rendering) => {
+                message.rendered_content = confab_core::model::StoredHtml::new(&rendering.html);
+                message.has_link |= rendering.has_link;
+                message.has_image |= rendering.has_image;
+                message.has_attachment |= rendering.has_attachment;
+            }
+            Err(e) => progress(&format!("message {} keeps its text unrendered: {}", message.id.0, e.msg)),
+        }
     }
     Ok(())
 }

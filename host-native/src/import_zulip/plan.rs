@@ -48,6 +48,10 @@ pub struct Counts {
 
 pub struct Plan {
     pub realm: Realm,
+    /// Messages the export did not render (Zulip leaves `rendered_content` null when its own
+    /// rendering failed, and imports from other products have none): the writing phase renders
+    /// them once their senders, channels and emoji are stored.
+    pub unrendered: HashSet<MessageId>,
     pub phases: Vec<Phase>,
     pub counts: Counts,
 }
@@ -367,6 +371,7 @@ pub fn plan(
         groups: groups.iter().map(|(o, n)| (*o, n.0)).collect(),
     };
     let mut inserts = Vec::new();
+    let mut unrendered = HashSet::new();
     for message in &messages {
         let id = new_message_ids[&message.id];
         let sender = users[&message.sender];
@@ -407,7 +412,10 @@ pub fn plan(
         let content = remap_uploads(&message.content, &paths);
         let html = match &message.rendered_content {
             Some(html) => ids.html(&remap_uploads(html, &paths)),
-            None => paragraph(&content),
+            None => {
+                unrendered.insert(id);
+                paragraph(&content)
+            }
         };
         inserts.push(Change::InsertMessage {
             message: Message {
@@ -478,7 +486,7 @@ pub fn plan(
         Phase { name: "reactions", changes: extras },
         Phase { name: "uploads", changes: uploads },
     ];
-    Ok(Plan { realm: Realm { deactivated: false, ..realm }, phases, counts })
+    Ok(Plan { realm: Realm { deactivated: false, ..realm }, unrendered, phases, counts })
 }
 
 /// The flag bits Confab keeps: Zulip's `UserMessage` bits up to `is_private`; the next,
@@ -529,8 +537,8 @@ fn edit_history(message: &MessageRow, ids: &IdMaps, paths: &[(String, String)]) 
         .collect()
 }
 
-/// Text shown as one HTML paragraph: for what the export did not render.
-fn paragraph(text: &str) -> String {
+/// Text shown as one HTML paragraph: what a message the renderer refuses shows.
+pub fn paragraph(text: &str) -> String {
     if text.is_empty() {
         return String::new();
     }
