@@ -102,6 +102,17 @@ names = [g["name"] for g in groups]
 check("system groups are not duplicated", names.count("role:owners") == 1 and names.count("role:everyone") == 1, repr(names))
 check("the group's manager is Ada, as the export's anonymous group said", designers and designers[0]["can_manage_group"] == {"direct_members": [ids["ada@acme.example"]], "direct_subgroups": []}, repr(designers and designers[0]["can_manage_group"]))
 
+state = ok(ada.register(fetch_event_types=["realm", "user_settings", "realm_user_groups"]), "Ada registers")
+group_ids = {g["name"]: g["id"] for g in state["realm_user_groups"]}
+general_id = streams["general"]["stream_id"]
+check("the announcement channel is general", state["realm_new_stream_announcements_stream_id"] == general_id and state["realm_zulip_update_announcements_stream_id"] == general_id, repr((state["realm_new_stream_announcements_stream_id"], general_id)))
+check("administrators create public channels", state["realm_can_create_public_channel_group"] == group_ids["role:administrators"], repr(state["realm_can_create_public_channel_group"]))
+check("owners invite", state["realm_can_invite_users_group"] == group_ids["role:owners"], repr(state["realm_can_invite_users_group"]))
+check("the waiting period is kept", state["realm_waiting_period_threshold"] == 3, repr(state["realm_waiting_period_threshold"]))
+check("Ada's settings came along", state["user_settings"]["twenty_four_hour_time"] is True and state["user_settings"]["emojiset"] == "twitter", repr(state["user_settings"]))
+check("moderators post in design", streams["design"].get("can_send_message_group") == group_ids["role:moderators"], repr(streams["design"].get("can_send_message_group")))
+check("the channel description is Zulip's rendering", streams["general"].get("rendered_description") == "<p>Everyone</p>", repr(streams["general"].get("rendered_description")))
+
 avatar_url = members["ada@acme.example"]["avatar_url"]
 avatar = requests.get(site + avatar_url if avatar_url.startswith("/") else avatar_url)
 check("Ada's avatar is the one she uploaded", avatar.status_code == 200 and avatar.content == fixture.AVATAR_BYTES, f"{avatar_url} {avatar.status_code}")

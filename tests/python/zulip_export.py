@@ -48,7 +48,7 @@ AVATAR_BYTES = png(4, 4, (200, 30, 30))
 EMOJI_BYTES = png(8, 8, (30, 30, 200))
 
 
-def user(id, email, name, role, *, visibility=1, password=None, avatar_source="G"):
+def user(id, email, name, role, *, visibility=1, password=None, avatar_source="G", **settings):
     row = {
         "id": id, "realm": REALM, "email": email if visibility == 1 else f"user{id}@acme.zulip.example",
         "delivery_email": email, "full_name": name, "role": role, "is_bot": False, "bot_type": None,
@@ -56,6 +56,7 @@ def user(id, email, name, role, *, visibility=1, password=None, avatar_source="G
         "timezone": "Europe/London", "avatar_source": avatar_source, "avatar_version": 2,
         "email_address_visibility": visibility, "tos_version": "-1", "default_language": "en",
         "recipient": None, "groups": [], "user_permissions": [],
+        "twenty_four_hour_time": False, "emojiset": "google", "enter_sends": False, **settings,
     }
     if password:
         row["password"] = password
@@ -68,12 +69,12 @@ def realm_json():
                                                "pin_to_top": False, "desktop_notifications": None,
                                                "audible_notifications": None, "push_notifications": None,
                                                "email_notifications": None, "wildcard_mentions_notify": None, **extra}
-    stream = lambda id, name, description, invite_only: {
+    stream = lambda id, name, description, invite_only, can_send=55: {
         "id": id, "realm": REALM, "name": name, "description": description,
         "rendered_description": f"<p>{description}</p>", "date_created": 1700000100.0, "creator": ADA,
         "invite_only": invite_only, "is_web_public": False, "history_public_to_subscribers": True,
         "deactivated": False, "message_retention_days": None, "recipient": None,
-        "can_send_message_group": 55, "can_remove_subscribers_group": 51}
+        "can_send_message_group": can_send, "can_remove_subscribers_group": 51}
     system = ["role:owners", "role:administrators", "role:moderators", "role:fullmembers", "role:members",
               "role:everyone", "role:internet", "role:nobody"]
     named = [{"usergroup_ptr": 50 + i, "id": 50 + i, "realm_for_sharding": REALM, "name": name, "description": "",
@@ -87,15 +88,20 @@ def realm_json():
                   "can_remove_members_group": 51})
     return {
         "zerver_realm": [{"id": REALM, "string_id": "anvils", "name": "Acme Corp", "description": "We make anvils.",
-                          "date_created": 1690000000.0, "deactivated": True, "invite_required": True}],
+                          "date_created": 1690000000.0, "deactivated": True, "invite_required": True,
+                          "allow_message_editing": True, "waiting_period_threshold": 3,
+                          "new_stream_announcements_stream": GENERAL, "signup_announcements_stream": None,
+                          "zulip_update_announcements_stream": GENERAL, "can_create_public_channel_group": 51,
+                          "can_invite_users_group": 50}],
         "zerver_userprofile": [
-            user(ADA, "ada@acme.example", "Ada Lovelace", 100, password=ADA_HASH, avatar_source="U"),
+            user(ADA, "ada@acme.example", "Ada Lovelace", 100, password=ADA_HASH, avatar_source="U",
+                 twenty_four_hour_time=True, emojiset="twitter"),
             user(BOB, "bob@acme.example", "Bob Builder", 400),
             user(CY, "cy@acme.example", "Cy Young", 400, visibility=3),
         ],
         "zerver_userprofile_mirrordummy": [],
         "zerver_userprofile_crossrealm": [{"id": NOTIFICATION_BOT, "email": "notification-bot@zulip.com", "recipient_id": 2}],
-        "zerver_stream": [stream(GENERAL, "general", "Everyone", False), stream(DESIGN, "design", "Drawings", True)],
+        "zerver_stream": [stream(GENERAL, "general", "Everyone", False), stream(DESIGN, "design", "Drawings", True, can_send=52)],
         "zerver_defaultstream": [{"id": 1, "realm": REALM, "stream": GENERAL}],
         "zerver_recipient": [
             {"id": 20, "type": 1, "type_id": ADA}, {"id": 21, "type": 1, "type_id": BOB}, {"id": 22, "type": 1, "type_id": CY},

@@ -4,6 +4,7 @@
 //! ignored, so a newer Zulip's extra columns do not matter.
 
 use serde::Deserialize;
+use serde_json::{Map, Value};
 
 /// `migration_status.json`: the Zulip version that wrote the export (Zulip's own import
 /// refuses any other version; see `validate::check_version`).
@@ -59,6 +60,9 @@ pub struct RealmRow {
     #[serde(default)]
     pub description: String,
     pub date_created: f64,
+    /// The settings: plain properties, announcement channels, group settings.
+    #[serde(flatten)]
+    pub rest: Map<String, Value>,
 }
 
 #[derive(Debug, Deserialize)]
@@ -86,6 +90,9 @@ pub struct UserRow {
     /// may carry it.
     #[serde(default)]
     pub password: Option<String>,
+    /// Personal settings among the rest.
+    #[serde(flatten)]
+    pub rest: Map<String, Value>,
 }
 
 fn member() -> u16 {
@@ -122,6 +129,11 @@ pub struct StreamRow {
     pub deactivated: bool,
     #[serde(default)]
     pub message_retention_days: Option<i64>,
+    #[serde(default)]
+    pub rendered_description: Option<String>,
+    /// Group settings (`can_send_message_group`...) among the rest.
+    #[serde(flatten)]
+    pub rest: Map<String, Value>,
 }
 
 /// Zulip's `Recipient.type`.

@@ -18,6 +18,7 @@ mod export;
 mod format;
 mod plan;
 mod rewrite;
+mod settings;
 
 use std::collections::{HashMap, HashSet};
 use std::path::PathBuf;

@@ -14,6 +14,7 @@ use confab_core::{ApiError, ApiResult};
 use super::export::Export;
 use super::format::{self, EditRow, MessageRow, NamedGroupRow, UserRow};
 use super::rewrite::{password_phc, remap_attribute, remap_uploads};
+use super::settings;
 
 /// The `Change`s of one phase, named for the progress lines.
 pub struct Phase {
@@ -178,9 +179,76 @@ pub fn plan(
         }));
         let api_key = api_keys.get(&user.id).cloned().ok_or_else(|| ApiError::internal("no API key"))?;
         people.push(Change::PutCredentials(id, Credentials { api_key, password_hash }));
+        let changed = settings::user_settings(&user.rest);
+        if !changed.is_empty() {
+            people.push(Change::PutUserSettings(id, changed));
+        }
         counts.users += 1;
     }
     counts.avatars = kept.avatars.len();
+
+    // User groups: Zulip's system groups are Confab's own; the others get new ids.
+    let named: HashMap<u64, &NamedGroupRow> =
+        export.realm.zerver_namedusergroup.iter().filter_map(|g| g.group_id().map(|id| (id, g))).collect();
+    let mut groups: HashMap<u64, UserGroupId> = HashMap::new();
+    for (&old, group) in &named {
+        let id = match system_by_name.get(&group.name).filter(|_| group.is_system_group) {
+            Some(&system) => system,
+            None => UserGroupId(group_ids.take()),
+        };
+        groups.insert(old, id);
+    }
+    let mut members: HashMap<u64, Vec<UserId>> = HashMap::new();
+    for m in &export.realm.zerver_usergroupmembership {
+        members.entry(m.user_group).or_default().push(users[&m.user_profile]);
+    }
+    let mut subgroups: HashMap<u64, Vec<UserGroupId>> = HashMap::new();
+    for n in &export.realm.zerver_groupgroupmembership {
+        if let Some(&sub) = groups.get(&n.subgroup) {
+            subgroups.entry(n.supergroup).or_default().push(sub);
+        }
+    }
+    // A group setting names a named group, or an anonymous group by its members.
+    let group_setting = |old: u64| -> GroupSetting {
+        match groups.get(&old) {
+            Some(&named) => GroupSetting::Named(named),
+            None => GroupSetting::Anonymous {
+                direct_members: members.get(&old).cloned().unwrap_or_default(),
+                direct_subgroups: subgroups.get(&old).cloned().unwrap_or_default(),
+            },
+        }
+    };
+    let setting = |old: Option<u64>, default: &str| -> GroupSetting {
+        old.map(group_setting).unwrap_or_else(|| GroupSetting::Named(system_by_name[default]))
+    };
+    let mut user_groups = Vec::new();
+    let mut ordered: Vec<(&u64, &&NamedGroupRow)> = named.iter().collect();
+    ordered.sort_by_key(|(old, _)| **old);
+    for (old, group) in ordered {
+        if group.is_system_group && system_by_name.contains_key(&group.name) {
+            continue;
+        }
+        let nobody = SystemGroup::Nobody.name();
+        user_groups.push(Change::PutUserGroup(Box::new(UserGroup {
+            id: groups[old],
+            realm_id,
+            name: group.name.clone(),
+            description: group.description.clone(),
+            creator_id: group.creator.and_then(|c| users.get(&c).copied()),
+            date_created: group.date_created.map(|d| d as i64),
+            system: None,
+            direct_members: members.get(old).cloned().unwrap_or_default(),
+            direct_subgroups: subgroups.get(old).cloned().unwrap_or_default(),
+            deactivated: group.deactivated,
+            can_add_members_group: setting(group.can_add_members_group, nobody),
+            can_join_group: setting(group.can_join_group, nobody),
+            can_leave_group: setting(group.can_leave_group, SystemGroup::Everyone.name()),
+            can_manage_group: setting(group.can_manage_group, nobody),
+            can_mention_group: setting(group.can_mention_group, SystemGroup::Everyone.name()),
+            can_remove_members_group: setting(group.can_remove_members_group, nobody),
+        })));
+        counts.user_groups += 1;
+    }
 
     // Channels, direct-message groups and subscriptions.
     let mut channels = Vec::new();
@@ -222,6 +290,7 @@ pub fn plan(
     messages.sort_by_key(|m| m.id);
     let new_message_ids: HashMap<u64, MessageId> =
         messages.iter().map(|m| (m.id, MessageId(message_ids.take()))).collect();
+    let stream_numbers: HashMap<u64, u64> = streams.iter().map(|(o, (n, _))| (*o, n.0)).collect();
     let defaults: HashSet<u64> = export.realm.zerver_defaultstream.iter().map(|d| d.stream).collect();
     for stream in &export.realm.zerver_stream {
         let (id, recipient_id) = streams[&stream.id];
@@ -236,7 +305,10 @@ pub fn plan(
             realm_id,
             name: stream.name.clone(),
             description: stream.description.clone(),
-            rendered_description: paragraph(&stream.description),
+            rendered_description: match &stream.rendered_description {
+                Some(html) => remap_attribute(html, "data-stream-id", &stream_numbers),
+                None => paragraph(&stream.description),
+            },
             date_created: stream.date_created as i64,
             creator_id: stream.creator.and_then(|c| users.get(&c).copied()),
             invite_only: stream.invite_only,
@@ -250,7 +322,7 @@ pub fn plan(
             topics_policy: "inherit".to_owned(),
             is_default: defaults.contains(&stream.id),
             folder_id: None,
-            permissions: Default::default(),
+            permissions: Box::new(settings::channel_permissions(&stream.rest, group_setting)),
         }));
         counts.channels += 1;
     }
@@ -269,66 +341,6 @@ pub fn plan(
             ..Subscription::new(users[&sub.user_profile], *stream, color)
         }));
         counts.subscriptions += 1;
-    }
-
-    // User groups: Zulip's system groups are Confab's own; the others get new ids.
-    let named: HashMap<u64, &NamedGroupRow> =
-        export.realm.zerver_namedusergroup.iter().filter_map(|g| g.group_id().map(|id| (id, g))).collect();
-    let mut groups: HashMap<u64, UserGroupId> = HashMap::new();
-    for (&old, group) in &named {
-        let id = match system_by_name.get(&group.name).filter(|_| group.is_system_group) {
-            Some(&system) => system,
-            None => UserGroupId(group_ids.take()),
-        };
-        groups.insert(old, id);
-    }
-    let mut members: HashMap<u64, Vec<UserId>> = HashMap::new();
-    for m in &export.realm.zerver_usergroupmembership {
-        members.entry(m.user_group).or_default().push(users[&m.user_profile]);
-    }
-    let mut subgroups: HashMap<u64, Vec<UserGroupId>> = HashMap::new();
-    for n in &export.realm.zerver_groupgroupmembership {
-        if let Some(&sub) = groups.get(&n.subgroup) {
-            subgroups.entry(n.supergroup).or_default().push(sub);
-        }
-    }
-    let setting = |old: Option<u64>, default: &str| -> GroupSetting {
-        match old {
-            Some(old) if groups.contains_key(&old) => GroupSetting::Named(groups[&old]),
-            Some(old) => GroupSetting::Anonymous {
-                direct_members: members.get(&old).cloned().unwrap_or_default(),
-                direct_subgroups: subgroups.get(&old).cloned().unwrap_or_default(),
-            },
-            None => GroupSetting::Named(system_by_name[default]),
-        }
-    };
-    let mut user_groups = Vec::new();
-    let mut ordered: Vec<(&u64, &&NamedGroupRow)> = named.iter().collect();
-    ordered.sort_by_key(|(old, _)| **old);
-    for (old, group) in ordered {
-        if group.is_system_group && system_by_name.contains_key(&group.name) {
-            continue;
-        }
-        let nobody = SystemGroup::Nobody.name();
-        user_groups.push(Change::PutUserGroup(Box::new(UserGroup {
-            id: groups[old],
-            realm_id,
-            name: group.name.clone(),
-            description: group.description.clone(),
-            creator_id: group.creator.and_then(|c| users.get(&c).copied()),
-            date_created: group.date_created.map(|d| d as i64),
-            system: None,
-            direct_members: members.get(old).cloned().unwrap_or_default(),
-            direct_subgroups: subgroups.get(old).cloned().unwrap_or_default(),
-            deactivated: group.deactivated,
-            can_add_members_group: setting(group.can_add_members_group, nobody),
-            can_join_group: setting(group.can_join_group, nobody),
-            can_leave_group: setting(group.can_leave_group, SystemGroup::Everyone.name()),
-            can_manage_group: setting(group.can_manage_group, nobody),
-            can_mention_group: setting(group.can_mention_group, SystemGroup::Everyone.name()),
-            can_remove_members_group: setting(group.can_remove_members_group, nobody),
-        })));
-        counts.user_groups += 1;
     }
 
     // Custom emoji: same file names, under the new organization's folder.
@@ -479,14 +491,16 @@ pub fn plan(
     let phases = vec![
         Phase { name: "organization", changes: organization },
         Phase { name: "users", changes: people },
-        Phase { name: "channels and subscriptions", changes: channels },
         Phase { name: "user groups", changes: user_groups },
+        Phase { name: "channels and subscriptions", changes: channels },
         Phase { name: "custom emoji", changes: emoji },
         Phase { name: "messages", changes: inserts },
         Phase { name: "reactions", changes: extras },
         Phase { name: "uploads", changes: uploads },
     ];
-    Ok(Plan { realm: Realm { deactivated: false, ..realm }, unrendered, phases, counts })
+    let settings =
+        settings::realm_settings(&row.rest, |old| streams.get(&old).map(|(new, _)| new.0), group_setting);
+    Ok(Plan { realm: Realm { deactivated: false, settings, ..realm }, unrendered, phases, counts })
 }
 
 /// The flag bits Confab keeps: Zulip's `UserMessage` bits up to `is_private`; the next,
