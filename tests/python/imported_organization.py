@@ -93,7 +93,11 @@ path = link.split('href="')[1].split('"')[0] if 'href="' in link else ""
 download = requests.get(site + path, auth=("bob@acme.example", bob_key))
 check("Bob downloads the same bytes", download.status_code == 200 and download.content == fixture.UPLOAD_BYTES, f"{download.status_code}")
 attachments = ok(bob.call_endpoint("attachments", method="GET"), "Bob lists his uploads")["attachments"]
-check("the upload is Bob's, linked from its message", [(a["name"], [m["id"] for m in a["messages"]]) for a in attachments] == [("spec.txt", [spec["id"]])], repr(attachments))
+check("the uploads are Bob's, linked from their message", sorted((a["name"], [m["id"] for m in a["messages"]]) for a in attachments) == [("diagram.png", [spec["id"]]), ("spec.txt", [spec["id"]])], repr(attachments))
+thumbnail = link.split('src="')[1].split('"')[0] if 'src="' in link else ""
+check("the image's preview points at this organization's thumbnail", thumbnail.startswith("/user_uploads/thumbnail/") and fixture.IMAGE_PATH not in thumbnail, repr(thumbnail))
+preview = requests.get(site + thumbnail, auth=("bob@acme.example", bob_key))
+check("the thumbnail was made", preview.status_code == 200 and preview.content[:4] == b"RIFF" and preview.content[8:12] == b"WEBP", f"{preview.status_code} {preview.headers.get('content-type')}")
 
 groups = ok(ada.get_user_groups(), "Ada lists the user groups")["user_groups"]
 designers = [g for g in groups if g["name"] == "designers"]

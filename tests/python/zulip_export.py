@@ -27,6 +27,7 @@ ADA_PASSWORD = "ada's old password"
 ADA_HASH = "argon2$argon2id$v=19$m=1024,t=1,p=1$c29tZXNhbHRzb21lc2FsdA$Qs+SHcNUsUvu8Va0a/6Y4qlRPAOQUEsYgdbInBgZIpg"
 UPLOAD_PATH = f"{REALM}/ab/cdEfGhIjKlMnOpQrStUvWx/spec.txt"
 UPLOAD_BYTES = b"The spec, version 3.\n" + bytes(range(256))
+IMAGE_PATH = f"{REALM}/cd/Zx9yW8vU7tS6rQ5pO4nM3lK2/diagram.png"
 EMOJI_ID = 8
 # Flags, by Zulip's UserMessage bits.
 READ, STARRED, MENTIONED = 1, 2, 8
@@ -45,6 +46,7 @@ def png(width, height, rgb):
 
 
 AVATAR_BYTES = png(4, 4, (200, 30, 30))
+IMAGE_BYTES = png(40, 30, (10, 160, 90))
 EMOJI_BYTES = png(8, 8, (30, 30, 200))
 
 
@@ -148,7 +150,9 @@ def messages_json():
     messages = [
         message(100, ADA, 30, "greetings", f"Hello **world**, @**Bob Builder** in #**design**", MESSAGE_1_HTML, 1700001000.25,
                 last_edit_time=1700001060.0, edit_history=json.dumps(edit), has_link=True),
-        message(101, BOB, 31, "plans", f"The spec: {link}", f'<p>The spec: <a href="/user_uploads/{UPLOAD_PATH}">spec.txt</a></p>',
+        message(101, BOB, 31, "plans", f"The spec: {link} and [diagram.png](/user_uploads/{IMAGE_PATH})",
+                f'<p>The spec: <a href="/user_uploads/{UPLOAD_PATH}">spec.txt</a> and <a href="/user_uploads/{IMAGE_PATH}">diagram.png</a></p>\n'
+                f'<div class="message_inline_image"><a href="/user_uploads/{IMAGE_PATH}" title="diagram.png"><img data-original-content-type="image/png" data-original-dimensions="40x30" src="/user_uploads/thumbnail/{IMAGE_PATH}/840x560.webp"></a></div>',
                 1700002000.0, has_attachment=True, has_link=True, sending_client=2),
         message(102, ADA, 21, "", "Hi Bob, a secret.", "<p>Hi Bob, a secret.</p>", 1700003000.0),
         message(103, CY, 40, "", "Group hello, **all** of you", None, 1700004000.0),
@@ -169,6 +173,9 @@ def attachment_json():
     return {"zerver_attachment": [{
         "id": 70, "file_name": "spec.txt", "path_id": UPLOAD_PATH, "owner": BOB, "realm": REALM,
         "create_time": 1700001900.0, "size": len(UPLOAD_BYTES), "content_type": "text/plain",
+        "is_realm_public": False, "is_web_public": False, "messages": [101], "scheduled_messages": []}, {
+        "id": 71, "file_name": "diagram.png", "path_id": IMAGE_PATH, "owner": BOB, "realm": REALM,
+        "create_time": 1700001950.0, "size": len(IMAGE_BYTES), "content_type": None,
         "is_realm_public": False, "is_web_public": False, "messages": [101], "scheduled_messages": []}]}
 
 
@@ -184,8 +191,9 @@ def files(breaking):
         "attachment.json": json.dumps(attachment_json(), indent=2),
         "analytics.json": json.dumps({"analytics_realmcount": [], "analytics_streamcount": [], "analytics_usercount": []}),
         "uploads/records.json": json.dumps([dict(record, user_profile_id=BOB, user_profile_email="bob@acme.example",
-                                                 s3_path=UPLOAD_PATH, path=UPLOAD_PATH)]),
+                                                 s3_path=p, path=p) for p in (UPLOAD_PATH, IMAGE_PATH)]),
         f"uploads/{UPLOAD_PATH}": UPLOAD_BYTES,
+        f"uploads/{IMAGE_PATH}": IMAGE_BYTES,
         "avatars/records.json": json.dumps([
             dict(record, user_profile_id=ADA, user_profile_email="ada@acme.example", avatar_version=2, s3_path=p, path=p)
             for p in (f"{avatar}.original", f"{avatar}.png", f"{avatar}-medium.png")]),

@@ -81,7 +81,7 @@ fn an_imported_organization_reads_back_through_the_python_client() {
         "2 reactions",
         "1 user groups",
         "1 custom emoji",
-        "1 uploads",
+        "2 uploads",
         "1 avatars",
     ] {
         assert!(summary.contains(line), "the summary counts {line}: {summary}");

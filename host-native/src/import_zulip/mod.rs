@@ -225,9 +225,10 @@ fn keep_files(
         let (short, long) = random.split_at(2);
         let name = confab_core::api::uploads::sanitize_file_name(&attachment.file_name);
         let path_id = format!("{}/{short}/{long}/{name}", realm.0);
+        let content_type = plan::content_type(attachment);
         targets.insert(
             export.upload_files[&attachment.path_id].clone(),
-            Target::Upload(attachment.path_id.clone(), path_id),
+            Target::Upload { old: attachment.path_id.clone(), new: path_id, content_type },
         );
     }
     for (&user, file) in &export.avatar_files {
@@ -250,9 +251,12 @@ fn keep_files(
     };
     contents.for_each_file(&wanted, |path, bytes| {
         match &targets[path] {
-            Target::Upload(old, new) => {
+            Target::Upload { old, new, content_type } => {
                 keep(new, &bytes)?;
                 kept.uploads.insert(old.clone(), new.clone());
+                if let Some(image) = thumbnail(files, new, content_type)? {
+                    kept.images.insert(old.clone(), image);
+                }
             }
             Target::Avatar(user) => match ImageFormat::sniff(&bytes) {
                 Some(format) => {
@@ -279,9 +283,38 @@ fn keep_files(
     Ok(kept)
 }
 
+/// Thumbnails an image kept as an upload, as the upload route does, so that the thumbnails
+/// Zulip's rendered HTML shows are there. An image that cannot be thumbnailed stays a plain
+/// file, as it would on upload.
+fn thumbnail(
+    files: &FileStore,
+    path_id: &str,
+    content_type: &str,
+) -> Result<Option<confab_core::model::ImageAttachment>, String> {
+    if !confab_core::api::uploads::may_thumbnail(content_type) {
+        return Ok(None);
+    }
+    let Some(path) = files.path(path_id) else { return Ok(None) };
+    match crate::thumbnails::make(&path, content_type) {
+        Ok(made) => {
+            for (name, bytes) in &made.files {
+                let thumbnail = confab_core::thumbnails::thumbnail_path_id(path_id, name);
+                files
+                    .keep_bytes(&thumbnail, bytes)
+                    .map_err(|e| format!("cannot write {thumbnail} in the data directory: {e}"))?;
+            }
+            Ok(Some(made.image))
+        }
+        Err(why) => {
+            progress(&format!("{path_id} stays a plain file: {}", why.0));
+            Ok(None)
+        }
+    }
+}
+
 enum Target {
-    /// An upload: its old path id and its new one.
-    Upload(String, String),
+    /// An upload: its old path id, its new one, its content type.
+    Upload { old: String, new: String, content_type: String },
     /// The avatar of the user with this (old) id.
     Avatar(u64),
     /// A custom emoji's image, by its path id in the file store.

@@ -29,6 +29,8 @@ pub struct KeptFiles {
     pub avatars: HashMap<u64, String>,
     /// Attachment path id → its new path id.
     pub uploads: HashMap<String, String>,
+    /// Attachment path id → the image thumbnailed, as an upload's is.
+    pub images: HashMap<String, ImageAttachment>,
 }
 
 /// What was imported, counted for the summary.
@@ -477,13 +479,10 @@ pub fn plan(
             path_id: path_id.clone(),
             file_name: attachment.file_name.clone(),
             size: attachment.size,
-            content_type: attachment
-                .content_type
-                .clone()
-                .unwrap_or_else(|| "application/octet-stream".to_owned()),
+            content_type: content_type(attachment),
             create_time: attachment.create_time as i64,
             message_ids: attachment.messages.iter().map(|m| new_message_ids[m]).collect(),
-            image: None,
+            image: kept.images.get(&attachment.path_id).cloned(),
         }));
         counts.uploads += 1;
     }
@@ -549,6 +548,19 @@ fn edit_history(message: &MessageRow, ids: &IdMaps, paths: &[(String, String)]) 
             topic: edit.topic,
         })
         .collect()
+}
+
+/// An upload's content type: as recorded, else an image's guessed from its name (as Zulip's
+/// import guesses), else unknown.
+pub fn content_type(attachment: &format::AttachmentRow) -> String {
+    attachment
+        .content_type
+        .clone()
+        .or_else(|| {
+            confab_core::images::ImageFormat::from_extension(&attachment.file_name)
+                .map(|f| f.content_type().to_owned())
+        })
+        .unwrap_or_else(|| "application/octet-stream".to_owned())
 }
 
 /// Text shown as one HTML paragraph: what a message the renderer refuses shows.
