@@ -117,6 +117,15 @@ check("Ada's settings came along", state["user_settings"]["twenty_four_hour_time
 check("moderators post in design", streams["design"].get("can_send_message_group") == group_ids["role:moderators"], repr(streams["design"].get("can_send_message_group")))
 check("the channel description is Zulip's rendering", streams["general"].get("rendered_description") == "<p>Everyone</p>", repr(streams["general"].get("rendered_description")))
 
+linkifiers = ok(ada.get_realm_linkifiers(), "Ada lists the linkifiers")["linkifiers"]
+check("the linkifier is there", [(l["pattern"], l["url_template"]) for l in linkifiers] == [("#(?P<id>[0-9]+)", "https://tracker.example/{id}")], repr(linkifiers))
+personal = ok(ada.register(fetch_event_types=["muted_users"]), "Ada registers for her mutes")
+check("Ada still mutes Cy", [m["id"] for m in personal["muted_users"]] == [ids["cy@acme.example"]], repr(personal["muted_users"]))
+bobs_state = ok(bob.register(fetch_event_types=["alert_words", "user_topic"]), "Bob registers for alert words and topics")
+check("Bob's alert word is there", bobs_state["alert_words"] == ["anvil"], repr(bobs_state["alert_words"]))
+topics = sorted((t["stream_id"], t["topic_name"], t["visibility_policy"]) for t in bobs_state["user_topics"])
+check("Bob follows greetings and mutes plans", topics == sorted([(general_id, "greetings", 3), (design_id, "plans", 1)]), repr(topics))
+
 avatar_url = members["ada@acme.example"]["avatar_url"]
 avatar = requests.get(site + avatar_url if avatar_url.startswith("/") else avatar_url)
 check("Ada's avatar is the one she uploaded", avatar.status_code == 200 and avatar.content == fixture.AVATAR_BYTES, f"{avatar_url} {avatar.status_code}")

@@ -132,6 +132,13 @@ def realm_json():
             {"id": 2, "message": 103, "user_profile": ADA, "emoji_name": "octopus_dance", "emoji_code": str(EMOJI_ID), "reaction_type": "realm_emoji"},
         ],
         "zerver_client": [{"id": 1, "name": "website"}, {"id": 2, "name": "ZulipMobile"}],
+        "zerver_realmfilter": [{"id": 1, "realm": REALM, "pattern": "#(?P<id>[0-9]+)", "url_template": "https://tracker.example/{id}", "order": 0}],
+        "zerver_alertword": [{"id": 1, "realm": REALM, "user_profile": BOB, "word": "anvil"}],
+        "zerver_muteduser": [{"id": 1, "user_profile": ADA, "muted_user": CY, "date_muted": 1700000500.0}],
+        "zerver_usertopic": [
+            {"id": 1, "user_profile": BOB, "stream": GENERAL, "recipient": 30, "topic_name": "greetings", "last_updated": 1700000600.0, "visibility_policy": 3},
+            {"id": 2, "user_profile": BOB, "stream": DESIGN, "recipient": 31, "topic_name": "plans", "last_updated": 1700000700.0, "visibility_policy": 1},
+        ],
         "import_source": "zulip",
     }
 

@@ -210,6 +210,27 @@ impl Export {
                 ));
             }
         }
+        for word in &realm.zerver_alertword {
+            if !users.contains(&word.user_profile) {
+                problems.add(format!("an alert word names the unknown user {}", word.user_profile));
+            }
+        }
+        for muted in &realm.zerver_muteduser {
+            if !users.contains(&muted.user_profile) || !users.contains(&muted.muted_user) {
+                problems.add(format!(
+                    "a muting names user {} or {}, missing from the export",
+                    muted.user_profile, muted.muted_user
+                ));
+            }
+        }
+        for topic in &realm.zerver_usertopic {
+            if !users.contains(&topic.user_profile) || !streams.contains(&topic.stream) {
+                problems.add(format!(
+                    "a topic preference names user {} and channel {}, not both in the export",
+                    topic.user_profile, topic.stream
+                ));
+            }
+        }
         for attachment in &self.attachments {
             if !users.contains(&attachment.owner) {
                 problems

@@ -46,6 +46,14 @@ pub struct RealmFile {
     pub zerver_client: Vec<ClientRow>,
     #[serde(default)]
     pub zerver_defaultstream: Vec<DefaultStreamRow>,
+    #[serde(default)]
+    pub zerver_realmfilter: Vec<LinkifierRow>,
+    #[serde(default)]
+    pub zerver_alertword: Vec<AlertWordRow>,
+    #[serde(default)]
+    pub zerver_muteduser: Vec<MutedUserRow>,
+    #[serde(default)]
+    pub zerver_usertopic: Vec<UserTopicRow>,
 }
 
 #[derive(Debug, Deserialize)]
@@ -254,6 +262,37 @@ pub struct ClientRow {
 #[derive(Debug, Deserialize)]
 pub struct DefaultStreamRow {
     pub stream: u64,
+}
+
+#[derive(Debug, Deserialize)]
+pub struct LinkifierRow {
+    pub pattern: String,
+    pub url_template: String,
+    #[serde(default)]
+    pub order: u64,
+}
+
+#[derive(Debug, Deserialize)]
+pub struct AlertWordRow {
+    pub user_profile: u64,
+    pub word: String,
+}
+
+#[derive(Debug, Deserialize)]
+pub struct MutedUserRow {
+    pub user_profile: u64,
+    pub muted_user: u64,
+    pub date_muted: f64,
+}
+
+/// A user's visibility policy for a topic (muted, unmuted, followed).
+#[derive(Debug, Deserialize)]
+pub struct UserTopicRow {
+    pub user_profile: u64,
+    pub stream: u64,
+    pub topic_name: String,
+    pub last_updated: f64,
+    pub visibility_policy: i64,
 }
 
 /// `messages-000001.json` and the files after it: up to 1,000 messages each, with every

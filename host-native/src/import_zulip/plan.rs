@@ -80,6 +80,8 @@ pub fn plan(
     let mut message_ids = IdAllocator::new(store, IdKind::Message)?;
     let mut emoji_ids = IdAllocator::new(store, IdKind::RealmEmoji)?;
     let mut attachment_ids = IdAllocator::new(store, IdKind::Attachment)?;
+    let mut linkifier_ids = IdAllocator::new(store, IdKind::Linkifier)?;
+    let mut record_ids = IdAllocator::new(store, IdKind::Record)?;
     let realm_id = RealmId(IdAllocator::new(store, IdKind::Realm)?.take());
     let mut counts = Counts::default();
 
@@ -127,6 +129,17 @@ pub fn plan(
         })
         .collect();
     organization.extend(system_groups);
+    let mut linkifiers: Vec<_> = export.realm.zerver_realmfilter.iter().collect();
+    linkifiers.sort_by_key(|l| l.order);
+    for (order, linkifier) in linkifiers.into_iter().enumerate() {
+        organization.push(Change::PutLinkifier(Linkifier {
+            id: linkifier_ids.take(),
+            realm_id,
+            pattern: linkifier.pattern.clone(),
+            url_template: linkifier.url_template.clone(),
+            order: order as u64,
+        }));
+    }
 
     // Users.
     let mut users: HashMap<u64, UserId> = HashMap::new();
@@ -487,6 +500,37 @@ pub fn plan(
         counts.uploads += 1;
     }
 
+    // What users keep for themselves: alert words, muted users, topic preferences.
+    let mut personal_records = Vec::new();
+    let mut words: BTreeMap<UserId, Vec<String>> = BTreeMap::new();
+    for word in &export.realm.zerver_alertword {
+        words.entry(users[&word.user_profile]).or_default().push(word.word.clone());
+    }
+    personal_records.extend(words.into_iter().map(|(user, words)| Change::PutAlertWords(user, words)));
+    for muted in &export.realm.zerver_muteduser {
+        personal_records.push(Change::PutRecord {
+            user: users[&muted.user_profile],
+            kind: RecordKind::MutedUser,
+            id: users[&muted.muted_user].0,
+            value: serde_json::json!({"timestamp": muted.date_muted as i64}),
+        });
+    }
+    // A policy of 0 (inherit) is no preference.
+    for topic in export.realm.zerver_usertopic.iter().filter(|t| t.visibility_policy != 0) {
+        let stream = streams[&topic.stream].0;
+        personal_records.push(Change::PutRecord {
+            user: users[&topic.user_profile],
+            kind: RecordKind::UserTopic,
+            id: record_ids.take(),
+            value: serde_json::json!({
+                "stream_id": stream,
+                "topic_name": topic.topic_name,
+                "last_updated": topic.last_updated as i64,
+                "visibility_policy": topic.visibility_policy,
+            }),
+        });
+    }
+
     let phases = vec![
         Phase { name: "organization", changes: organization },
         Phase { name: "users", changes: people },
@@ -495,6 +539,7 @@ pub fn plan(
         Phase { name: "custom emoji", changes: emoji },
         Phase { name: "messages", changes: inserts },
         Phase { name: "reactions", changes: extras },
+        Phase { name: "alert words, muted users and topics", changes: personal_records },
         Phase { name: "uploads", changes: uploads },
     ];
     let settings =
