@@ -53,6 +53,11 @@ impl Contents {
         self.json.get(path).map(Vec::as_slice)
     }
 
+    /// Drops the JSON files' bytes, once parsed.
+    pub fn forget_json(&mut self) {
+        self.json.clear();
+    }
+
     /// Whether the export holds a file (not a JSON one) at this path.
     pub fn has_file(&self, path: &str) -> bool {
         self.files.contains_key(path)

@@ -51,8 +51,9 @@ const BATCH: usize = 1000;
 pub fn import_zulip(args: ImportArgs) -> Result<(), String> {
     let refused = |e: String| format!("cannot import {}: {e}", args.export.display());
     progress(&format!("reading {}", args.export.display()));
-    let contents = archive::Contents::read(&args.export).map_err(refused)?;
+    let mut contents = archive::Contents::read(&args.export).map_err(refused)?;
     let export = export::Export::read(&contents).map_err(refused)?;
+    contents.forget_json();
     let exported = &export.realm.zerver_realm[0];
     let subdomain = args.subdomain.clone().unwrap_or_else(|| exported.string_id.clone());
     progress(&format!(
