@@ -1,0 +1,117 @@
+//! Users (accounts, mirror accounts, bots) with their credentials and settings, and what they
+//! keep for themselves: alert words, muted users, topic preferences.
+
+use std::collections::{BTreeMap, HashSet};
+
+use confab_core::ids::{RecipientId, UserId};
+use confab_core::model::{
+    BotType, Credentials, EmailVisibility, Recipient, RecipientKind, RecordKind, Role, User,
+};
+use confab_core::store::Change;
+use confab_core::{ApiError, ApiResult};
+use serde_json::json;
+
+use super::{ApiKeys, Planner};
+use crate::import_zulip::format::UserRow;
+use crate::import_zulip::rewrite::password_phc;
+use crate::import_zulip::settings;
+
+impl Planner<'_> {
+    /// Every user, in id order. Zulip's system bots are the notification bot.
+    pub(super) fn users(&mut self, api_keys: &ApiKeys) -> ApiResult<Vec<Change>> {
+        let mut rows: Vec<&UserRow> = self.export.user_rows().collect();
+        rows.sort_by_key(|u| u.id);
+        for user in &rows {
+            self.users.insert(user.id, UserId(self.ids.user.take()));
+        }
+        for crossrealm in &self.export.realm.zerver_userprofile_crossrealm {
+            self.users.insert(crossrealm.id, self.bot);
+        }
+        let mirrors: HashSet<u64> =
+            self.export.realm.zerver_userprofile_mirrordummy.iter().map(|u| u.id).collect();
+        let mut changes = Vec::new();
+        for user in rows {
+            let id = self.users[&user.id];
+            let recipient = RecipientId(self.ids.recipient.take());
+            self.personal.insert(user.id, recipient);
+            let visibility =
+                user.email_address_visibility.and_then(EmailVisibility::from_value).unwrap_or_default();
+            // As `api::users::api_email` makes it, on the exporting server's domain: the
+            // importing server's is not known here.
+            let email = match visibility {
+                EmailVisibility::Everyone => user.delivery_email.clone(),
+                _ => format!("user{}@{}", id.0, user.email.rsplit('@').next().unwrap_or("localhost")),
+            };
+            let password_hash = user.password.as_deref().and_then(password_phc);
+            // Django marks an unusable password with a leading `!`: nothing is lost there.
+            if user.password.as_deref().is_some_and(|p| !p.starts_with('!') && password_hash.is_none()) {
+                self.counts.passwords_dropped += 1;
+            }
+            changes
+                .push(Change::PutRecipient(Recipient { id: recipient, kind: RecipientKind::Personal(id) }));
+            changes.push(Change::PutUser(User {
+                id,
+                realm_id: self.realm.id,
+                email,
+                delivery_email: user.delivery_email.clone(),
+                email_address_visibility: visibility,
+                full_name: user.full_name.clone(),
+                role: Role::from_value(user.role).unwrap_or(Role::Member),
+                bot_type: user
+                    .is_bot
+                    .then(|| user.bot_type.and_then(BotType::from_value).unwrap_or(BotType::Generic)),
+                bot_owner_id: self.user(user.bot_owner),
+                is_active: user.is_active && !mirrors.contains(&user.id),
+                date_joined: user.date_joined as i64,
+                timezone: user.timezone.clone(),
+                avatar_version: 1,
+                avatar: self.kept.avatars.get(&user.id).cloned(),
+                personal_recipient: recipient,
+            }));
+            let api_key = api_keys.get(&user.id).cloned().ok_or_else(|| ApiError::internal("no API key"))?;
+            changes.push(Change::PutCredentials(id, Credentials { api_key, password_hash }));
+            let changed = settings::user_settings(&user.rest);
+            if !changed.is_empty() {
+                changes.push(Change::PutUserSettings(id, changed));
+            }
+            self.counts.users += 1;
+        }
+        self.counts.avatars = self.kept.avatars.len();
+        Ok(changes)
+    }
+
+    /// Alert words, muted users and topic preferences (muted, unmuted, followed topics), as
+    /// Confab's own endpoints store them.
+    pub(super) fn personal_records(&mut self) -> Vec<Change> {
+        let realm = &self.export.realm;
+        let mut changes = Vec::new();
+        let mut words: BTreeMap<UserId, Vec<String>> = BTreeMap::new();
+        for word in &realm.zerver_alertword {
+            words.entry(self.users[&word.user_profile]).or_default().push(word.word.clone());
+        }
+        changes.extend(words.into_iter().map(|(user, words)| Change::PutAlertWords(user, words)));
+        for muted in &realm.zerver_muteduser {
+            changes.push(Change::PutRecord {
+                user: self.users[&muted.user_profile],
+                kind: RecordKind::MutedUser,
+                id: self.users[&muted.muted_user].0,
+                value: json!({"timestamp": muted.date_muted as i64}),
+            });
+        }
+        // A policy of 0 (inherit) is no preference.
+        for topic in realm.zerver_usertopic.iter().filter(|t| t.visibility_policy != 0) {
+            changes.push(Change::PutRecord {
+                user: self.users[&topic.user_profile],
+                kind: RecordKind::UserTopic,
+                id: self.ids.record.take(),
+                value: json!({
+                    "stream_id": self.streams[&topic.stream].0,
+                    "topic_name": topic.topic_name,
+                    "last_updated": topic.last_updated as i64,
+                    "visibility_policy": topic.visibility_policy,
+                }),
+            });
+        }
+        changes
+    }
+}
