@@ -109,6 +109,12 @@ impl Export {
             if !emails.insert(user.delivery_email.to_lowercase()) {
                 problems.add(format!("the email {} belongs to two users", user.delivery_email));
             }
+            if let Err(e) = confab_core::api::users::validate_email(&user.delivery_email) {
+                problems.add(format!("user {}: {}", user.id, e.msg));
+            }
+            if user.full_name.trim().is_empty() {
+                problems.add(format!("user {} has no name", user.id));
+            }
             if confab_core::model::Role::from_value(user.role).is_none() {
                 problems.add(format!("user {} has the unknown role {}", user.id, user.role));
             }
@@ -121,6 +127,12 @@ impl Export {
             }
         }
         let streams: HashSet<u64> = realm.zerver_stream.iter().map(|s| s.id).collect();
+        let mut names = HashSet::new();
+        for stream in &realm.zerver_stream {
+            if !names.insert(stream.name.to_lowercase()) {
+                problems.add(format!("two channels are named {:?}", stream.name));
+            }
+        }
         let groups_dm: HashSet<u64> = realm.zerver_huddle.iter().map(|h| h.id).collect();
         let mut recipients: HashSet<u64> =
             realm.zerver_userprofile_crossrealm.iter().map(|b| b.recipient_id).collect();
