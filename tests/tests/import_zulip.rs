@@ -1,6 +1,7 @@
 //! `confab import-zulip`: an organization exported in Zulip's format (written by
 //! `tests/python/zulip_export.py`) is imported into a data directory, served, and read back
-//! with the Python `zulip` client (`tests/python/imported_organization.py`). A broken export,
+//! with the Python `zulip` client (`tests/python/imported_organization.py`); `confab verify`
+//! finds every index and reference of the import in order. A broken export,
 //! one from an unsupported Zulip version, and a second import of the same organization are
 //! refused with a clear message, having written nothing.
 
@@ -88,6 +89,12 @@ fn an_imported_organization_reads_back_through_the_python_client() {
     }
     let progress = text(&imported.stderr);
     assert!(progress.contains("messages 5/5"), "progress is shown per phase: {progress}");
+    let verified = confab(&["verify".as_ref(), data_dir.as_os_str()]);
+    assert!(
+        verified.status.success(),
+        "every record, index, reference and file of the import checks out: {}",
+        text(&verified.stdout)
+    );
 
     // Bob's export had no password: his new API key is what `confab zuliprc` gives.
     let bob_rc = dir.path().join("bob.zuliprc");
