@@ -167,3 +167,45 @@ fn a_broken_or_unsupported_export_is_refused_before_anything_is_written() {
     let refused = import(&not_a_tarball, &dir.path().join("data-text"));
     assert!(text(&refused.stderr).contains("is not a gzipped tar file"), "{}", text(&refused.stderr));
 }
+
+#[test]
+fn the_exported_subdomain_is_kept_unless_another_is_named() {
+    let dir = tempfile::tempdir().expect("a temporary directory");
+    let data_dir = dir.path().join("data");
+    let fixture = export(dir.path(), None);
+    let import_as = |subdomain: Option<&str>| {
+        let mut args: Vec<&std::ffi::OsStr> =
+            vec!["import-zulip".as_ref(), fixture.as_os_str(), "--data-dir".as_ref(), data_dir.as_os_str()];
+        if let Some(subdomain) = subdomain {
+            args.push("--subdomain".as_ref());
+            args.push(subdomain.as_ref());
+        }
+        confab(&args)
+    };
+    let first = import_as(None);
+    assert!(first.status.success(), "{}", text(&first.stderr));
+    assert!(
+        text(&first.stdout).starts_with("Imported 'Acme Corp' (id 1) at subdomain 'anvils':"),
+        "{}",
+        text(&first.stdout)
+    );
+    // A second copy beside the first: every id is allocated after the first copy's.
+    let second = import_as(Some("forge"));
+    assert!(second.status.success(), "{}", text(&second.stderr));
+    assert!(
+        text(&second.stdout).starts_with("Imported 'Acme Corp' (id 2) at subdomain 'forge':"),
+        "{}",
+        text(&second.stdout)
+    );
+    let taken = import_as(None);
+    assert!(
+        text(&taken.stderr).contains(
+            "the subdomain 'anvils' cannot be used: Subdomain already in use. Please choose a different one. \
+             (choose another with --subdomain)"
+        ),
+        "{}",
+        text(&taken.stderr)
+    );
+    let verified = confab(&["verify".as_ref(), data_dir.as_os_str()]);
+    assert!(verified.status.success(), "both copies check out: {}", text(&verified.stdout));
+}
