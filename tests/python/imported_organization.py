@@ -126,6 +126,15 @@ check("Bob's alert word is there", bobs_state["alert_words"] == ["anvil"], repr(
 topics = sorted((t["stream_id"], t["topic_name"], t["visibility_policy"]) for t in bobs_state["user_topics"])
 check("Bob follows greetings and mutes plans", topics == sorted([(general_id, "greetings", 3), (design_id, "plans", 1)]), repr(topics))
 
+fields = {f["name"]: f for f in ok(ada.call_endpoint("realm/profile_fields", method="GET"), "Ada lists the profile fields")["custom_fields"]}
+check("the profile fields are there", set(fields) == {"Team", "Mentor"} and fields["Mentor"]["hint"] == "Who helps", repr(fields))
+profiles = {m["delivery_email"] or m["email"]: m for m in ok(ada.get_members({"include_custom_profile_fields": True}), "Ada lists profiles")["members"]}
+team, mentor = str(fields["Team"]["id"]), str(fields["Mentor"]["id"])
+check("Ada's team is kept", profiles["ada@acme.example"].get("profile_data", {}).get(team, {}).get("value") == "1", repr(profiles["ada@acme.example"].get("profile_data")))
+check("Bob's mentor is Ada, by her new id", profiles["bob@acme.example"].get("profile_data", {}).get(mentor, {}).get("value") == f"[{ids['ada@acme.example']}]", repr(profiles["bob@acme.example"].get("profile_data")))
+folders = ok(ada.call_endpoint("channel_folders", method="GET"), "Ada lists channel folders")["channel_folders"]
+check("the channel folder is there, holding design", [f["name"] for f in folders] == ["Engineering"] and streams["design"].get("folder_id") == folders[0]["id"], repr((folders, streams["design"].get("folder_id"))))
+
 avatar_url = members["ada@acme.example"]["avatar_url"]
 avatar = requests.get(site + avatar_url if avatar_url.startswith("/") else avatar_url)
 check("Ada's avatar is the one she uploaded", avatar.status_code == 200 and avatar.content == fixture.AVATAR_BYTES, f"{avatar_url} {avatar.status_code}")

@@ -75,7 +75,7 @@ def realm_json():
         "id": id, "realm": REALM, "name": name, "description": description,
         "rendered_description": f"<p>{description}</p>", "date_created": 1700000100.0, "creator": ADA,
         "invite_only": invite_only, "is_web_public": False, "history_public_to_subscribers": True,
-        "deactivated": False, "message_retention_days": None, "recipient": None,
+        "deactivated": False, "message_retention_days": None, "recipient": None, "folder": 3 if invite_only else None,
         "can_send_message_group": can_send, "can_remove_subscribers_group": 51}
     system = ["role:owners", "role:administrators", "role:moderators", "role:fullmembers", "role:members",
               "role:everyone", "role:internet", "role:nobody"]
@@ -133,6 +133,22 @@ def realm_json():
         ],
         "zerver_client": [{"id": 1, "name": "website"}, {"id": 2, "name": "ZulipMobile"}],
         "zerver_realmfilter": [{"id": 1, "realm": REALM, "pattern": "#(?P<id>[0-9]+)", "url_template": "https://tracker.example/{id}", "order": 0}],
+        "zerver_customprofilefield": [
+            {"id": 1, "realm": REALM, "name": "Team", "hint": "", "order": 1, "field_type": 3,
+             "field_data": json.dumps({"0": {"text": "Anvils", "order": "1"}, "1": {"text": "Hammers", "order": "2"}}),
+             "display_in_profile_summary": True, "required": False, "editable_by_user": True},
+            {"id": 2, "realm": REALM, "name": "Mentor", "hint": "Who helps", "order": 2, "field_type": 6,
+             "field_data": "", "display_in_profile_summary": False, "required": False, "editable_by_user": True},
+        ],
+        "zerver_customprofilefieldvalue": [
+            {"id": 1, "user_profile": ADA, "field": 1, "value": "1", "rendered_value": None},
+            {"id": 2, "user_profile": BOB, "field": 2, "value": json.dumps([ADA]), "rendered_value": None},
+        ],
+        "zerver_channelfolder": [
+            {"id": 3, "realm": REALM, "name": "Engineering", "description": "Building things",
+             "rendered_description": "<p>Building things</p>", "order": 0, "creator": ADA,
+             "date_created": 1700000050.0, "is_archived": False},
+        ],
         "zerver_alertword": [{"id": 1, "realm": REALM, "user_profile": BOB, "word": "anvil"}],
         "zerver_muteduser": [{"id": 1, "user_profile": ADA, "muted_user": CY, "date_muted": 1700000500.0}],
         "zerver_usertopic": [

@@ -13,6 +13,9 @@ use super::format::*;
 /// only the version that wrote the export; Confab reads the format these versions write.
 pub const SUPPORTED_MAJOR_VERSIONS: std::ops::RangeInclusive<u32> = 10..=11;
 
+/// Zulip's `CustomProfileField.USER`: values are lists of user ids.
+pub const USER_FIELD: i64 = 6;
+
 /// At most this many problems are listed.
 const MAX_PROBLEMS: usize = 20;
 
@@ -241,6 +244,38 @@ impl Export {
                     "a topic preference names user {} and channel {}, not both in the export",
                     topic.user_profile, topic.stream
                 ));
+            }
+        }
+        let fields: HashMap<u64, i64> =
+            realm.zerver_customprofilefield.iter().map(|f| (f.id, f.field_type)).collect();
+        for field in &realm.zerver_customprofilefield {
+            if confab_core::model::ProfileFieldType::from_value(field.field_type).is_none() {
+                problems.add(format!(
+                    "the profile field '{}' has the unknown type {}",
+                    field.name, field.field_type
+                ));
+            }
+        }
+        for value in &realm.zerver_customprofilefieldvalue {
+            if !users.contains(&value.user_profile) || !fields.contains_key(&value.field) {
+                problems.add(format!(
+                    "a profile value names user {} and field {}, not both in the export",
+                    value.user_profile, value.field
+                ));
+            } else if fields[&value.field] == USER_FIELD
+                && !serde_json::from_str::<Vec<u64>>(&value.value)
+                    .is_ok_and(|ids| ids.iter().all(|u| users.contains(u)))
+            {
+                problems.add(format!(
+                    "user {}'s value of field {} names unknown users",
+                    value.user_profile, value.field
+                ));
+            }
+        }
+        let folders: HashSet<u64> = realm.zerver_channelfolder.iter().map(|f| f.id).collect();
+        for stream in &realm.zerver_stream {
+            if let Some(folder) = stream.folder.filter(|f| !folders.contains(f)) {
+                problems.add(format!("channel '{}' is in the unknown folder {folder}", stream.name));
             }
         }
         for attachment in &self.attachments {

@@ -54,6 +54,12 @@ pub struct RealmFile {
     pub zerver_muteduser: Vec<MutedUserRow>,
     #[serde(default)]
     pub zerver_usertopic: Vec<UserTopicRow>,
+    #[serde(default)]
+    pub zerver_customprofilefield: Vec<ProfileFieldRow>,
+    #[serde(default)]
+    pub zerver_customprofilefieldvalue: Vec<ProfileValueRow>,
+    #[serde(default)]
+    pub zerver_channelfolder: Vec<ChannelFolderRow>,
 }
 
 #[derive(Debug, Deserialize)]
@@ -139,6 +145,9 @@ pub struct StreamRow {
     pub message_retention_days: Option<i64>,
     #[serde(default)]
     pub rendered_description: Option<String>,
+    /// The channel folder it is in.
+    #[serde(default)]
+    pub folder: Option<u64>,
     /// Group settings (`can_send_message_group`...) among the rest.
     #[serde(flatten)]
     pub rest: Map<String, Value>,
@@ -293,6 +302,54 @@ pub struct UserTopicRow {
     pub topic_name: String,
     pub last_updated: f64,
     pub visibility_policy: i64,
+}
+
+/// A custom profile field. `field_data` is JSON text (a select's options, an external
+/// account's kind).
+#[derive(Debug, Deserialize)]
+pub struct ProfileFieldRow {
+    pub id: u64,
+    pub name: String,
+    #[serde(default)]
+    pub hint: String,
+    #[serde(default)]
+    pub order: i64,
+    pub field_type: i64,
+    #[serde(default)]
+    pub field_data: Option<String>,
+    #[serde(default)]
+    pub display_in_profile_summary: bool,
+    #[serde(default)]
+    pub required: bool,
+    #[serde(default = "yes")]
+    pub editable_by_user: bool,
+}
+
+/// A user's value for a custom profile field; a user field's value is JSON text of user ids.
+#[derive(Debug, Deserialize)]
+pub struct ProfileValueRow {
+    pub user_profile: u64,
+    pub field: u64,
+    pub value: String,
+    #[serde(default)]
+    pub rendered_value: Option<String>,
+}
+
+#[derive(Debug, Deserialize)]
+pub struct ChannelFolderRow {
+    pub id: u64,
+    pub name: String,
+    #[serde(default)]
+    pub description: String,
+    #[serde(default)]
+    pub rendered_description: String,
+    #[serde(default)]
+    pub order: u64,
+    #[serde(default)]
+    pub creator: Option<u64>,
+    pub date_created: f64,
+    #[serde(default)]
+    pub is_archived: bool,
 }
 
 /// `messages-000001.json` and the files after it: up to 1,000 messages each, with every

@@ -1,11 +1,11 @@
-//! Channels with their recipients and subscriptions, and direct-message groups, whose members
-//! are their subscribers in Zulip.
+//! Channels with their folders, recipients and subscriptions, and direct-message groups, whose
+//! members are their subscribers in Zulip.
 
 use std::collections::{BTreeMap, HashMap, HashSet};
 
 use confab_core::api::subscriptions::stream_color;
 use confab_core::ids::{RecipientId, StreamId, UserId};
-use confab_core::model::{Recipient, RecipientKind, Stream, Subscription};
+use confab_core::model::{ChannelFolder, Recipient, RecipientKind, Stream, Subscription};
 use confab_core::store::Change;
 
 use super::messages::paragraph;
@@ -22,6 +22,22 @@ impl Planner<'_> {
             self.streams.insert(stream.id, ids);
         }
         let mut changes = self.recipients();
+        let mut folders = HashMap::new();
+        for folder in &realm.zerver_channelfolder {
+            let id = self.ids.folder.take();
+            folders.insert(folder.id, id);
+            changes.push(Change::PutChannelFolder(ChannelFolder {
+                id,
+                realm_id: self.realm.id,
+                name: folder.name.clone(),
+                description: folder.description.clone(),
+                rendered_description: folder.rendered_description.clone(),
+                order: folder.order,
+                date_created: folder.date_created as i64,
+                creator_id: self.user(folder.creator),
+                is_archived: folder.is_archived,
+            }));
+        }
         let stream_numbers: HashMap<u64, u64> =
             self.streams.iter().map(|(old, (new, _))| (*old, new.0)).collect();
         let defaults: HashSet<u64> = realm.zerver_defaultstream.iter().map(|d| d.stream).collect();
@@ -51,7 +67,7 @@ impl Planner<'_> {
                 is_recently_active: true,
                 topics_policy: "inherit".to_owned(),
                 is_default: defaults.contains(&stream.id),
-                folder_id: None,
+                folder_id: stream.folder.map(|old| folders[&old]),
                 permissions: Box::new(settings::channel_permissions(&stream.rest, |old| {
                     self.group_setting(old)
                 })),

@@ -83,6 +83,7 @@ pub fn plan(
     let phases = vec![
         Phase { name: "organization", changes: planner.organization() },
         Phase { name: "users", changes: planner.users(api_keys)? },
+        Phase { name: "custom profile fields", changes: planner.profile_fields() },
         Phase { name: "user groups", changes: planner.user_groups() },
         Phase { name: "channels and subscriptions", changes: planner.channels() },
         Phase { name: "custom emoji", changes: planner.custom_emoji() },
@@ -110,6 +111,8 @@ struct Counters {
     attachment: IdAllocator,
     linkifier: IdAllocator,
     record: IdAllocator,
+    profile_field: IdAllocator,
+    folder: IdAllocator,
 }
 
 /// What an export's recipient addresses.
@@ -171,6 +174,8 @@ impl<'a> Planner<'a> {
             attachment: IdAllocator::new(store, IdKind::Attachment)?,
             linkifier: IdAllocator::new(store, IdKind::Linkifier)?,
             record: IdAllocator::new(store, IdKind::Record)?,
+            profile_field: IdAllocator::new(store, IdKind::ProfileField)?,
+            folder: IdAllocator::new(store, IdKind::ChannelFolder)?,
         };
         let bot = UserId(ids.user.take());
         let bot_recipient = RecipientId(ids.recipient.take());

@@ -1,17 +1,20 @@
-//! Users (accounts, mirror accounts, bots) with their credentials and settings, and what they
-//! keep for themselves: alert words, muted users, topic preferences.
+//! Users (accounts, mirror accounts, bots) with their credentials and settings, custom profile
+//! fields and their values, and what users keep for themselves: alert words, muted users,
+//! topic preferences.
 
-use std::collections::{BTreeMap, HashSet};
+use std::collections::{BTreeMap, HashMap, HashSet};
 
 use confab_core::ids::{RecipientId, UserId};
 use confab_core::model::{
-    BotType, Credentials, EmailVisibility, Recipient, RecipientKind, RecordKind, Role, User,
+    BotType, Credentials, EmailVisibility, ProfileField, ProfileFieldType, ProfileValue, Recipient,
+    RecipientKind, RecordKind, Role, User,
 };
 use confab_core::store::Change;
 use confab_core::{ApiError, ApiResult};
 use serde_json::json;
 
 use super::{ApiKeys, Planner};
+use crate::import_zulip::export::USER_FIELD;
 use crate::import_zulip::format::UserRow;
 use crate::import_zulip::rewrite::password_phc;
 use crate::import_zulip::settings;
@@ -78,6 +81,50 @@ impl Planner<'_> {
         }
         self.counts.avatars = self.kept.avatars.len();
         Ok(changes)
+    }
+
+    /// Custom profile fields and users' values for them; user fields' values name the new ids.
+    pub(super) fn profile_fields(&mut self) -> Vec<Change> {
+        let realm = &self.export.realm;
+        let mut fields = HashMap::new();
+        let mut changes = Vec::new();
+        for field in &realm.zerver_customprofilefield {
+            let Some(field_type) = ProfileFieldType::from_value(field.field_type) else { continue };
+            let id = self.ids.profile_field.take();
+            fields.insert(field.id, (id, field.field_type));
+            changes.push(Change::PutProfileField(ProfileField {
+                id,
+                realm_id: self.realm.id,
+                name: field.name.clone(),
+                hint: field.hint.clone(),
+                field_type,
+                field_data: field.field_data.clone().unwrap_or_default(),
+                order: field.order,
+                display_in_profile_summary: field.display_in_profile_summary,
+                required: field.required,
+                editable_by_user: field.editable_by_user,
+            }));
+        }
+        for value in &realm.zerver_customprofilefieldvalue {
+            let (field_id, field_type) = fields[&value.field];
+            let text = if field_type == USER_FIELD {
+                let old: Vec<u64> = serde_json::from_str(&value.value).unwrap_or_default();
+                let new: Vec<u64> = old.iter().filter_map(|u| self.users.get(u)).map(|u| u.0).collect();
+                serde_json::to_string(&new).unwrap_or_default()
+            } else {
+                value.value.clone()
+            };
+            changes.push(Change::PutProfileValue {
+                user: self.users[&value.user_profile],
+                field: field_id,
+                value: Some(ProfileValue {
+                    field_id,
+                    value: text,
+                    rendered_value: value.rendered_value.clone(),
+                }),
+            });
+        }
+        changes
     }
 
     /// Alert words, muted users and topic preferences (muted, unmuted, followed topics), as
