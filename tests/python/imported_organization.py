@@ -135,6 +135,14 @@ check("Bob's mentor is Ada, by her new id", profiles["bob@acme.example"].get("pr
 folders = ok(ada.call_endpoint("channel_folders", method="GET"), "Ada lists channel folders")["channel_folders"]
 check("the channel folder is there, holding design", [f["name"] for f in folders] == ["Engineering"] and streams["design"].get("folder_id") == folders[0]["id"], repr((folders, streams["design"].get("folder_id"))))
 
+helper = members.get("helper-bot@acme.example", {})
+check("the bot is an outgoing-webhook bot of Ada's", helper.get("is_bot") is True and helper.get("bot_type") == 3 and helper.get("bot_owner_id") == ids["ada@acme.example"], repr(helper))
+bots = ok(ada.call_endpoint("bots", method="GET"), "Ada lists her bots")["bots"]
+services = [s for b in bots for s in b.get("services", [])]
+check("the bot's service is there, with a new token", [s.get("base_url") for s in services] == ["http://127.0.0.1:9/helper"] and services[0].get("token") != "the old server's", repr(bots))
+status = ok(ada.call_endpoint(f"users/{ids['bob@acme.example']}/status", method="GET"), "Ada reads Bob's status")["status"]
+check("Bob's status and its custom emoji came along", status.get("status_text") == "At the anvil" and octopus and status.get("emoji_code") == octopus[0]["id"], repr(status))
+
 avatar_url = members["ada@acme.example"]["avatar_url"]
 avatar = requests.get(site + avatar_url if avatar_url.startswith("/") else avatar_url)
 check("Ada's avatar is the one she uploaded", avatar.status_code == 200 and avatar.content == fixture.AVATAR_BYTES, f"{avatar_url} {avatar.status_code}")

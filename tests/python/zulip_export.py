@@ -3,8 +3,8 @@
 
 Usage: zulip_export.py OUT.tar.gz [missing-file | bad-json | old-version | dangling-reaction]
 
-Acme has three users (Ada the owner, with an argon2 password hash as Django writes it; Bob;
-Cy, whose email only administrators see), two channels (general, and the private design),
+Acme has three users (Ada the owner, with an argon2 password hash as Django writes it; Bob,
+with a status; Cy, whose email only administrators see) and Ada's outgoing-webhook bot, two channels (general, and the private design),
 a direct message, a group direct message, a message from Zulip's notification bot, messages
 with their rendered HTML and an edit, a reaction with a Unicode emoji and one with a custom
 emoji, read, starred and mentioned flags, a user group, an upload linked from a message and
@@ -20,7 +20,7 @@ import zlib
 import struct
 
 REALM = 2
-ADA, BOB, CY, NOTIFICATION_BOT = 10, 11, 12, 1
+ADA, BOB, CY, HELPER, NOTIFICATION_BOT = 10, 11, 12, 13, 1
 GENERAL, DESIGN = 5, 6
 ADA_PASSWORD = "ada's old password"
 # Django's Argon2PasswordHasher writes "argon2" before argon2-cffi's PHC string.
@@ -100,6 +100,7 @@ def realm_json():
                  twenty_four_hour_time=True, emojiset="twitter"),
             user(BOB, "bob@acme.example", "Bob Builder", 400),
             user(CY, "cy@acme.example", "Cy Young", 400, visibility=3),
+            dict(user(HELPER, "helper-bot@acme.example", "Helper", 400), is_bot=True, bot_type=3, bot_owner=ADA),
         ],
         "zerver_userprofile_mirrordummy": [],
         "zerver_userprofile_crossrealm": [{"id": NOTIFICATION_BOT, "email": "notification-bot@zulip.com", "recipient_id": 2}],
@@ -149,6 +150,11 @@ def realm_json():
              "rendered_description": "<p>Building things</p>", "order": 0, "creator": ADA,
              "date_created": 1700000050.0, "is_archived": False},
         ],
+        "zerver_service": [{"id": 1, "name": "helper", "user_profile": HELPER, "base_url": "http://127.0.0.1:9/helper",
+                            "token": "the old server's", "interface": 1}],
+        "zerver_userstatus": [{"id": 1, "user_profile": BOB, "timestamp": 1700000800.0, "client": 1,
+                               "status_text": "At the anvil", "emoji_name": "octopus_dance",
+                               "emoji_code": str(EMOJI_ID), "reaction_type": "realm_emoji"}],
         "zerver_alertword": [{"id": 1, "realm": REALM, "user_profile": BOB, "word": "anvil"}],
         "zerver_muteduser": [{"id": 1, "user_profile": ADA, "muted_user": CY, "date_muted": 1700000500.0}],
         "zerver_usertopic": [

@@ -75,7 +75,7 @@ fn an_imported_organization_reads_back_through_the_python_client() {
     let summary = text(&imported.stdout);
     for line in [
         "1 organization",
-        "3 users",
+        "4 users",
         "2 channels",
         "5 subscriptions",
         "5 messages",

@@ -246,6 +246,19 @@ impl Export {
                 ));
             }
         }
+        for status in &realm.zerver_userstatus {
+            if !users.contains(&status.user_profile) {
+                problems.add(format!("a status names the unknown user {}", status.user_profile));
+            }
+            if status.reaction_type == "realm_emoji" && !emoji.contains(&status.emoji_code) {
+                problems.add(format!("a status names the unknown custom emoji {}", status.emoji_code));
+            }
+        }
+        for service in &realm.zerver_service {
+            if !users.contains(&service.user_profile) {
+                problems.add(format!("a bot service names the unknown bot {}", service.user_profile));
+            }
+        }
         let fields: HashMap<u64, i64> =
             realm.zerver_customprofilefield.iter().map(|f| (f.id, f.field_type)).collect();
         for field in &realm.zerver_customprofilefield {

@@ -60,6 +60,11 @@ pub struct RealmFile {
     pub zerver_customprofilefieldvalue: Vec<ProfileValueRow>,
     #[serde(default)]
     pub zerver_channelfolder: Vec<ChannelFolderRow>,
+    #[serde(default)]
+    pub zerver_userstatus: Vec<UserStatusRow>,
+    /// Outgoing-webhook and embedded bots' services.
+    #[serde(default)]
+    pub zerver_service: Vec<ServiceRow>,
 }
 
 #[derive(Debug, Deserialize)]
@@ -350,6 +355,32 @@ pub struct ChannelFolderRow {
     pub date_created: f64,
     #[serde(default)]
     pub is_archived: bool,
+}
+
+#[derive(Debug, Deserialize)]
+pub struct UserStatusRow {
+    pub user_profile: u64,
+    #[serde(default)]
+    pub status_text: String,
+    #[serde(default)]
+    pub emoji_name: String,
+    #[serde(default)]
+    pub emoji_code: String,
+    #[serde(default)]
+    pub reaction_type: String,
+}
+
+#[derive(Debug, Deserialize)]
+pub struct ServiceRow {
+    pub user_profile: u64,
+    #[serde(default)]
+    pub base_url: String,
+    #[serde(default = "one")]
+    pub interface: u8,
+}
+
+fn one() -> u8 {
+    1
 }
 
 /// `messages-000001.json` and the files after it: up to 1,000 messages each, with every

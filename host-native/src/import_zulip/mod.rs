@@ -76,12 +76,18 @@ pub fn import_zulip(args: ImportArgs) -> Result<(), String> {
 
     let files = FileStore::new(&args.data_dir);
     let kept = files::keep_files(&contents, &export, &files, realm_id)?;
-    let api_keys: plan::ApiKeys = export
-        .user_rows()
-        .map(|u| secrets::new_api_key().map(|key| (u.id, key)).map_err(|e| e.to_string()))
-        .collect::<Result<_, _>>()?;
+    let new_secret = |id: u64| secrets::new_api_key().map(|key| (id, key)).map_err(|e| e.to_string());
+    let secrets = plan::Secrets {
+        api_keys: export.user_rows().map(|u| new_secret(u.id)).collect::<Result<_, _>>()?,
+        service_tokens: export
+            .realm
+            .zerver_service
+            .iter()
+            .map(|s| new_secret(s.user_profile))
+            .collect::<Result<_, _>>()?,
+    };
     let plan = store
-        .read(|tables| plan::plan(tables, &export, &subdomain, &kept, &api_keys))
+        .read(|tables| plan::plan(tables, &export, &subdomain, &kept, &secrets))
         .map_err(|e| refused(taken(&subdomain, e)))?;
 
     let stopped = |e: ApiError| {

@@ -65,8 +65,13 @@ pub struct Plan {
     pub counts: Counts,
 }
 
-/// Users' new API keys, drawn by the host, by their old ids.
-pub type ApiKeys = HashMap<u64, String>;
+/// Secrets drawn by the host (core draws no randomness), by old user id: every user's new API
+/// key, and bots' new service tokens (Zulip's import makes new ones too).
+#[derive(Debug, Default)]
+pub struct Secrets {
+    pub api_keys: HashMap<u64, String>,
+    pub service_tokens: HashMap<u64, String>,
+}
 
 /// Remaps the export into changes against the store's counters. The organization is written
 /// deactivated; the caller's last change, `Plan::realm`, activates it.
@@ -75,14 +80,14 @@ pub fn plan(
     export: &Export,
     subdomain: &str,
     kept: &KeptFiles,
-    api_keys: &ApiKeys,
+    secrets: &Secrets,
 ) -> ApiResult<Plan> {
     confab_core::subdomains::check_subdomain_available(store, subdomain)?;
     let row = export.realm.zerver_realm.first().ok_or_else(|| ApiError::internal("no organization"))?;
     let mut planner = Planner::new(store, export, kept, subdomain, row)?;
     let phases = vec![
         Phase { name: "organization", changes: planner.organization() },
-        Phase { name: "users", changes: planner.users(api_keys)? },
+        Phase { name: "users", changes: planner.users(secrets)? },
         Phase { name: "custom profile fields", changes: planner.profile_fields() },
         Phase { name: "user groups", changes: planner.user_groups() },
         Phase { name: "channels and subscriptions", changes: planner.channels() },

@@ -6,14 +6,14 @@ use std::collections::{BTreeMap, HashMap, HashSet};
 
 use confab_core::ids::{RecipientId, UserId};
 use confab_core::model::{
-    BotType, Credentials, EmailVisibility, ProfileField, ProfileFieldType, ProfileValue, Recipient,
-    RecipientKind, RecordKind, Role, User,
+    BotService, BotType, Credentials, EmailVisibility, ProfileField, ProfileFieldType, ProfileValue,
+    Recipient, RecipientKind, RecordKind, Role, User,
 };
 use confab_core::store::Change;
 use confab_core::{ApiError, ApiResult};
 use serde_json::json;
 
-use super::{ApiKeys, Planner};
+use super::{Planner, Secrets};
 use crate::import_zulip::export::USER_FIELD;
 use crate::import_zulip::format::UserRow;
 use crate::import_zulip::rewrite::password_phc;
@@ -21,7 +21,7 @@ use crate::import_zulip::settings;
 
 impl Planner<'_> {
     /// Every user, in id order. Zulip's system bots are the notification bot.
-    pub(super) fn users(&mut self, api_keys: &ApiKeys) -> ApiResult<Vec<Change>> {
+    pub(super) fn users(&mut self, secrets: &Secrets) -> ApiResult<Vec<Change>> {
         let mut rows: Vec<&UserRow> = self.export.user_rows().collect();
         rows.sort_by_key(|u| u.id);
         for user in &rows {
@@ -71,13 +71,25 @@ impl Planner<'_> {
                 avatar: self.kept.avatars.get(&user.id).cloned(),
                 personal_recipient: recipient,
             }));
-            let api_key = api_keys.get(&user.id).cloned().ok_or_else(|| ApiError::internal("no API key"))?;
+            let api_key =
+                secrets.api_keys.get(&user.id).cloned().ok_or_else(|| ApiError::internal("no API key"))?;
             changes.push(Change::PutCredentials(id, Credentials { api_key, password_hash }));
             let changed = settings::user_settings(&user.rest);
             if !changed.is_empty() {
                 changes.push(Change::PutUserSettings(id, changed));
             }
             self.counts.users += 1;
+        }
+        // Bots' services, with new tokens: the token shows the service a request comes from
+        // this server.
+        for service in &self.export.realm.zerver_service {
+            let token = secrets.service_tokens.get(&service.user_profile).cloned();
+            changes.push(Change::PutBotService(BotService {
+                bot_id: self.users[&service.user_profile],
+                base_url: service.base_url.clone(),
+                interface: service.interface,
+                token: token.ok_or_else(|| ApiError::internal("no service token"))?,
+            }));
         }
         self.counts.avatars = self.kept.avatars.len();
         Ok(changes)
@@ -127,8 +139,8 @@ impl Planner<'_> {
         changes
     }
 
-    /// Alert words, muted users and topic preferences (muted, unmuted, followed topics), as
-    /// Confab's own endpoints store them.
+    /// Statuses, alert words, muted users and topic preferences (muted, unmuted, followed
+    /// topics), as Confab's own endpoints store them.
     pub(super) fn personal_records(&mut self) -> Vec<Change> {
         let realm = &self.export.realm;
         let mut changes = Vec::new();
@@ -144,6 +156,30 @@ impl Planner<'_> {
                 id: self.users[&muted.muted_user].0,
                 value: json!({"timestamp": muted.date_muted as i64}),
             });
+        }
+        for status in &realm.zerver_userstatus {
+            let mut value = serde_json::Map::new();
+            if !status.status_text.is_empty() {
+                value.insert("status_text".into(), status.status_text.clone().into());
+            }
+            if !status.emoji_name.is_empty() {
+                let code = match status.reaction_type.as_str() {
+                    "realm_emoji" => self.emoji_codes[&status.emoji_code].clone(),
+                    _ => status.emoji_code.clone(),
+                };
+                value.insert("emoji_name".into(), status.emoji_name.clone().into());
+                value.insert("emoji_code".into(), code.into());
+                value.insert("reaction_type".into(), status.reaction_type.clone().into());
+            }
+            if !value.is_empty() {
+                changes.push(Change::PutRecord {
+                    user: self.users[&status.user_profile],
+                    kind: RecordKind::UserStatus,
+                    // A user's one status (`api::user_status`).
+                    id: 0,
+                    value: value.into(),
+                });
+            }
         }
         // A policy of 0 (inherit) is no preference.
         for topic in realm.zerver_usertopic.iter().filter(|t| t.visibility_policy != 0) {
