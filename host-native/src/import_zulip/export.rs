@@ -316,7 +316,11 @@ impl Export {
             if let Some(author) = emoji.author.filter(|a| !users.contains(a)) {
                 problems.add(format!("the emoji '{}' has the unknown author {author}", emoji.name));
             }
-            let Some(file_name) = &emoji.file_name else { continue };
+            // Reactions and statuses name an emoji by its id; one without an image cannot be shown.
+            let Some(file_name) = &emoji.file_name else {
+                problems.add(format!("the emoji '{}' has no file name", emoji.name));
+                continue;
+            };
             if !is_plain_name(file_name) {
                 problems.add(format!("the emoji '{}' has the file name {file_name:?}", emoji.name));
             }
