@@ -152,6 +152,10 @@ pub fn import_zulip(args: ImportArgs) -> Result<(), String> {
             c.passwords_dropped
         );
     }
+    println!(
+        "`confab zuliprc --data-dir {} --subdomain '{subdomain}' --email EMAIL` prints a user's API key.",
+        args.data_dir.display()
+    );
     Ok(())
 }
 
