@@ -90,6 +90,18 @@ pub fn import_zulip(args: ImportArgs) -> Result<(), String> {
         .read(|tables| plan::plan(tables, &export, &subdomain, &kept, &secrets))
         .map_err(|e| refused(taken(&subdomain, e)))?;
 
+    let (name, counts) = write(&store, plan, &subdomain)?;
+    summary(&name, realm_id, &subdomain, &counts, &args.data_dir);
+    Ok(())
+}
+
+/// Applies the plan's phases in transactions of [`BATCH`] changes, then activates the
+/// organization; returns its name and what was imported.
+fn write(
+    store: &crate::store::Store,
+    plan: plan::Plan,
+    subdomain: &str,
+) -> Result<(String, plan::Counts), String> {
     let stopped = |e: ApiError| {
         format!(
             "the import stopped part-way: {}\nThe organization '{subdomain}' is left deactivated. \
@@ -107,7 +119,7 @@ pub fn import_zulip(args: ImportArgs) -> Result<(), String> {
             done += batch.len();
             let (realm, unrendered) = (plan.realm.clone(), unrendered.clone());
             run_now(
-                &store,
+                store,
                 Box::new(move |tables| {
                     render_missing(tables, &realm, &unrendered, &mut batch)?;
                     Ok(Outcome { changes: batch, ..Outcome::default() })
@@ -120,12 +132,15 @@ pub fn import_zulip(args: ImportArgs) -> Result<(), String> {
     let realm = plan.realm;
     let name = realm.name.clone();
     run_now(
-        &store,
+        store,
         Box::new(move |_| Ok(Outcome { changes: vec![Change::PutRealm(realm)], ..Outcome::default() })),
     )
     .map_err(stopped)?;
+    Ok((name, plan.counts))
+}
 
-    let c = plan.counts;
+/// The counts on standard output, and what users do next.
+fn summary(name: &str, realm_id: RealmId, subdomain: &str, c: &plan::Counts, data_dir: &std::path::Path) {
     let place = if subdomain.is_empty() { "the root".to_owned() } else { format!("subdomain '{subdomain}'") };
     println!("Imported '{name}' (id {}) at {place}:", realm_id.0);
     for (count, what) in [
@@ -154,9 +169,8 @@ pub fn import_zulip(args: ImportArgs) -> Result<(), String> {
     }
     println!(
         "`confab zuliprc --data-dir {} --subdomain '{subdomain}' --email EMAIL` prints a user's API key.",
-        args.data_dir.display()
+        data_dir.display()
     );
-    Ok(())
 }
 
 /// Renders the messages the export left unrendered, with Confab's Markdown as their senders
