@@ -57,9 +57,9 @@ check("rendered content is Zulip's, with the new ids", hello.get("content") == e
 raw = ok(ada.get_messages({"anchor": hello["id"], "num_before": 0, "num_after": 0, "apply_markdown": False}), "Ada reads the Markdown")["messages"][0]
 check("Markdown source is kept", raw["content"] == "Hello **world**, @**Bob Builder** in #**design**", repr(raw["content"]))
 check("the topic is kept", hello.get("subject") == "greetings", repr(hello.get("subject")))
-check("the edit time is kept", hello.get("last_edit_timestamp") == 1700001060, repr(hello))
+check("the last edit and the last move are told apart", hello.get("last_edit_timestamp") == 1700001060 and hello.get("last_moved_timestamp") == 1700001100, repr(hello))
 history = ok(ada.get_message_history(hello["id"]), "Ada reads the edit history")["message_history"]
-check("the edit history holds the first version", history[0].get("content") == "Hello world", repr(history))
+check("the edit history holds the first version and the move", history[0].get("content") == "Hello world" and history[-1].get("prev_topic") == "hello" and history[-1].get("user_id") == ids["bob@acme.example"], repr(history))
 check("the sending client is kept", spec.get("client") == "ZulipMobile", repr(spec.get("client")))
 
 reactions = [(r["emoji_name"], r["reaction_type"], r["user_id"]) for r in hello.get("reactions", [])]

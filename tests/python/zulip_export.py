@@ -174,11 +174,12 @@ def message(id, sender, recipient, topic, content, html, sent, **extra):
 
 def messages_json():
     edit = [{"user_id": ADA, "timestamp": 1700001060, "prev_content": "Hello world",
-             "prev_rendered_content": "<p>Hello world</p>", "prev_rendered_content_version": 1}]
+             "prev_rendered_content": "<p>Hello world</p>", "prev_rendered_content_version": 1},
+            {"user_id": BOB, "timestamp": 1700001100, "prev_topic": "hello", "topic": "greetings"}]
     link = f"[spec.txt](/user_uploads/{UPLOAD_PATH})"
     messages = [
         message(100, ADA, 30, "greetings", f"Hello **world**, @**Bob Builder** in #**design**", MESSAGE_1_HTML, 1700001000.25,
-                last_edit_time=1700001060.0, edit_history=json.dumps(edit), has_link=True),
+                last_edit_time=1700001100.0, edit_history=json.dumps(edit), has_link=True),
         message(101, BOB, 31, "plans", f"The spec: {link} and [diagram.png](/user_uploads/{IMAGE_PATH})",
                 f'<p>The spec: <a href="/user_uploads/{UPLOAD_PATH}">spec.txt</a> and <a href="/user_uploads/{IMAGE_PATH}">diagram.png</a></p>\n'
                 f'<div class="message_inline_image"><a href="/user_uploads/{IMAGE_PATH}" title="diagram.png"><img data-original-content-type="image/png" data-original-dimensions="40x30" src="/user_uploads/thumbnail/{IMAGE_PATH}/840x560.webp"></a></div>',

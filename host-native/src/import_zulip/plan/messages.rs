@@ -79,6 +79,15 @@ impl Planner<'_> {
                     paragraph(&content)
                 }
             };
+            let edit_history = edit_history(row, &ids, &paths);
+            // As Confab keeps them: the last content edit, and the last move. Without a history,
+            // Zulip's one time stands for an edit.
+            let moves = edit_history.iter().filter(|e| e.prev_stream.is_some() || e.prev_topic.is_some());
+            let last_moved_timestamp = moves.map(|e| e.timestamp).max();
+            let last_edit_timestamp = match edit_history.is_empty() {
+                true => row.last_edit_time.map(|t| t as i64),
+                false => edit_history.iter().filter(|e| e.prev_content.is_some()).map(|e| e.timestamp).max(),
+            };
             changes.push(Change::InsertMessage {
                 message: Message {
                     id,
@@ -94,9 +103,9 @@ impl Planner<'_> {
                     has_link: row.has_link,
                     has_image: row.has_image,
                     has_attachment: row.has_attachment,
-                    last_edit_timestamp: row.last_edit_time.map(|t| t as i64),
-                    last_moved_timestamp: None,
-                    edit_history: edit_history(row, &ids, &paths),
+                    last_edit_timestamp,
+                    last_moved_timestamp,
+                    edit_history,
                 },
                 receivers,
             });
