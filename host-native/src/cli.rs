@@ -172,6 +172,11 @@ enum Command {
     /// Copy the database and the uploaded files into a new directory: a consistent copy made by
     /// the running server while it serves, or of a stopped server's data directory.
     Backup(crate::backups::command::BackupArgs),
+    /// Import an organization from the .tar.gz Zulip's `manage.py export` wrote into a data
+    /// directory whose server is stopped: users, channels, messages with their reactions and
+    /// flags, user groups, custom emoji, uploads and avatars. Refused, with nothing written,
+    /// when the export is broken or from an unsupported Zulip version.
+    ImportZulip(crate::import_zulip::ImportArgs),
     /// Put a backup back into a data directory whose server is stopped.
     Restore(crate::backups::command::RestoreArgs),
     /// Check a backup or a stopped server's data directory: every record, index, reference and
@@ -250,6 +255,7 @@ pub fn main() -> ExitCode {
         }
         Command::Backup(args) => crate::backups::command::backup(args),
         Command::Restore(args) => crate::backups::command::restore(args),
+        Command::ImportZulip(args) => crate::import_zulip::import_zulip(args),
         Command::Verify(args) => crate::backups::command::verify(args),
         Command::CheckConfig => check_config(&file),
     };

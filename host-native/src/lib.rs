@@ -12,6 +12,7 @@ pub mod deliveries;
 pub mod events;
 pub mod exports;
 pub mod http;
+pub mod import_zulip;
 pub mod mail;
 pub mod math;
 pub mod metrics;

@@ -198,7 +198,7 @@ pub fn zuliprc(
 }
 
 /// Opens the data directory, or explains that a server holds it (`advice`: what to do instead).
-fn open(data_dir: &Path, advice: impl FnOnce() -> String) -> Result<Store, String> {
+pub(crate) fn open(data_dir: &Path, advice: impl FnOnce() -> String) -> Result<Store, String> {
     Store::open(data_dir).map_err(|e| match e {
         OpenError::InUse => format!(
             "a Confab server is running on {}, and only one process may open its database.\n{}",

@@ -33,7 +33,7 @@ pub use history::{edit_history_json, get_message_history};
 pub use matches::{check_messages_match_narrow, render};
 pub use notices::{CHANNEL_EVENTS_TOPIC, ChannelNotice, NoticeIds, post_channel_notice, send_direct_notice};
 pub use reactions::{add_reaction, remove_reaction};
-pub use rendering::{markdown_linkifiers, render_message};
+pub use rendering::{is_me_message, markdown_linkifiers, render_message};
 pub use report::report_message;
 pub use send::{
     MAX_MESSAGE_LENGTH, MAX_TOPIC_LENGTH, check_content, check_topic, send_message, truncate_topic,
