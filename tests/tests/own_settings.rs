@@ -385,3 +385,38 @@ fn dense_mode_is_gone() {
     assert!(state["user_settings"].get("dense_mode").is_none(), "{}", state["user_settings"]);
     assert!(state.get("dense_mode").is_none());
 }
+
+/// Zulip's password change: `new_password` with the right `old_password`, a strong enough new
+/// one, and the old password's attempts counted as logins are (5 per 30 minutes per username).
+/// The API key stays.
+#[test]
+fn a_user_changes_their_password_with_the_old_one() {
+    // Limited as any client is, so that the attempts count.
+    let server = TestServer::start_rate_limited(env!("CARGO_BIN_EXE_confab-under-test"), &[]);
+    let owner = server.owner();
+    let old = server.owner_password.clone().expect("the owner's password");
+    let api = server.api();
+    let change = |old_password: &str, new_password: &str| {
+        api.patch("/settings", Some(&owner), &[("old_password", old_password), ("new_password", new_password)])
+    };
+    let login = |password: &str| {
+        api.post("/fetch_api_key", None, &[("username", owner.email.as_str()), ("password", password)])
+    };
+
+    assert_eq!(change("not it", "a new and long password").error(400, "BAD_REQUEST")["msg"], "Wrong password!");
+    assert_eq!(change(&old, "abc").error(400, "BAD_REQUEST")["msg"], "New password is too weak!");
+    let changed = change(&old, "a new and long password").ok();
+    assert!(changed.get("ignored_parameters_unsupported").is_none(), "{changed}");
+    assert_eq!(login("a new and long password").ok()["api_key"], owner.api_key.as_str(), "the key stays");
+    login(&old).error(401, "AUTHENTICATION_FAILED");
+
+    // The login above failed once; four more wrong old passwords use up the five attempts.
+    for _ in 0..4 {
+        assert_eq!(change("guess", "another long password").error(400, "BAD_REQUEST")["msg"], "Wrong password!");
+    }
+    let limited = change("a new and long password", "another long password").error(400, "BAD_REQUEST");
+    let msg = limited["msg"].as_str().expect("msg");
+    assert!(msg.starts_with("You're making too many attempts! Try again in "), "{msg}");
+    // Other settings change without a password.
+    api.patch("/settings", Some(&owner), &[("full_name", "Owner Renamed")]).ok();
+}

@@ -27,6 +27,7 @@ pub mod narrow;
 pub mod navigation_views;
 pub mod notifications;
 pub mod outgoing_webhooks;
+pub mod password_change;
 pub mod password_reset;
 pub mod playgrounds;
 pub mod presence;

@@ -108,8 +108,59 @@ pub(super) async fn remove_alert_words(State(state): State<AppState>, request: A
         .await
 }
 
+/// `PATCH /settings`; with `new_password`, the password changes too, once the old one is checked
+/// and the new one hashed, both before the command reaches the writer.
 pub(super) async fn update_settings(State(state): State<AppState>, request: ApiRequest) -> Response {
-    command(state, request, |t, actor, params, _| api::settings::update_settings(t, actor, params)).await
+    let (new_hash, request) = match new_password_hash(&state, request).await {
+        (Ok(hash), request) => (hash, request),
+        (Err(err), _) => return respond::error(&err),
+    };
+    command(state, request, move |t, actor, params, _| {
+        let mut outcome = api::settings::update_settings(t, actor, params)?;
+        if let Some(hash) = new_hash {
+            outcome.changes.extend(api::password_change::change_password(t, actor, hash)?.changes);
+        }
+        Ok(outcome)
+    })
+    .await
+}
+
+/// The hash of the request's `new_password`, checked as Zulip checks a password change (see
+/// `api::password_change`); `None` when the request changes no password. The request comes back
+/// for the command.
+async fn new_password_hash(state: &AppState, request: ApiRequest) -> (ApiResult<Option<String>>, ApiRequest) {
+    request.params.mark_used("old_password");
+    let new_password = request.params.raw("new_password").unwrap_or_default().to_owned();
+    if new_password.is_empty() {
+        return (Ok(None), request);
+    }
+    let store = state.store.clone();
+    let mut turn = state.passwords.turn().await;
+    let joined = tokio::task::spawn_blocking(move || {
+        let checked = store.read(|tables| {
+            let actor = authenticate(tables, &request)?;
+            let old_password: String = request.params.or("old_password", String::new())?;
+            let now_ms = super::super::rate_limits::now_ms();
+            let key = api::fetch_api_key::login_limit_key(&actor.realm, &actor.user.delivery_email);
+            request.limits.login(&key, now_ms, |logins| {
+                api::password_change::check_password_change(
+                    tables,
+                    &actor,
+                    |hash| turn.verify_or_stand_in(&old_password, hash),
+                    &new_password,
+                    logins,
+                    now_ms,
+                )
+            })?
+        });
+        let hashed = checked.and_then(|()| secrets::hash_password(&new_password).map_err(ApiError::internal));
+        (hashed.map(Some), request)
+    })
+    .await;
+    match joined {
+        Ok(answer) => answer,
+        Err(join) => (Err(ApiError::internal(join)), ApiRequest::empty()),
+    }
 }
 
 /// A check-in is recorded through the writer (usually writing nothing: see
