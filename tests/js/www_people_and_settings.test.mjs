@@ -1,7 +1,7 @@
 // The web client's compose details, drafts, deletion, channel browser and profile: an
 // @-mention completed from the engine, a preview identical to what the server renders, a draft
 // kept and restored, a message deleted for both people, a channel created and left, and a new
-// name and status that the other person sees.
+// name and status that the other person sees, and a new password.
 import assert from "node:assert/strict";
 import { test } from "node:test";
 import { logIn, messageWithText, newPage, site, users } from "./browser_support.mjs";
@@ -79,6 +79,20 @@ test("mentions, preview, drafts, deletion, channels and profile", async () => {
   await alice.page.getByRole("button", { name: "Save status" }).click();
   await people(bob.page).getByText("Alice Liddell").waitFor();
   await people(bob.page).getByText("Down the rabbit hole").waitFor();
+
+  // A new password, checked against the old one; the next login takes it.
+  await alice.page.getByLabel("Current password").fill("not my password");
+  await alice.page.getByLabel("New password").fill("through the looking glass");
+  await alice.page.getByRole("button", { name: "Change password" }).click();
+  await alice.page.getByRole("alert").filter({ hasText: "Wrong password!" }).waitFor();
+  await alice.page.getByLabel("Current password").fill(users.a.password);
+  await alice.page.getByRole("button", { name: "Change password" }).click();
+  await alice.page.getByText("Password changed.").waitFor();
+  const login = await fetch(`${site}/api/v1/fetch_api_key`, {
+    method: "POST",
+    body: new URLSearchParams({ username: users.a.email, password: "through the looking glass" }),
+  });
+  assert.equal((await login.json()).result, "success");
 
   await alice.context.close();
   await bob.context.close();

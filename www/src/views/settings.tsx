@@ -1,4 +1,4 @@
-// Settings (`#settings/profile`): the user's name, avatar and status, whether Enter sends,
+// Settings (`#settings/profile`): the user's name, avatar, password and status, whether Enter sends,
 // the theme on this device, and notifications. Each change goes to the server at once and
 // shows whether it was saved or why not; what the page shows afterwards comes back by events
 // (a `realm_user` or `user_settings` update), as in Zulip's web app.
@@ -89,6 +89,9 @@ export function SettingsView() {
         <NameForm session={session} me={me} />
         <AvatarForm session={session} me={me} />
       </Section>
+      <Section id="settings-account" title="Password">
+        <PasswordForm session={session} />
+      </Section>
       <Section id="settings-status" title="Status">
         <StatusForm session={session} me={me} />
         <SettingToggle
@@ -159,6 +162,55 @@ function NameForm({ session, me }: { session: Session; me: UserSummary | undefin
         </button>
       </div>
       <Feedback outcome={save.outcome} id="settings-name-error" />
+    </form>
+  );
+}
+
+/** `PATCH /settings` with the old password and the new one, as Zulip's settings page sends them.
+ * The fields empty once it is changed; the browser's password manager is told by `autocomplete`. */
+function PasswordForm({ session }: { session: Session }) {
+  const [oldPassword, setOldPassword] = useState("");
+  const [newPassword, setNewPassword] = useState("");
+  const save = useSave();
+
+  async function submit(event: Event) {
+    event.preventDefault();
+    const params = { old_password: oldPassword, new_password: newPassword };
+    const ok = await save.run(() => session.request("PATCH", "/settings", params), "Password changed.");
+    if (ok) {
+      setOldPassword("");
+      setNewPassword("");
+    }
+  }
+
+  return (
+    <form class="settings-form" onSubmit={submit}>
+      <label for="settings-old-password">Current password</label>
+      <input
+        id="settings-old-password"
+        type="password"
+        autocomplete="current-password"
+        required
+        value={oldPassword}
+        onInput={(event) => setOldPassword(event.currentTarget.value)}
+      />
+      <label for="settings-new-password">New password</label>
+      <div class="settings-row">
+        <input
+          id="settings-new-password"
+          type="password"
+          autocomplete="new-password"
+          required
+          value={newPassword}
+          aria-invalid={save.outcome?.kind === "error"}
+          aria-describedby="settings-password-error"
+          onInput={(event) => setNewPassword(event.currentTarget.value)}
+        />
+        <button type="submit" class="primary" disabled={save.busy || !oldPassword || !newPassword}>
+          Change password
+        </button>
+      </div>
+      <Feedback outcome={save.outcome} id="settings-password-error" />
     </form>
   );
 }
