@@ -397,13 +397,20 @@ fn a_user_changes_their_password_with_the_old_one() {
     let old = server.owner_password.clone().expect("the owner's password");
     let api = server.api();
     let change = |old_password: &str, new_password: &str| {
-        api.patch("/settings", Some(&owner), &[("old_password", old_password), ("new_password", new_password)])
+        api.patch(
+            "/settings",
+            Some(&owner),
+            &[("old_password", old_password), ("new_password", new_password)],
+        )
     };
     let login = |password: &str| {
         api.post("/fetch_api_key", None, &[("username", owner.email.as_str()), ("password", password)])
     };
 
-    assert_eq!(change("not it", "a new and long password").error(400, "BAD_REQUEST")["msg"], "Wrong password!");
+    assert_eq!(
+        change("not it", "a new and long password").error(400, "BAD_REQUEST")["msg"],
+        "Wrong password!"
+    );
     assert_eq!(change(&old, "abc").error(400, "BAD_REQUEST")["msg"], "New password is too weak!");
     let changed = change(&old, "a new and long password").ok();
     assert!(changed.get("ignored_parameters_unsupported").is_none(), "{changed}");
@@ -412,7 +419,10 @@ fn a_user_changes_their_password_with_the_old_one() {
 
     // The login above failed once; four more wrong old passwords use up the five attempts.
     for _ in 0..4 {
-        assert_eq!(change("guess", "another long password").error(400, "BAD_REQUEST")["msg"], "Wrong password!");
+        assert_eq!(
+            change("guess", "another long password").error(400, "BAD_REQUEST")["msg"],
+            "Wrong password!"
+        );
     }
     let limited = change("a new and long password", "another long password").error(400, "BAD_REQUEST");
     let msg = limited["msg"].as_str().expect("msg");
