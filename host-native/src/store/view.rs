@@ -1,4 +1,4 @@
-//! `confab_core::store::Store` over redb tables, for read transactions and for the writer's
+//! `confab_core::store::Store` over the store's tables (through the engine seam), for read transactions and for the writer's
 //! transaction alike (one macro, so both read the same way).
 
 use std::ops::Bound;
@@ -466,6 +466,9 @@ macro_rules! impl_store {
 mod impls {
     use std::ops::Bound;
 
+    use super::super::codec;
+    use super::super::engine::Row;
+    use super::{ReadTables, WriteTables, id_range, storage};
     use confab_core::ApiResult;
     use confab_core::ids::{IdKind, MessageId, RealmId, RecipientId, ScheduledMessageId, StreamId, UserId};
     use confab_core::model::{
@@ -474,10 +477,6 @@ mod impls {
         UserGroup,
     };
     use confab_core::store::{Direction, MessageIdIter, MessageIndex, PendingDeliveries};
-    use redb::ReadableTable;
-
-    use super::super::codec;
-    use super::{ReadTables, WriteTables, id_range, storage};
 
     /// A message record read for its `kind` alone: the decoder skips the other fields' text
     /// instead of copying it (register's unread summary reads up to 50,000 messages).
@@ -486,10 +485,8 @@ mod impls {
         kind: MessageKind,
     }
 
-    fn record<T: serde::de::DeserializeOwned>(
-        guard: Option<redb::AccessGuard<'_, &'static [u8]>>,
-    ) -> ApiResult<Option<T>> {
-        guard.map(|g| codec::decode(g.value())).transpose()
+    fn record<T: serde::de::DeserializeOwned>(row: Option<Row<'_, &'static [u8]>>) -> ApiResult<Option<T>> {
+        row.map(|r| codec::decode(r.value())).transpose()
     }
 
     impl_store!(ReadTables);
