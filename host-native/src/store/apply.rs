@@ -253,7 +253,7 @@ impl WriteTables<'_> {
                 let key = (user.0, *field);
                 match value {
                     Some(value) => self.profile_values.insert(key, encode(value)?.as_slice()),
-                    None => self.profile_values.remove(key).map(drop),
+                    None => self.profile_values.remove(key).map(|_old| ()),
                 }
                 .map_err(storage)
             }

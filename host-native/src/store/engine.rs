@@ -29,7 +29,7 @@ pub enum TableMut<'txn, K: Key + 'static, V: Value + 'static> {
 }
 
 /// A key or value read from a table, borrowed from the engine's buffer for as long as it lives.
-pub enum Row<'a, T: Value + 'static> {
+pub enum Guard<'a, T: Value + 'static> {
     Redb(redb::AccessGuard<'a, T>),
 }
 
@@ -38,8 +38,8 @@ pub enum Range<'a, K: Key + 'static, V: Value + 'static> {
     Redb(redb::Range<'a, K, V>),
 }
 
-/// A row read or written, with its key.
-pub type Entry<'a, K, V> = (Row<'a, K>, Row<'a, V>);
+/// A row: its key and its value.
+pub type Entry<'a, K, V> = (Guard<'a, K>, Guard<'a, V>);
 
 /// Why the engine could not read or write a table.
 #[derive(Debug)]
@@ -52,9 +52,9 @@ macro_rules! read_operations {
     () => {
         /// The value stored under `key`.
         #[inline]
-        pub fn get<'k>(&self, key: impl Borrow<K::SelfType<'k>>) -> Result<Option<Row<'_, V>>, Error> {
+        pub fn get<'k>(&self, key: impl Borrow<K::SelfType<'k>>) -> Result<Option<Guard<'_, V>>, Error> {
             match self {
-                Self::Redb(table) => Ok(table.get(key)?.map(Row::Redb)),
+                Self::Redb(table) => Ok(table.get(key)?.map(Guard::Redb)),
             }
         }
 
@@ -117,9 +117,9 @@ impl<K: Key + 'static, V: Value + 'static> TableMut<'_, K, V> {
 
     /// Removes the row under `key`; returns the value it held, if there was one.
     #[inline]
-    pub fn remove<'k>(&mut self, key: impl Borrow<K::SelfType<'k>>) -> Result<Option<Row<'_, V>>, Error> {
+    pub fn remove<'k>(&mut self, key: impl Borrow<K::SelfType<'k>>) -> Result<Option<Guard<'_, V>>, Error> {
         match self {
-            Self::Redb(table) => Ok(table.remove(key)?.map(Row::Redb)),
+            Self::Redb(table) => Ok(table.remove(key)?.map(Guard::Redb)),
         }
     }
 
@@ -135,12 +135,12 @@ impl<K: Key + 'static, V: Value + 'static> TableMut<'_, K, V> {
     }
 }
 
-impl<T: Value + 'static> Row<'_, T> {
+impl<T: Value + 'static> Guard<'_, T> {
     /// The key or value, decoded by its type (a borrowed slice or string where it is one).
     #[inline]
     pub fn value(&self) -> T::SelfType<'_> {
         match self {
-            Row::Redb(guard) => guard.value(),
+            Guard::Redb(guard) => guard.value(),
         }
     }
 }
@@ -172,7 +172,7 @@ fn redb_entry<'a, K: Key + 'static, V: Value + 'static>(
     row: Result<RedbEntry<'a, K, V>, redb::StorageError>,
 ) -> Result<Entry<'a, K, V>, Error> {
     let (key, value) = row?;
-    Ok((Row::Redb(key), Row::Redb(value)))
+    Ok((Guard::Redb(key), Guard::Redb(value)))
 }
 
 impl From<redb::StorageError> for Error {

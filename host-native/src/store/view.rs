@@ -466,9 +466,6 @@ macro_rules! impl_store {
 mod impls {
     use std::ops::Bound;
 
-    use super::super::codec;
-    use super::super::engine::Row;
-    use super::{ReadTables, WriteTables, id_range, storage};
     use confab_core::ApiResult;
     use confab_core::ids::{IdKind, MessageId, RealmId, RecipientId, ScheduledMessageId, StreamId, UserId};
     use confab_core::model::{
@@ -478,6 +475,10 @@ mod impls {
     };
     use confab_core::store::{Direction, MessageIdIter, MessageIndex, PendingDeliveries};
 
+    use super::super::codec;
+    use super::super::engine::Guard;
+    use super::{ReadTables, WriteTables, id_range, storage};
+
     /// A message record read for its `kind` alone: the decoder skips the other fields' text
     /// instead of copying it (register's unread summary reads up to 50,000 messages).
     #[derive(serde::Deserialize)]
@@ -485,8 +486,10 @@ mod impls {
         kind: MessageKind,
     }
 
-    fn record<T: serde::de::DeserializeOwned>(row: Option<Row<'_, &'static [u8]>>) -> ApiResult<Option<T>> {
-        row.map(|r| codec::decode(r.value())).transpose()
+    fn record<T: serde::de::DeserializeOwned>(
+        guard: Option<Guard<'_, &'static [u8]>>,
+    ) -> ApiResult<Option<T>> {
+        guard.map(|g| codec::decode(g.value())).transpose()
     }
 
     impl_store!(ReadTables);
