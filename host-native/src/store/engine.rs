@@ -4,7 +4,9 @@
 //!
 //! A table is typed by its key and value as redb types them (`u64`, `(u64, &str)`,
 //! `&[u8]`, ...): redb's `Key` and `Value` traits are the codec of keys and values whatever the
-//! engine, so a row reads back as the same Rust value from either.
+//! engine, so a row reads back as the same Rust value from either. A second engine must order
+//! keys as redb compares them (`Key::compare`: tuples element by element, integers by value),
+//! which the bytes of `Key::as_bytes` compared plainly do not give (integers are little-endian).
 //!
 //! Each type is an enum with one variant per engine, today `Redb` alone. An enum rather than a
 //! trait object or a generic parameter: the callers (and `ReadTables`/`WriteTables`, named by
