@@ -8,7 +8,6 @@ use confab_core::model::{
 };
 use confab_core::search::message_words;
 use confab_core::store::Change;
-use redb::ReadableTable;
 
 use super::codec::{decode, decode_message, encode, encode_message};
 use super::tables::WriteTables;
@@ -251,14 +250,12 @@ impl WriteTables<'_> {
                 Ok(())
             }
             Change::PutProfileValue { user, field, value } => {
+                let key = (user.0, *field);
                 match value {
-                    Some(value) => self
-                        .profile_values
-                        .insert((user.0, *field), encode(value)?.as_slice())
-                        .map_err(storage)?,
-                    None => self.profile_values.remove((user.0, *field)).map_err(storage)?,
-                };
-                Ok(())
+                    Some(value) => self.profile_values.insert(key, encode(value)?.as_slice()),
+                    None => self.profile_values.remove(key).map(|_old| ()),
+                }
+                .map_err(storage)
             }
             Change::SetMessageFlags { user, message, flags } => {
                 let old =

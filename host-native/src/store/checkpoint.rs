@@ -12,10 +12,10 @@ use std::time::{Duration, Instant};
 
 use confab_core::store::Change;
 use confab_core::{ApiError, ApiResult};
-use redb::{Durability, ReadableTable, WriteTransaction};
+use redb::{Durability, WriteTransaction};
 
 use super::log::{Log, Record};
-use super::tables::{META, WriteTables};
+use super::tables::{WriteTables, open_meta};
 use super::view::storage;
 use super::{OpenError, Store};
 
@@ -155,7 +155,7 @@ impl Store {
 
 /// Writes the batch's sequence number into its transaction.
 fn record_sequence(txn: &WriteTransaction, sequence: u64) -> ApiResult<()> {
-    let mut meta = txn.open_table(META).map_err(storage)?;
+    let mut meta = open_meta(txn).map_err(storage)?;
     meta.insert(LOG_SEQUENCE, sequence).map_err(storage)?;
     Ok(())
 }

@@ -5,9 +5,13 @@
 //! at most [`CHUNK_BYTES`], so memory stays flat whatever a table's size. The new file's commits
 //! are unsynced until the last one, which makes them all durable. Which tables there are comes
 //! from `define_tables!` (`ReadTables::copy_into`), so a new table is never left out.
+//!
+//! The snapshot is read through the engine seam; the copy is a redb file whatever the engine
+//! (a backup is restored by putting it in place as `confab.redb`), so it is written with redb.
 
-use redb::{Database, Durability, Key, ReadOnlyTable, ReadableTable, TableDefinition, TableHandle, Value};
+use redb::{Database, Durability, Key, TableDefinition, TableHandle, Value};
 
+use super::engine::Table;
 use crate::backups::Progress;
 
 /// Keys and values written per transaction of the copy.
@@ -15,7 +19,7 @@ const CHUNK_BYTES: usize = 16 * 1024 * 1024;
 
 /// Copies one table; returns its row count.
 pub(super) fn table<K: Key + 'static, V: Value + 'static>(
-    from: &ReadOnlyTable<K, V>,
+    from: &Table<K, V>,
     to: &Database,
     definition: TableDefinition<K, V>,
     progress: &mut Progress,

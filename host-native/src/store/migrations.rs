@@ -2,7 +2,6 @@
 //! per version, run by `Store::open` in one transaction with the version's update.
 
 use confab_core::ApiResult;
-use redb::ReadableTable;
 
 use super::tables::WriteTables;
 use super::{codec, view};

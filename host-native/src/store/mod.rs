@@ -7,6 +7,7 @@ mod apply;
 mod checkpoint;
 mod codec;
 mod copy;
+pub mod engine;
 pub mod log;
 mod migrations;
 pub mod tables;
@@ -21,7 +22,7 @@ use std::time::Instant;
 
 use confab_core::ids::IdKind;
 use confab_core::{ApiError, ApiResult};
-use redb::{Database, ReadableDatabase, ReadableTable, RepairSession};
+use redb::{Database, ReadableDatabase, RepairSession};
 
 pub use checkpoint::CHECKPOINT_INTERVAL;
 pub use tables::{ReadTables, WriteTables};

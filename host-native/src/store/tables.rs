@@ -1,11 +1,19 @@
 //! Every redb table, in one place. Names follow `<key>_<value>`. Composite keys are redb tuples,
 //! compared element by element. Record values are [`super::codec`]-encoded bytes; index tables
-//! have `()` values.
+//! have `()` values. Tables are read and written through the engine seam ([`super::engine`]);
+//! this file opens them from redb's transactions.
 
 use redb::TableDefinition;
 
+use super::engine::{self, Table, TableMut};
+
 /// `schema_version` and the id counters (`next:<kind>`).
 pub const META: TableDefinition<&str, u64> = TableDefinition::new("meta");
+
+/// `meta` alone in the writer's transaction (what a commit writes its batch's sequence into).
+pub fn open_meta(txn: &redb::WriteTransaction) -> Result<TableMut<'_, &'static str, u64>, redb::TableError> {
+    Ok(TableMut::Redb(txn.open_table(META)?))
+}
 
 macro_rules! define_tables {
     ($($field:ident: $konst:ident = $name:literal, $key:ty => $value:ty;)*) => {
@@ -13,13 +21,16 @@ macro_rules! define_tables {
 
         /// Every table opened in a read transaction.
         pub struct ReadTables {
-            pub meta: redb::ReadOnlyTable<&'static str, u64>,
-            $(pub $field: redb::ReadOnlyTable<$key, $value>,)*
+            pub meta: Table<&'static str, u64>,
+            $(pub $field: Table<$key, $value>,)*
         }
 
         impl ReadTables {
             pub fn open(txn: &redb::ReadTransaction) -> Result<Self, redb::TableError> {
-                Ok(ReadTables { meta: txn.open_table(META)?, $($field: txn.open_table($konst)?,)* })
+                Ok(ReadTables {
+                    meta: Table::Redb(txn.open_table(META)?),
+                    $($field: Table::Redb(txn.open_table($konst)?),)*
+                })
             }
 
             /// Copies every table into `to` (a backup); returns each table's name and rows.
@@ -41,21 +52,23 @@ macro_rules! define_tables {
             }
 
             /// Every table's name and row count.
-            pub fn lengths(&self) -> Result<Vec<(&'static str, u64)>, redb::StorageError> {
-                use redb::ReadableTableMetadata;
-                Ok(vec![("meta", self.meta.len()?), $(($name, self.$field.len()?),)*])
+            pub fn lengths(&self) -> Result<Vec<(&'static str, u64)>, engine::Error> {
+                Ok(vec![("meta", self.meta.row_count()?), $(($name, self.$field.row_count()?),)*])
             }
         }
 
         /// Every table opened in the writer's transaction.
         pub struct WriteTables<'txn> {
-            pub meta: redb::Table<'txn, &'static str, u64>,
-            $(pub $field: redb::Table<'txn, $key, $value>,)*
+            pub meta: TableMut<'txn, &'static str, u64>,
+            $(pub $field: TableMut<'txn, $key, $value>,)*
         }
 
         impl<'txn> WriteTables<'txn> {
             pub fn open(txn: &'txn redb::WriteTransaction) -> Result<Self, redb::TableError> {
-                Ok(WriteTables { meta: txn.open_table(META)?, $($field: txn.open_table($konst)?,)* })
+                Ok(WriteTables {
+                    meta: open_meta(txn)?,
+                    $($field: TableMut::Redb(txn.open_table($konst)?),)*
+                })
             }
         }
     };

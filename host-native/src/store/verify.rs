@@ -20,7 +20,6 @@ use confab_core::model::{
     MessageKind, Presence, ProfileField, ProfileValue, Reaction, Realm, RealmEmoji, Recipient, RecipientKind,
     RecordKind, ScheduledMessage, Stream, Submessage, Subscription, User, UserGroup,
 };
-use redb::{ReadableTable, ReadableTableMetadata, TableHandle};
 use serde::de::DeserializeOwned;
 
 use super::SCHEMA_VERSION;
@@ -212,7 +211,7 @@ impl Checker<'_> {
                 .problem(format!("meta: schema version {v} is newer than this Confab's ({SCHEMA_VERSION})")),
             Some(_) => {}
         }
-        let rows = self.tables.meta.len().map_err(|e| format!("reading meta: {e}"))?;
+        let rows = self.tables.meta.row_count().map_err(|e| format!("reading meta: {e}"))?;
         self.report.checked.push(("meta".to_owned(), rows));
         Ok(())
     }

@@ -1,4 +1,4 @@
-//! `confab_core::store::Store` over redb tables, for read transactions and for the writer's
+//! `confab_core::store::Store` over the store's tables (through the engine seam), for read transactions and for the writer's
 //! transaction alike (one macro, so both read the same way).
 
 use std::ops::Bound;
@@ -474,9 +474,9 @@ mod impls {
         UserGroup,
     };
     use confab_core::store::{Direction, MessageIdIter, MessageIndex, PendingDeliveries};
-    use redb::ReadableTable;
 
     use super::super::codec;
+    use super::super::engine::Guard;
     use super::{ReadTables, WriteTables, id_range, storage};
 
     /// A message record read for its `kind` alone: the decoder skips the other fields' text
@@ -487,7 +487,7 @@ mod impls {
     }
 
     fn record<T: serde::de::DeserializeOwned>(
-        guard: Option<redb::AccessGuard<'_, &'static [u8]>>,
+        guard: Option<Guard<'_, &'static [u8]>>,
     ) -> ApiResult<Option<T>> {
         guard.map(|g| codec::decode(g.value())).transpose()
     }
