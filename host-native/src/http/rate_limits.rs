@@ -104,11 +104,9 @@ impl RateLimits {
     }
 
     fn is_exempt(&self, client: IpAddr) -> bool {
-        let same_host = match client {
-            IpAddr::V6(v6) => v6.to_ipv4_mapped().map_or(client, IpAddr::V4),
-            IpAddr::V4(_) => client,
-        };
-        self.exempt.iter().any(|range| range.contains(&client) || range.contains(&same_host))
+        // A dual-stack listener sees IPv4 clients as ::ffff:a.b.c.d.
+        let canonical = client.to_canonical();
+        self.exempt.iter().any(|range| range.contains(&client) || range.contains(&canonical))
     }
 }
 
@@ -118,15 +116,12 @@ pub struct ClientKey(IpAddr);
 
 impl ClientKey {
     pub fn of(ip: IpAddr) -> ClientKey {
-        match ip {
-            IpAddr::V4(_) => ClientKey(ip),
-            IpAddr::V6(v6) => match v6.to_ipv4_mapped() {
-                Some(v4) => ClientKey(IpAddr::V4(v4)),
-                None => {
-                    let network = u128::from(v6) & !(u128::MAX >> 64);
-                    ClientKey(IpAddr::V6(Ipv6Addr::from(network)))
-                }
-            },
+        match ip.to_canonical() {
+            IpAddr::V6(v6) => {
+                let network = u128::from(v6) & !(u128::MAX >> 64);
+                ClientKey(IpAddr::V6(Ipv6Addr::from(network)))
+            }
+            v4 => ClientKey(v4),
         }
     }
 }
