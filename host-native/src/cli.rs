@@ -74,6 +74,11 @@ enum Command {
         /// cache serves the rest.
         #[arg(long, value_name = "SIZE", default_value_t = Size(crate::store::DEFAULT_CACHE_SIZE))]
         cache_size: Size,
+        /// Keep everything in this PostgreSQL database (`postgres://USER:PASSWORD@HOST/NAME`, or
+        /// `host=... dbname=...`) instead of the data directory's file. Several servers may
+        /// share one database; each keeps its own data directory for its event queues.
+        #[arg(long, value_name = "URL", env = "CONFAB_DATABASE", hide_env_values = true)]
+        database: Option<String>,
         #[command(flatten)]
         smtp: crate::mail::SmtpArgs,
         /// An address range (CIDR, or one address) whose clients may read /metrics; repeatable.
@@ -216,6 +221,7 @@ pub fn main() -> ExitCode {
             external_scheme,
             allow_outgoing_to,
             cache_size,
+            database,
             smtp,
             metrics_allow,
             rate_limits,
@@ -233,6 +239,7 @@ pub fn main() -> ExitCode {
             external_scheme,
             outgoing_policy: OutgoingPolicy::new(allow_outgoing_to),
             store: crate::store::Options { cache_size: cache_size.0 },
+            database,
             metrics_access: crate::http::MetricsAccess::new(metrics_allow),
         }),
         Command::Zuliprc { data_dir, email, subdomain, external_host, bind, external_scheme, output } => {

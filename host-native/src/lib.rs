@@ -19,6 +19,8 @@ pub mod metrics;
 pub mod missed_emails;
 pub mod offline;
 pub mod outgoing;
+/// A throwaway PostgreSQL server for tests and benchmarks; never used by the server itself.
+pub mod scratch_postgres;
 pub mod secrets;
 pub mod server;
 pub mod store;

@@ -53,6 +53,9 @@ pub struct Config {
     pub outgoing_policy: confab_core::outgoing_policy::OutgoingPolicy,
     /// How the database is opened (its page cache's size).
     pub store: store::Options,
+    /// A PostgreSQL database to keep everything in instead of the data directory's redb file
+    /// (`--database`); the data directory then holds only this node's files.
+    pub database: Option<String>,
     /// The mail server (`--smtp-host`); `None`: emails are not sent, their links are logged.
     pub smtp: Option<crate::mail::SmtpConfig>,
     /// Who may read `/metrics`.
@@ -98,26 +101,35 @@ impl Server {
     /// creates one on the root and writes `DIR/zuliprc` pointing at the root's URL.
     pub async fn bind(config: &Config) -> Result<Server, StartError> {
         crate::math::install();
-        let store = Store::open_with(&config.data_dir, config.store)
-            .map_err(|e| StartError(format!("cannot open {}: {e}", config.data_dir.display())))?;
-        let store = Arc::new(store);
+        let store = open_store(config).await?;
         let listener = TcpListener::bind(config.bind)
             .await
             .map_err(|e| StartError(format!("cannot listen on {}: {e}", config.bind)))?;
         let local_addr = listener.local_addr().map_err(|e| StartError(e.to_string()))?;
         let site = site_of(config, local_addr)?;
-        let new_owner = ensure_first_realm(&store, &config.owner_email, http::now())
-            .map_err(|e| StartError(format!("cannot create the organization: {e}")))?;
-        let zuliprc_path = config.data_dir.join(zuliprc::FILE_NAME);
-        if let Some(owner) = &new_owner {
-            let rc =
-                Zuliprc { email: owner.email.clone(), key: owner.api_key.clone(), site: site.root_url() };
-            rc.write(&zuliprc_path)
-                .map_err(|e| StartError(format!("cannot write {}: {e}", zuliprc_path.display())))?;
-        } else {
-            check_zuliprc(&zuliprc_path, &store, &site);
-        }
-        let organizations = organizations(&store, &site)?;
+        let (new_owner, organizations) = {
+            let (store, site, zuliprc_path) =
+                (store.clone(), site.clone(), config.data_dir.join(zuliprc::FILE_NAME));
+            let owner_email = config.owner_email.clone();
+            // On a blocking thread, as every read: PostgreSQL's client blocks.
+            let prepared = tokio::task::spawn_blocking(move || {
+                let new_owner = ensure_first_realm(&store, &owner_email, http::now())
+                    .map_err(|e| StartError(format!("cannot create the organization: {e}")))?;
+                if let Some(owner) = &new_owner {
+                    let rc = Zuliprc {
+                        email: owner.email.clone(),
+                        key: owner.api_key.clone(),
+                        site: site.root_url(),
+                    };
+                    rc.write(&zuliprc_path)
+                        .map_err(|e| StartError(format!("cannot write {}: {e}", zuliprc_path.display())))?;
+                } else {
+                    check_zuliprc(&zuliprc_path, &store, &site);
+                }
+                Ok::<_, StartError>((new_owner, organizations(&store, &site)?))
+            });
+            prepared.await.map_err(|e| StartError(format!("starting: {e}")))??
+        };
         let events = EventHub::load(
             config.data_dir.join(EVENT_QUEUES_FILE),
             http::now(),
@@ -190,6 +202,23 @@ impl Server {
         events.save();
         Stopped { store }
     }
+}
+
+/// Opens the store: the PostgreSQL database when one is named, else the data directory's file.
+async fn open_store(config: &Config) -> Result<Arc<Store>, StartError> {
+    let (data_dir, options, database) = (config.data_dir.clone(), config.store, config.database.clone());
+    let opened = tokio::task::spawn_blocking(move || match &database {
+        Some(url) => {
+            // Opening a file creates the directory; this node's files go there all the same.
+            std::fs::create_dir_all(&data_dir)
+                .map_err(|e| format!("cannot create {}: {e}", data_dir.display()))?;
+            Store::open_postgres(url).map_err(|e| format!("cannot open the database: {e}"))
+        }
+        None => Store::open_with(&data_dir, options)
+            .map_err(|e| format!("cannot open {}: {e}", data_dir.display())),
+    });
+    let store = opened.await.map_err(|e| StartError(format!("opening the database: {e}")))?;
+    Ok(Arc::new(store.map_err(StartError)?))
 }
 
 /// A server that has stopped serving; its database is still open.

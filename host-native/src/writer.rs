@@ -211,7 +211,7 @@ fn execute(store: &Store, jobs: Vec<Job>, commit: Commit) -> (Vec<ApiResult<Outc
                     if let Err(e) = tables.apply(change) {
                         tracing::error!("applying a change failed; the batch is abandoned: {e}");
                         drop(tables);
-                        txn.abort().ok();
+                        txn.abort();
                         return (fail_all(e), Some(Err(())));
                     }
                 }
@@ -221,7 +221,7 @@ fn execute(store: &Store, jobs: Vec<Job>, commit: Commit) -> (Vec<ApiResult<Outc
     }
     if !wrote {
         // Nothing to make durable (typing notices, refused commands): skip the fsync.
-        txn.abort().ok();
+        txn.abort();
         return (results, None);
     }
     let started = Instant::now();

@@ -1,8 +1,9 @@
-//! The server's redb store and the browser's `MemoryStore` are one store in two layouts: redb
+//! The server's store and the browser's `MemoryStore` are one store in two layouts: the server
 //! keeps an index table per question, the memory store answers by filtering. Nothing else ties
 //! the two together, so this property does, in the manner of redb's own fuzzer (which checks
 //! redb against a `BTreeMap`): a random history of `Change`s, applied to both, must leave them
-//! answering every `Store` read identically.
+//! answering every `Store` read identically. The server's store runs on each engine: redb,
+//! and PostgreSQL (a scratch server this test process starts).
 
 mod parity;
 
@@ -10,7 +11,8 @@ use confab_core::ids::{MessageId, UserId};
 use confab_core::memory::MemoryStore;
 use confab_core::model::MessageFlags;
 use confab_core::store::Change;
-use confab_server::store::{Store as RedbStore, WriteTables, commit};
+use confab_server::scratch_postgres;
+use confab_server::store::{Store, WriteTables, commit};
 use proptest::prelude::*;
 
 use parity::ops::{Op, op};
@@ -23,12 +25,34 @@ fn report(when: &str, found: &[String]) -> String {
     format!("{} reads differ {when}; the first:\n{}", found.len(), shown.join("\n"))
 }
 
-/// Applies a batch of changes to redb in one write transaction, as the writer does for a batch
+/// Which engine the server's store runs on.
+#[derive(Clone, Copy)]
+enum Engine {
+    Redb,
+    Postgres,
+}
+
+/// A new, empty store on `engine`, and the directory it lives in (redb) while it is kept.
+fn open(engine: Engine) -> Result<(Option<tempfile::TempDir>, Store), String> {
+    match engine {
+        Engine::Redb => {
+            let dir = tempfile::tempdir().map_err(|e| e.to_string())?;
+            let store = Store::open(dir.path()).map_err(|e| e.to_string())?;
+            Ok((Some(dir), store))
+        }
+        Engine::Postgres => {
+            let url = scratch_postgres::shared()?.new_database()?;
+            Ok((None, Store::open_postgres(&url).map_err(|e| e.to_string())?))
+        }
+    }
+}
+
+/// Applies a batch of changes to the store in one write transaction, as the writer does for a batch
 /// of commands, each as the write-ahead log gives it back after a crash (through JSON), so the
 /// log's encoding cannot lose a field the store needs. Before committing, the writer's own view of its transaction must already agree
 /// with the memory store, when asked to (`check_writer`).
 fn write_batch(
-    redb: &RedbStore,
+    redb: &Store,
     batch: &[Change],
     memory: &MemoryStore,
     check_writer: bool,
@@ -57,9 +81,8 @@ fn write_batch(
 
 /// Runs a history against both stores, comparing every read after each commit. `then` are
 /// changes written as they are after the history, in its last transaction.
-fn run(ops: &[Op], then: &[Change]) -> Result<(), String> {
-    let dir = tempfile::tempdir().map_err(|e| e.to_string())?;
-    let redb = RedbStore::open(dir.path()).map_err(|e| e.to_string())?;
+fn run(engine: Engine, ops: &[Op], then: &[Change]) -> Result<(), String> {
+    let (_dir, redb) = open(engine)?;
     let mut memory = MemoryStore::new();
     let mut batch = seed();
     memory.apply_all(&batch);
@@ -92,7 +115,12 @@ proptest! {
 
     #[test]
     fn redb_and_the_memory_store_answer_every_read_alike(ops in proptest::collection::vec(op(), 1..40)) {
-        run(&ops, &[]).map_err(TestCaseError::fail)?;
+        run(Engine::Redb, &ops, &[]).map_err(TestCaseError::fail)?;
+    }
+
+    #[test]
+    fn postgresql_and_the_memory_store_answer_every_read_alike(ops in proptest::collection::vec(op(), 1..40)) {
+        run(Engine::Postgres, &ops, &[]).map_err(TestCaseError::fail)?;
     }
 }
 
@@ -105,12 +133,11 @@ fn a_row_set_on_a_direct_message_files_it_under_the_conversation() {
     let send = Op::SendDirect { sender: 0, others: 0b10, content: 0, flags: 0, origin: None };
     let (bot, message) = (UserId(2), MessageId(1));
     let regained = MessageFlags::READ.with(MessageFlags::IS_PRIVATE);
-    let outcome = run(
-        &[send],
-        &[
-            Change::DeleteMessageFlags { user: bot, message },
-            Change::SetMessageFlags { user: bot, message, flags: regained },
-        ],
-    );
-    assert_eq!(outcome, Ok(()));
+    let then = [
+        Change::DeleteMessageFlags { user: bot, message },
+        Change::SetMessageFlags { user: bot, message, flags: regained },
+    ];
+    for engine in [Engine::Redb, Engine::Postgres] {
+        assert_eq!(run(engine, std::slice::from_ref(&send), &then), Ok(()));
+    }
 }

@@ -12,12 +12,13 @@ use std::time::{Duration, Instant};
 
 use confab_core::store::Change;
 use confab_core::{ApiError, ApiResult};
-use redb::{Durability, WriteTransaction};
+use redb::Durability;
 
+use super::engine::WriteTxn;
 use super::log::{Log, Record};
 use super::tables::{WriteTables, open_meta};
 use super::view::storage;
-use super::{OpenError, Store};
+use super::{Engine, OpenError, Store};
 
 /// The `meta` key of the last batch redb holds.
 const LOG_SEQUENCE: &str = "log_sequence";
@@ -86,14 +87,22 @@ impl Store {
         Ok(Logged { log, sequence, unsynced_since: None, broken: false })
     }
 
-    fn logged(&self) -> MutexGuard<'_, Logged> {
-        self.log.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
+    /// The log; `None` on PostgreSQL, which has its own.
+    fn logged(&self) -> Option<MutexGuard<'_, Logged>> {
+        match &self.engine {
+            Engine::Redb { log, .. } => Some(log.lock().unwrap_or_else(|poisoned| poisoned.into_inner())),
+            Engine::Postgres(_) => None,
+        }
     }
 
     /// Commits the writer's batch, whose changes are `changes`: durable when this returns, as a
-    /// record in the log or (when a checkpoint is due) in redb itself.
-    pub fn commit_logged(&self, mut txn: WriteTransaction, changes: &[&Change]) -> ApiResult<()> {
-        let mut logged = self.logged();
+    /// record in the log or (when a checkpoint is due) in redb itself; on PostgreSQL, by its
+    /// commit.
+    pub fn commit_logged(&self, txn: WriteTxn, changes: &[&Change]) -> ApiResult<()> {
+        let Some(mut logged) = self.logged() else {
+            return super::commit(txn);
+        };
+        let mut txn = txn;
         if logged.broken {
             return Err(ApiError::internal("the write-ahead log failed; restart the server to recover"));
         }
@@ -132,7 +141,9 @@ impl Store {
 
     /// Makes every committed batch durable in redb and empties the log, if anything is unsynced.
     pub fn checkpoint(&self) -> ApiResult<()> {
-        let mut logged = self.logged();
+        let Some(mut logged) = self.logged() else {
+            return Ok(());
+        };
         if logged.unsynced_since.is_none() || logged.broken {
             return Ok(());
         }
@@ -148,13 +159,13 @@ impl Store {
     /// How long until a checkpoint is due, if one will be: the writer waits no longer than this
     /// for its next command.
     pub fn checkpoint_in(&self) -> Option<Duration> {
-        let since = self.logged().unsynced_since?;
+        let since = self.logged()?.unsynced_since?;
         Some(CHECKPOINT_INTERVAL.saturating_sub(since.elapsed()))
     }
 }
 
 /// Writes the batch's sequence number into its transaction.
-fn record_sequence(txn: &WriteTransaction, sequence: u64) -> ApiResult<()> {
+fn record_sequence(txn: &WriteTxn, sequence: u64) -> ApiResult<()> {
     let mut meta = open_meta(txn).map_err(storage)?;
     meta.insert(LOG_SEQUENCE, sequence).map_err(storage)?;
     Ok(())

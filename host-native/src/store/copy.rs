@@ -9,16 +9,17 @@
 //! The snapshot is read through the engine seam; the copy is a redb file whatever the engine
 //! (a backup is restored by putting it in place as `confab.redb`), so it is written with redb.
 
-use redb::{Database, Durability, Key, TableDefinition, TableHandle, Value};
+use redb::{Database, Durability, TableDefinition, TableHandle, Value};
 
 use super::engine::Table;
+use super::pg::keys::OrderedKey;
 use crate::backups::Progress;
 
 /// Keys and values written per transaction of the copy.
 const CHUNK_BYTES: usize = 16 * 1024 * 1024;
 
 /// Copies one table; returns its row count.
-pub(super) fn table<K: Key + 'static, V: Value + 'static>(
+pub(super) fn table<K: OrderedKey, V: Value + 'static>(
     from: &Table<K, V>,
     to: &Database,
     definition: TableDefinition<K, V>,

@@ -1,4 +1,4 @@
-//! Storage: one redb file per data directory.
+//! Storage: one redb file per data directory, or a PostgreSQL database (`pg/`).
 //!
 //! This module is the only place that knows tables (`tables`), record bytes (`codec`), how
 //! core's reads map onto tables (`view`) and how core's changes become rows (`apply`).
@@ -10,6 +10,7 @@ mod copy;
 pub mod engine;
 pub mod log;
 mod migrations;
+mod pg;
 pub mod tables;
 pub mod verify;
 mod view;
@@ -17,7 +18,7 @@ mod view;
 use std::cell::Cell;
 use std::path::Path;
 use std::rc::Rc;
-use std::sync::Mutex;
+use std::sync::{Arc, Mutex};
 use std::time::Instant;
 
 use confab_core::ids::IdKind;
@@ -25,6 +26,7 @@ use confab_core::{ApiError, ApiResult};
 use redb::{Database, ReadableDatabase, RepairSession};
 
 pub use checkpoint::CHECKPOINT_INTERVAL;
+pub use engine::WriteTxn;
 pub use tables::{ReadTables, WriteTables};
 
 /// The table layout this build reads and writes. A new table needs no new version (opening
@@ -76,10 +78,16 @@ impl std::fmt::Display for OpenError {
     }
 }
 
-/// The open database, with its write-ahead log.
+/// The open database.
 pub struct Store {
-    db: Database,
-    log: Mutex<checkpoint::Logged>,
+    engine: Engine,
+}
+
+enum Engine {
+    /// A redb file, with its write-ahead log.
+    Redb { db: Database, log: Mutex<checkpoint::Logged> },
+    /// A PostgreSQL database, which makes each commit durable itself.
+    Postgres(pg::Pool),
 }
 
 impl Store {
@@ -116,9 +124,20 @@ impl Store {
         if let Some(since) = repair_started.get() {
             tracing::warn!("repaired the database in {} ms", since.elapsed().as_millis());
         }
-        migrate(&db)?;
+        migrate(begin_write(&db).map_err(|e| OpenError::Other(e.msg))?)?;
         let log = Store::recover(&db, data_dir)?;
-        Ok(Store { db, log: Mutex::new(log) })
+        Ok(Store { engine: Engine::Redb { db, log: Mutex::new(log) } })
+    }
+
+    /// Connects to a PostgreSQL database (a `postgres://` URL), creates missing tables and
+    /// migrates the schema, as [`Store::open`] does for a file. Must not be called on an async
+    /// worker thread (the client blocks).
+    pub fn open_postgres(url: &str) -> Result<Store, OpenError> {
+        let pool = pg::Pool::connect(url).map_err(OpenError::Other)?;
+        let txn = pool.begin_write().map_err(|e| OpenError::Other(e.to_string()))?;
+        pg::create_tables(&txn, tables::TABLE_NAMES).map_err(|e| OpenError::Other(e.to_string()))?;
+        migrate(WriteTxn::Postgres(Arc::new(txn)))?;
+        Ok(Store { engine: Engine::Postgres(pool) })
     }
 
     /// Checkpoints and closes the file cleanly, so the next open replays and repairs nothing.
@@ -126,22 +145,30 @@ impl Store {
     /// says nothing of a failure.
     pub fn close(self) -> Result<(), String> {
         self.checkpoint().map_err(|e| e.msg)?;
-        self.db.close().map_err(|e| e.to_string())
+        match self.engine {
+            Engine::Redb { db, .. } => db.close().map_err(|e| e.to_string()),
+            Engine::Postgres(_) => Ok(()),
+        }
     }
 
     /// Runs `f` on a consistent snapshot, in parallel with the writer.
     pub fn read<T>(&self, f: impl FnOnce(&ReadTables) -> ApiResult<T>) -> ApiResult<T> {
-        let txn = self.db.begin_read().map_err(view::storage)?;
-        let tables = ReadTables::open(&txn).map_err(view::storage)?;
-        f(&tables)
+        f(&self.snapshot()?)
     }
 
     /// A snapshot of everything committed so far, batches only logged included (redb holds
     /// them, unsynced), for as long as it is kept; the writer goes on meanwhile. A backup
     /// copies one.
     pub fn snapshot(&self) -> ApiResult<ReadTables> {
-        let txn = self.db.begin_read().map_err(view::storage)?;
-        ReadTables::open(&txn).map_err(view::storage)
+        match &self.engine {
+            Engine::Redb { db, .. } => {
+                let txn = db.begin_read().map_err(view::storage)?;
+                ReadTables::open(&txn).map_err(view::storage)
+            }
+            Engine::Postgres(pool) => {
+                Ok(ReadTables::open_postgres(&Arc::new(pool.begin_read().map_err(view::storage)?)))
+            }
+        }
     }
 
     /// Starts a write transaction; only the writer calls this.
@@ -150,8 +177,13 @@ impl Store {
     /// that the open after a crash loads it instead of rebuilding it from the whole file: 15 ms
     /// rather than 1.9 s per 0.54 GB of history, at twice the fsyncs per commit (see
     /// ARCHITECTURE.md, "A crash costs no repair").
-    pub fn begin_write(&self) -> ApiResult<redb::WriteTransaction> {
-        begin_write(&self.db)
+    pub fn begin_write(&self) -> ApiResult<WriteTxn> {
+        match &self.engine {
+            Engine::Redb { db, .. } => begin_write(db),
+            Engine::Postgres(pool) => {
+                Ok(WriteTxn::Postgres(Arc::new(pool.begin_write().map_err(view::storage)?)))
+            }
+        }
     }
 }
 
@@ -187,16 +219,16 @@ impl ReadOnlyStore {
     }
 }
 
-fn begin_write(db: &Database) -> ApiResult<redb::WriteTransaction> {
+fn begin_write(db: &Database) -> ApiResult<WriteTxn> {
     let mut txn = db.begin_write().map_err(view::storage)?;
     txn.set_quick_repair(true);
-    Ok(txn)
+    Ok(WriteTxn::Redb(txn))
 }
 
-/// Creates missing tables and brings an older layout up to this build's.
-fn migrate(db: &Database) -> Result<(), OpenError> {
+/// Creates missing tables (redb: by opening them) and brings an older layout up to this
+/// build's, in `txn`.
+fn migrate(txn: WriteTxn) -> Result<(), OpenError> {
     let other = |e: &dyn std::fmt::Display| OpenError::Other(e.to_string());
-    let txn = begin_write(db).map_err(|e| other(&e))?;
     {
         // Opening every table creates the missing ones.
         let mut tables = WriteTables::open(&txn).map_err(|e| other(&e))?;
@@ -231,7 +263,7 @@ impl ReadTables {
 }
 
 /// Commits a write transaction, mapping failure to an internal error.
-pub fn commit(txn: redb::WriteTransaction) -> ApiResult<()> {
+pub fn commit(txn: WriteTxn) -> ApiResult<()> {
     txn.commit().map_err(|e| ApiError::internal(format!("commit: {e}")))
 }
 

@@ -3,21 +3,41 @@
 //! have `()` values. Tables are read and written through the engine seam ([`super::engine`]);
 //! this file opens them from redb's transactions.
 
+use std::marker::PhantomData;
+use std::sync::Arc;
+
 use redb::TableDefinition;
 
-use super::engine::{self, Table, TableMut};
+use super::engine::{self, Table, TableMut, WriteTxn};
+use super::pg::{self, table::PgTable};
 
 /// `schema_version` and the id counters (`next:<kind>`).
 pub const META: TableDefinition<&str, u64> = TableDefinition::new("meta");
 
 /// `meta` alone in the writer's transaction (what a commit writes its batch's sequence into).
-pub fn open_meta(txn: &redb::WriteTransaction) -> Result<TableMut<'_, &'static str, u64>, redb::TableError> {
-    Ok(TableMut::Redb(txn.open_table(META)?))
+pub fn open_meta(txn: &WriteTxn) -> Result<TableMut<'_, &'static str, u64>, engine::Error> {
+    open(txn, META, "meta")
+}
+
+/// A table in the writer's transaction, whatever the engine. `name` is the definition's (as a
+/// `'static` string, which the definition does not give back).
+fn open<'txn, K: pg::keys::OrderedKey, V: redb::Value + 'static>(
+    txn: &'txn WriteTxn,
+    definition: TableDefinition<'static, K, V>,
+    name: &'static str,
+) -> Result<TableMut<'txn, K, V>, engine::Error> {
+    Ok(match txn {
+        WriteTxn::Redb(txn) => TableMut::Redb(txn.open_table(definition)?),
+        WriteTxn::Postgres(txn) => TableMut::Postgres(PgTable::new(txn.clone(), name), PhantomData),
+    })
 }
 
 macro_rules! define_tables {
     ($($field:ident: $konst:ident = $name:literal, $key:ty => $value:ty;)*) => {
         $(pub const $konst: TableDefinition<$key, $value> = TableDefinition::new($name);)*
+
+        /// Every table's name.
+        pub const TABLE_NAMES: &[&str] = &["meta", $($name),*];
 
         /// Every table opened in a read transaction.
         pub struct ReadTables {
@@ -31,6 +51,14 @@ macro_rules! define_tables {
                     meta: Table::Redb(txn.open_table(META)?),
                     $($field: Table::Redb(txn.open_table($konst)?),)*
                 })
+            }
+
+            /// Every table in a PostgreSQL read transaction.
+            pub fn open_postgres(txn: &Arc<pg::Transaction>) -> Self {
+                ReadTables {
+                    meta: Table::Postgres(PgTable::new(txn.clone(), "meta")),
+                    $($field: Table::Postgres(PgTable::new(txn.clone(), $name)),)*
+                }
             }
 
             /// Copies every table into `to` (a backup); returns each table's name and rows.
@@ -64,10 +92,10 @@ macro_rules! define_tables {
         }
 
         impl<'txn> WriteTables<'txn> {
-            pub fn open(txn: &'txn redb::WriteTransaction) -> Result<Self, redb::TableError> {
+            pub fn open(txn: &'txn WriteTxn) -> Result<Self, engine::Error> {
                 Ok(WriteTables {
                     meta: open_meta(txn)?,
-                    $($field: TableMut::Redb(txn.open_table($konst)?),)*
+                    $($field: open(txn, $konst, $name)?,)*
                 })
             }
         }

@@ -648,10 +648,7 @@ mod tests {
     fn an_index_row_naming_a_missing_message_is_reported() {
         let (_dir, store) = organization();
         let txn = store.begin_write().expect("a transaction");
-        txn.open_table(super::super::tables::SENDERID_MSGID)
-            .expect("the table")
-            .insert((1, 999), ())
-            .expect("a row");
+        WriteTables::open(&txn).expect("the tables").by_sender.insert((1, 999), ()).expect("a row");
         commit(txn).expect("committed");
         let found = problems(&store);
         assert!(

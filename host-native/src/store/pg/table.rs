@@ -1,0 +1,202 @@
+//! One table on PostgreSQL: `k bytea PRIMARY KEY, v bytea`, keys in their ordered encoding
+//! (`keys.rs`), values as redb's bytes of them. Rows read come back as owned bytes.
+
+use std::collections::VecDeque;
+use std::marker::PhantomData;
+use std::ops::Bound;
+use std::sync::Arc;
+
+use redb::Value;
+
+use super::connection::{Op, Transaction, postgres_error};
+use super::keys::{ABOVE_EVERY_KEY, OrderedKey};
+use crate::store::engine::Error;
+
+/// A table in a transaction.
+pub struct PgTable<K, V> {
+    txn: Arc<Transaction>,
+    name: &'static str,
+    types: PhantomData<fn() -> (K, V)>,
+}
+
+/// A row as read: the key's ordered bytes, the value's bytes.
+type Row = (Vec<u8>, Vec<u8>);
+
+impl<K: OrderedKey, V: Value + 'static> PgTable<K, V> {
+    pub fn new(txn: Arc<Transaction>, name: &'static str) -> Self {
+        PgTable { txn, name, types: PhantomData }
+    }
+
+    pub fn name(&self) -> &'static str {
+        self.name
+    }
+
+    /// The value's bytes under `key`.
+    pub fn get(&self, key: &K::SelfType<'_>) -> Result<Option<Vec<u8>>, Error> {
+        let mut connection = self.txn.connection();
+        let statement = connection.statement(self.name, Op::Get)?;
+        let row = connection.client().query_opt(&statement, &[&K::encode(key)]).map_err(postgres_error)?;
+        Ok(row.map(|row| row.get(0)))
+    }
+
+    pub fn insert(&self, key: &K::SelfType<'_>, value: &V::SelfType<'_>) -> Result<(), Error> {
+        let mut connection = self.txn.connection();
+        let statement = connection.statement(self.name, Op::Put)?;
+        let value = V::as_bytes(value);
+        connection
+            .client()
+            .execute(&statement, &[&K::encode(key), &value.as_ref()])
+            .map_err(postgres_error)?;
+        Ok(())
+    }
+
+    /// Removes the row; returns its value's bytes.
+    pub fn remove(&self, key: &K::SelfType<'_>) -> Result<Option<Vec<u8>>, Error> {
+        let mut connection = self.txn.connection();
+        let statement = connection.statement(self.name, Op::Delete)?;
+        let row = connection.client().query_opt(&statement, &[&K::encode(key)]).map_err(postgres_error)?;
+        Ok(row.map(|row| row.get(0)))
+    }
+
+    pub fn row_count(&self) -> Result<u64, Error> {
+        let mut connection = self.txn.connection();
+        let statement = connection.statement(self.name, Op::Count)?;
+        let row = connection.client().query_one(&statement, &[]).map_err(postgres_error)?;
+        Ok(row.get::<_, i64>(0).try_into().unwrap_or(0))
+    }
+
+    /// The rows between two bounds, read a page at a time from whichever end is asked for.
+    pub fn range(&self, low: Bound<&K::SelfType<'_>>, high: Bound<&K::SelfType<'_>>) -> PgRange<K, V> {
+        // Bytes ordered as keys have an immediate successor: the same bytes and a 0x00. So
+        // every bound becomes "from `low` inclusive to `high` exclusive".
+        let successor = |key: &K::SelfType<'_>| {
+            let mut bytes = K::encode(key);
+            bytes.push(0);
+            bytes
+        };
+        let low = match low {
+            Bound::Included(key) => K::encode(key),
+            Bound::Excluded(key) => successor(key),
+            Bound::Unbounded => Vec::new(),
+        };
+        let high = match high {
+            Bound::Included(key) => successor(key),
+            Bound::Excluded(key) => K::encode(key),
+            Bound::Unbounded => ABOVE_EVERY_KEY.to_vec(),
+        };
+        PgRange {
+            txn: self.txn.clone(),
+            name: self.name,
+            low,
+            high,
+            ahead: VecDeque::new(),
+            behind: VecDeque::new(),
+            page: FIRST_PAGE,
+            types: PhantomData,
+        }
+    }
+
+    /// Every row's ordered key (tests: `retain`).
+    #[cfg(test)]
+    pub fn keys(&self) -> Result<Vec<Vec<u8>>, Error> {
+        let mut keys = Vec::new();
+        let mut rows = self.range(Bound::Unbounded, Bound::Unbounded);
+        while let Some(row) = rows.next_row() {
+            keys.push(row?.0);
+        }
+        Ok(keys)
+    }
+
+    /// Removes the row under ordered key bytes (tests: `retain`).
+    #[cfg(test)]
+    pub fn remove_ordered(&self, key: &[u8]) -> Result<(), Error> {
+        let mut connection = self.txn.connection();
+        let statement = connection.statement(self.name, Op::Delete)?;
+        connection.client().execute(&statement, &[&key]).map_err(postgres_error)?;
+        Ok(())
+    }
+}
+
+/// Most calls want the first row or few (the latest message, whether a row exists); walks over
+/// many rows get larger pages as they go.
+const FIRST_PAGE: i64 = 16;
+const LARGEST_PAGE: i64 = 4096;
+
+/// Rows between `low` (inclusive) and `high` (exclusive) not yet read, and those read and not
+/// yet handed out: `ahead` in ascending order from the low end, `behind` in descending order from
+/// the high end. Each page is read between the current bounds, which it then narrows, so the
+/// two ends never read a row twice.
+pub struct PgRange<K, V> {
+    txn: Arc<Transaction>,
+    name: &'static str,
+    low: Vec<u8>,
+    high: Vec<u8>,
+    ahead: VecDeque<Row>,
+    behind: VecDeque<Row>,
+    page: i64,
+    types: PhantomData<fn() -> (K, V)>,
+}
+
+impl<K: OrderedKey, V: Value + 'static> PgRange<K, V> {
+    /// Reads the next page from one end into its buffer.
+    fn fetch(&mut self, ascending: bool) -> Result<(), Error> {
+        let mut connection = self.txn.connection();
+        let op = if ascending { Op::Ascending } else { Op::Descending };
+        let statement = connection.statement(self.name, op)?;
+        let rows = connection
+            .client()
+            .query(&statement, &[&self.low, &self.high, &self.page])
+            .map_err(postgres_error)?;
+        let complete = (rows.len() as i64) < self.page;
+        self.page = (self.page * 4).min(LARGEST_PAGE);
+        let rows = rows.into_iter().map(|row| (row.get::<_, Vec<u8>>(0), row.get::<_, Vec<u8>>(1)));
+        let buffer = if ascending { &mut self.ahead } else { &mut self.behind };
+        buffer.extend(rows);
+        if complete {
+            // Everything between the bounds is in this buffer.
+            self.low.clone_from(&self.high);
+        } else if let Some((last, _)) = buffer.back() {
+            if ascending {
+                self.low.clone_from(last);
+                self.low.push(0);
+            } else {
+                self.high.clone_from(last);
+            }
+        }
+        Ok(())
+    }
+
+    fn unread(&self) -> bool {
+        self.low < self.high
+    }
+
+    /// The next row from the low end, as ordered key bytes and value bytes.
+    pub fn next_row(&mut self) -> Option<Result<Row, Error>> {
+        if self.ahead.is_empty()
+            && self.unread()
+            && let Err(e) = self.fetch(true)
+        {
+            self.low.clone_from(&self.high);
+            return Some(Err(e));
+        }
+        self.ahead.pop_front().or_else(|| self.behind.pop_back()).map(Ok)
+    }
+
+    /// The next row from the high end.
+    pub fn next_row_back(&mut self) -> Option<Result<Row, Error>> {
+        if self.behind.is_empty()
+            && self.unread()
+            && let Err(e) = self.fetch(false)
+        {
+            self.low.clone_from(&self.high);
+            return Some(Err(e));
+        }
+        self.behind.pop_front().or_else(|| self.ahead.pop_back()).map(Ok)
+    }
+
+    /// A row's key as redb's bytes of it.
+    pub fn redb_key(ordered: &[u8]) -> Result<Vec<u8>, Error> {
+        K::decode(ordered)
+            .ok_or_else(|| Error::Postgres("a key in the database is not one this table holds".into()))
+    }
+}

@@ -1,0 +1,105 @@
+//! `confab serve --database`: the same server on PostgreSQL (a scratch server this test process
+//! starts from the machine's binaries). Acknowledged writes survive SIGKILL, a restart finds
+//! everything, a second server on the same database reads what the first wrote, and a database
+//! from a newer Confab is refused.
+
+use std::process::Command;
+
+use confab_server::scratch_postgres;
+use confab_tests::TestServer;
+
+const BINARY: &str = env!("CARGO_BIN_EXE_confab-under-test");
+
+fn new_database() -> String {
+    let cluster = scratch_postgres::shared().expect("a scratch PostgreSQL server");
+    cluster.new_database().expect("a new database")
+}
+
+/// Sends `n` messages to #general > load as the owner; their ids.
+fn send(server: &TestServer, n: usize) -> Vec<u64> {
+    let owner = server.owner.clone().expect("the owner");
+    (0..n)
+        .map(|i| {
+            let content = format!("message {i}");
+            let params =
+                [("type", "stream"), ("to", "general"), ("topic", "load"), ("content", content.as_str())];
+            server.api().post("/messages", Some(&owner), &params).ok()["id"].as_u64().expect("id")
+        })
+        .collect()
+}
+
+/// The ids and contents of #general > load, oldest first, as `owner` reads them from `server`.
+fn history(server: &TestServer, owner: &confab_tests::Creds) -> Vec<(u64, String)> {
+    let params = [
+        ("anchor", "newest"),
+        ("num_before", "1000"),
+        ("num_after", "0"),
+        ("narrow", r#"[["channel", "general"], ["topic", "load"]]"#),
+        ("apply_markdown", "false"),
+    ];
+    let body = server.api().get("/messages", Some(owner), &params).ok();
+    let messages = body["messages"].as_array().expect("messages");
+    messages
+        .iter()
+        .map(|m| (m["id"].as_u64().expect("id"), m["content"].as_str().expect("content").to_owned()))
+        .collect()
+}
+
+#[test]
+fn acknowledged_messages_survive_sigkill_and_a_restart() {
+    let url = new_database();
+    let server = TestServer::start_with(BINARY, &["--database", &url]);
+    let owner = server.owner();
+    let sent = send(&server, 30);
+    let server = server.restart();
+    let kept = history(&server, &owner);
+    assert_eq!(kept.iter().map(|(id, _)| *id).collect::<Vec<_>>(), sent, "every acknowledged message");
+    assert_eq!(kept[29].1, "message 29");
+    let next = send(&server, 1)[0];
+    assert!(next > sent[29], "ids keep increasing after a crash: {next}");
+}
+
+#[test]
+fn a_second_server_on_the_same_database_reads_what_the_first_wrote() {
+    let url = new_database();
+    let first = TestServer::start_with(BINARY, &["--database", &url]);
+    let owner = first.owner();
+    let sent = send(&first, 5);
+    // Its own data directory, the same database: the organization exists, so no new owner.
+    let second = TestServer::start_with(BINARY, &["--database", &url]);
+    assert!(second.owner.is_none(), "the second server created no organization");
+    let read = history(&second, &owner);
+    assert_eq!(read.iter().map(|(id, _)| *id).collect::<Vec<_>>(), sent);
+    // And it writes to the same history, in one sequence of ids.
+    let reply = second
+        .api()
+        .post(
+            "/messages",
+            Some(&owner),
+            &[("type", "stream"), ("to", "general"), ("topic", "load"), ("content", "from the second")],
+        )
+        .ok();
+    assert!(reply["id"].as_u64().expect("id") > sent[4]);
+    assert_eq!(history(&first, &owner).last().map(|(_, c)| c.as_str()), Some("from the second"));
+}
+
+#[test]
+fn a_database_written_by_a_newer_confab_is_refused() {
+    let url = new_database();
+    let server = TestServer::start_with(BINARY, &["--database", &url]);
+    drop(server);
+    // `meta` keys are ordered bytes (the string, then 0x00 0x00); values are little-endian.
+    let newer =
+        "UPDATE meta SET v = '\\x6300000000000000' WHERE k = 'schema_version'::bytea || '\\x0000'::bytea";
+    let updated = Command::new("psql").arg(&url).args(["-qtc", newer]).output().expect("psql runs");
+    assert!(updated.status.success(), "{}", String::from_utf8_lossy(&updated.stderr));
+    let dir = tempfile::tempdir().expect("a temporary directory");
+    let refused = Command::new(BINARY)
+        .args(["serve", "--bind", "127.0.0.1:0", "--database", &url, "--data-dir"])
+        .arg(dir.path())
+        .output()
+        .expect("the binary runs");
+    assert!(!refused.status.success(), "the server refused to start");
+    let said = String::from_utf8_lossy(&refused.stderr);
+    assert!(said.contains("schema version 99, newer than this Confab"), "{said}");
+}
