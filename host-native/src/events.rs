@@ -14,8 +14,6 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
-use confab_core::Event;
-use confab_core::api::notifications::notifications;
 use confab_core::events::{
     Notification, PendingEvents, Poll, PollTicket, QueueOptions, QueueOwner, Registration, Registry,
 };
@@ -26,6 +24,7 @@ use serde_json::{Value, json};
 use tokio::sync::{Notify, oneshot};
 
 use crate::store::Store;
+use crate::writer::Committed;
 
 /// The event queues and the polls waiting on them. Cheap to clone.
 #[derive(Clone)]
@@ -41,6 +40,9 @@ struct Inner {
     timer: Notify,
     /// Set at shutdown: waiting polls answer at once, and no new poll waits.
     closing: AtomicBool,
+    /// The last batch shared on the database that this server's queues have (PostgreSQL).
+    /// Held while batches are queued, so they are queued in order and once.
+    shared_cursor: Mutex<u64>,
 }
 
 struct State {
@@ -151,6 +153,7 @@ impl EventHub {
                 save_path,
                 timer: Notify::new(),
                 closing: AtomicBool::new(false),
+                shared_cursor: Mutex::new(0),
             }),
         }
     }
@@ -161,20 +164,92 @@ impl EventHub {
         f(&mut state)
     }
 
-    /// Queues committed events (called by the writer after each commit, in commit order,
-    /// before it replies). Notifications are built on a snapshot that includes the commit.
-    /// Returns the queues that received events; [`EventHub::wake`] answers their waiting polls.
-    pub fn queue_events(&self, store: &Store, events: &[Event]) -> Woken {
-        if events.is_empty() {
+    /// Queues a committed batch's notifications (called by the writer after each commit, in
+    /// commit order, before it replies). A batch other servers share (PostgreSQL) goes in the
+    /// database's order: the batches of other servers committed before it are queued first,
+    /// and each batch once, whether the writer or the listener ([`EventHub::listen`]) gets
+    /// there first. Returns the queues that received events; [`EventHub::wake`] answers their
+    /// waiting polls.
+    pub fn queue_committed(&self, store: &Store, committed: &Committed) -> Woken {
+        let Some(sequence) = committed.sequence else {
+            return self.queue(&committed.notifications);
+        };
+        let mut cursor = self.cursor();
+        if *cursor >= sequence {
             return Woken::default();
         }
-        match store.read(|tables| notifications(tables, events)) {
-            Ok(notifications) => self.queue(&notifications),
-            Err(e) => {
-                tracing::error!("events of a committed change were lost: {e}");
-                Woken::default()
+        let mut woken = self.catch_up(store, &mut cursor, sequence - 1);
+        woken.queue_ids.extend(self.queue(&committed.notifications).queue_ids);
+        *cursor = sequence;
+        woken
+    }
+
+    /// Where this server stands in the batches shared on the database.
+    fn cursor(&self) -> std::sync::MutexGuard<'_, u64> {
+        self.inner.shared_cursor.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
+    }
+
+    /// Queues the shared batches after the cursor, up to `through`, in order.
+    fn catch_up(&self, store: &Store, cursor: &mut u64, through: u64) -> Woken {
+        let mut woken = Woken::default();
+        while *cursor < through {
+            let rows = match store.events_after(*cursor, 256) {
+                Ok(rows) => rows,
+                Err(e) => {
+                    // Read again at the next announcement or the listener's next round.
+                    tracing::error!("reading other servers' events: {}", e.msg);
+                    return woken;
+                }
+            };
+            if rows.is_empty() {
+                return woken;
+            }
+            for (sequence, payload) in rows.into_iter().take_while(|(sequence, _)| *sequence <= through) {
+                match serde_json::from_slice::<Vec<Notification>>(&payload) {
+                    Ok(notifications) => woken.queue_ids.extend(self.queue(&notifications).queue_ids),
+                    Err(e) => tracing::error!("the events of batch {sequence} do not read: {e}"),
+                }
+                *cursor = sequence;
             }
         }
+        woken
+    }
+
+    /// Delivers other servers' batches as they are announced, until the hub closes: runs on a
+    /// thread of its own, with a connection of its own. A missed announcement costs at most a
+    /// second (the wait's limit), a lost connection a reconnection.
+    pub fn listen(&self, store: &Store) {
+        let mut listener = None;
+        while !self.inner.closing.load(Ordering::Relaxed) {
+            if listener.is_none() {
+                match store.listener() {
+                    Ok(Some(connected)) => listener = Some(connected),
+                    Ok(None) => return,
+                    Err(e) => {
+                        tracing::warn!("cannot listen for other servers' events: {}", e.msg);
+                        std::thread::sleep(Duration::from_secs(1));
+                        continue;
+                    }
+                }
+            }
+            if let Some(connected) = &mut listener
+                && let Err(e) = connected.wait(Duration::from_secs(1))
+            {
+                tracing::warn!("listening for other servers' events: {e}");
+                listener = None;
+            }
+            let woken = {
+                let mut cursor = self.cursor();
+                self.catch_up(store, &mut cursor, u64::MAX)
+            };
+            self.wake(woken);
+        }
+    }
+
+    /// Starts from the database's last shared batch: the queues are new (see `server.rs`).
+    pub fn start_at(&self, store: &Store) -> ApiResult<()> {
+        *self.cursor() = store.last_event()?;
+        Ok(())
     }
 
     /// Queues notifications; returns the queues that received events.

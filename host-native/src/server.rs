@@ -130,11 +130,21 @@ impl Server {
             });
             prepared.await.map_err(|e| StartError(format!("starting: {e}")))??
         };
-        let events = EventHub::load(
-            config.data_dir.join(EVENT_QUEUES_FILE),
-            http::now(),
-            config.event_queue_timeout_secs,
-        );
+        let saved_queues = config.data_dir.join(EVENT_QUEUES_FILE);
+        if store.shares_events() {
+            // Other servers on the database went on committing while this one was stopped, so
+            // its saved queues missed events: their clients get BAD_EVENT_QUEUE_ID and register
+            // again, as after a crash.
+            let _ = std::fs::remove_file(&saved_queues);
+        }
+        let events = EventHub::load(saved_queues, http::now(), config.event_queue_timeout_secs);
+        if store.shares_events() {
+            let (hub, store) = (events.clone(), store.clone());
+            let started = tokio::task::spawn_blocking(move || hub.start_at(&store)).await;
+            started
+                .map_err(|e| StartError(e.to_string()))?
+                .map_err(|e| StartError(format!("cannot read the shared events: {}", e.msg)))?;
+        }
         let files = crate::uploads::FileStore::new(&config.data_dir);
         let large_answers = LargeAnswers::one_per_core()
             .map_err(|e| StartError(format!("cannot start the threads for large answers: {}", e.msg)))?;
@@ -179,6 +189,13 @@ impl Server {
             self.state.store.clone(),
             self.state.files.clone(),
         );
+        // Other servers' batches, on a thread of its own (PostgreSQL only).
+        let listening = store.shares_events().then(|| {
+            let (hub, store) = (events.clone(), store.clone());
+            std::thread::Builder::new()
+                .name("confab-events-listener".into())
+                .spawn(move || hub.listen(&store))
+        });
         let app = http::app(self.state);
         let closing = events.clone();
         let shutdown = async move {
@@ -194,6 +211,14 @@ impl Server {
         exports.abort();
         // Awaited, so that the delivery and export tasks have dropped their store and writer.
         let _ = tokio::join!(timer, deliveries, exports);
+        match listening {
+            // It sees the hub closed within a second, and drops its store.
+            Some(Ok(thread)) => drop(tokio::task::spawn_blocking(move || thread.join()).await),
+            Some(Err(e)) => {
+                tracing::error!("cannot start the thread that listens for other servers' events: {e}")
+            }
+            None => {}
+        }
         let stopped = tokio::task::spawn_blocking(move || writer.stop(WRITER_STOP_TIMEOUT)).await;
         if !matches!(stopped, Ok(true)) {
             tracing::warn!("the writer did not finish within {WRITER_STOP_TIMEOUT:?}");

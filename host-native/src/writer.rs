@@ -1,18 +1,21 @@
 //! The single writer, with group commit.
 //!
 //! Every command goes to one thread. It takes all commands waiting at that moment, runs them in
-//! order in one redb write transaction (each sees the changes of those before it), commits once
-//! (the batch's changes synced to the write-ahead log, redb's commit unsynced; see
-//! `store::checkpoint`), and only then answers each: a reply is never sent, and no event made
-//! visible, before the data it reports is durable; the batch's events go to the event sink
-//! after the commit and before the replies, and what the sink leaves for later (waking waiting
-//! polls) runs after the replies. A command that fails has asked for no writes, so it cannot spoil
+//! order in one write transaction (each sees the changes of those before it), builds the
+//! batch's notifications on that transaction, commits once (on redb, the batch's changes synced
+//! to the write-ahead log and redb's commit unsynced, see `store::checkpoint`; on PostgreSQL,
+//! a synchronous commit that also records the notifications for the other servers), and only
+//! then answers each: a reply is never sent, and no event made visible, before the data it
+//! reports is durable; the batch's events go to the event sink after the commit and before the
+//! replies, and what the sink leaves for later (waking waiting polls) runs after the replies. A command that fails has asked for no writes, so it cannot spoil
 //! its batch; a failure to apply or commit fails the whole batch, which then wrote nothing.
 
 use std::sync::mpsc;
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
+use confab_core::api::notifications::notifications;
+use confab_core::events::Notification;
 use confab_core::store::Change;
 use confab_core::{ApiError, ApiResult, Event, Outcome};
 use tokio::sync::oneshot;
@@ -36,7 +39,7 @@ enum Message {
 
 /// Where the events of committed commands go, in commit order, before any reply is sent. What
 /// it returns runs after the replies.
-pub type EventSink = Box<dyn Fn(&Store, &[Event]) -> AfterReplies + Send>;
+pub type EventSink = Box<dyn Fn(&Store, Committed) -> AfterReplies + Send>;
 
 /// Work the event sink leaves until the batch's commands have their answers.
 pub type AfterReplies = Box<dyn FnOnce() + Send>;
@@ -115,17 +118,12 @@ fn run(store: &Store, requests: &mpsc::Receiver<Message>, sink: &EventSink, metr
         }
         let (replies, jobs): (Vec<_>, Vec<_>) = batch.into_iter().map(|r| (r.reply, r.job)).unzip();
         let commands = jobs.len();
-        let (mut results, commit) = execute(store, jobs, Commit::Logged);
+        let Executed { results, commit, committed } = execute(store, jobs, Commit::Logged);
         metrics.batch(commands, commit);
         // Events are queued in commit order, before the replies: a client that sees its reply
         // can count on its own event being queued. The polls they wake are answered after the
         // replies, so a sender does not wait for its message to reach everyone.
-        let events: Vec<Event> = results
-            .iter_mut()
-            .filter_map(|r| r.as_mut().ok())
-            .flat_map(|o| std::mem::take(&mut o.events))
-            .collect();
-        let after_replies = sink(store, &events);
+        let after_replies = sink(store, committed);
         for (reply, result) in replies.into_iter().zip(results) {
             // The caller may have gone away (client disconnected); its data is committed anyway.
             let _ = reply.send(result);
@@ -174,58 +172,108 @@ enum Commit {
 /// Runs one command in its own transaction, on the calling thread: for the command line, when
 /// no server (and so no writer thread) is running.
 pub fn run_now(store: &Store, job: Job) -> ApiResult<Outcome> {
-    execute(store, vec![job], Commit::Direct).0.pop().unwrap_or_else(|| Err(ApiError::internal("no result")))
+    execute(store, vec![job], Commit::Direct)
+        .results
+        .pop()
+        .unwrap_or_else(|| Err(ApiError::internal("no result")))
 }
 
 /// Runs commands in one transaction on the calling thread, each seeing the changes of those
 /// before it, as the writer runs a batch: for bulk work on a stopped server's data directory
 /// (the benchmarks' seeding). Returns each command's answer, in order.
 pub fn run_batch(store: &Store, jobs: Vec<Job>) -> Vec<ApiResult<Outcome>> {
-    execute(store, jobs, Commit::Direct).0
+    execute(store, jobs, Commit::Direct).results
 }
 
 /// How a batch's commit went: how long it took, or that it failed; `None` when the batch
 /// wrote nothing and so committed nothing.
 type CommitTime = Option<Result<Duration, ()>>;
 
-/// Runs a batch in one transaction. Returns each job's answer, in order, and its commit's time.
-fn execute(store: &Store, jobs: Vec<Job>, commit: Commit) -> (Vec<ApiResult<Outcome>>, CommitTime) {
+/// What a committed batch hands the event sink.
+#[derive(Default)]
+pub struct Committed {
+    /// The batch's events, in order (the host acts on some: webhooks, emails).
+    pub events: Vec<Event>,
+    /// What they mean for the event queues, built on the batch's own transaction.
+    pub notifications: Vec<Notification>,
+    /// The number the batch's notifications were recorded under for the other servers on the
+    /// database (PostgreSQL); `None` when nothing is shared.
+    pub sequence: Option<u64>,
+}
+
+/// A batch run: each job's answer, in order, its commit's time, and what it committed.
+struct Executed {
+    results: Vec<ApiResult<Outcome>>,
+    commit: CommitTime,
+    committed: Committed,
+}
+
+impl Executed {
+    fn failed(jobs: usize, err: ApiError) -> Executed {
+        let results = (0..jobs).map(|_| Err(err.clone())).collect();
+        Executed { results, commit: Some(Err(())), committed: Committed::default() }
+    }
+}
+
+/// Runs a batch in one transaction.
+fn execute(store: &Store, jobs: Vec<Job>, commit: Commit) -> Executed {
     let n = jobs.len();
-    let fail_all = |err: ApiError| (0..n).map(|_| Err(err.clone())).collect::<Vec<_>>();
     let txn = match store.begin_write() {
         Ok(txn) => txn,
-        Err(e) => return (fail_all(e), Some(Err(()))),
+        Err(e) => return Executed::failed(n, e),
     };
     let mut results = Vec::with_capacity(n);
     let mut wrote = false;
+    let mut committed = Committed::default();
     {
         let mut tables = match WriteTables::open(&txn) {
             Ok(t) => t,
-            Err(e) => return (fail_all(ApiError::internal(e)), Some(Err(()))),
+            Err(e) => return Executed::failed(n, ApiError::internal(e)),
         };
         for job in jobs {
-            let result = job(&tables);
-            if let Ok(outcome) = &result {
+            let mut result = job(&tables);
+            if let Ok(outcome) = &mut result {
                 wrote |= !outcome.changes.is_empty();
                 for change in &outcome.changes {
                     if let Err(e) = tables.apply(change) {
                         tracing::error!("applying a change failed; the batch is abandoned: {e}");
                         drop(tables);
                         txn.abort();
-                        return (fail_all(e), Some(Err(())));
+                        return Executed::failed(n, e);
                     }
                 }
+                committed.events.append(&mut outcome.events);
             }
             results.push(result);
         }
+        // On the transaction's own view: exactly this batch's state, whoever commits next.
+        committed.notifications = notifications(&tables, &committed.events).unwrap_or_else(|e| {
+            tracing::error!("the events of a batch are lost: {e}");
+            Vec::new()
+        });
+    }
+    if store.shares_events() && !committed.notifications.is_empty() {
+        // Other servers learn of the batch from its row, committed with it (typing notices
+        // too, which write nothing else).
+        let shared = serde_json::to_vec(&committed.notifications)
+            .map_err(ApiError::internal)
+            .and_then(|payload| store.publish_events(&txn, &payload));
+        match shared {
+            Ok(sequence) => committed.sequence = sequence,
+            Err(e) => {
+                txn.abort();
+                return Executed::failed(n, e);
+            }
+        }
+        wrote = true;
     }
     if !wrote {
         // Nothing to make durable (typing notices, refused commands): skip the fsync.
         txn.abort();
-        return (results, None);
+        return Executed { results, commit: None, committed };
     }
     let started = Instant::now();
-    let committed = match commit {
+    let durable = match commit {
         Commit::Logged => {
             let changes: Vec<&Change> =
                 results.iter().filter_map(|r| r.as_ref().ok()).flat_map(|o| &o.changes).collect();
@@ -233,9 +281,9 @@ fn execute(store: &Store, jobs: Vec<Job>, commit: Commit) -> (Vec<ApiResult<Outc
         }
         Commit::Direct => store::commit(txn),
     };
-    if let Err(e) = committed {
+    if let Err(e) = durable {
         tracing::error!("commit failed: {}", e.msg);
-        return (fail_all(e), Some(Err(())));
+        return Executed::failed(n, e);
     }
-    (results, Some(Ok(started.elapsed())))
+    Executed { results, commit: Some(Ok(started.elapsed())), committed }
 }

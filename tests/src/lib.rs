@@ -23,6 +23,24 @@ pub struct Creds {
     pub api_key: String,
 }
 
+/// Whether the servers the tests start keep their data in PostgreSQL: `CONFAB_TEST_STORE=postgres`
+/// (the second pass of `scripts/test`). Each server started on a fresh data directory then gets
+/// a new database of its own on a scratch PostgreSQL server, one per test process.
+pub fn on_postgres() -> bool {
+    std::env::var("CONFAB_TEST_STORE").is_ok_and(|store| store == "postgres")
+}
+
+/// The `serve` arguments that put a fresh server's data where the tests ask (see
+/// [`on_postgres`]): nothing for the data directory's redb file, or when the test names its
+/// own database in `extra`.
+fn fresh_store_args(extra: &[&str]) -> Vec<String> {
+    if !on_postgres() || extra.contains(&"--database") {
+        return Vec::new();
+    }
+    let cluster = confab_server::scratch_postgres::shared().expect("a scratch PostgreSQL server");
+    vec!["--database".to_owned(), cluster.new_database().expect("a new database")]
+}
+
 /// The `serve` arguments that exempt the tests' own address from rate limits.
 const LOOPBACK_EXEMPT: [&str; 4] = ["--rate-limit-exempt", "127.0.0.0/8", "--rate-limit-exempt", "::1"];
 
@@ -55,7 +73,9 @@ impl TestServer {
     pub fn start_with(binary: &str, extra: &[&str]) -> TestServer {
         let dir = tempfile::tempdir().expect("temporary directory");
         let data_dir = dir.path().join("data");
-        let mut server = Self::spawn(Path::new(binary), &data_dir, "127.0.0.1:0", extra);
+        let store = fresh_store_args(extra);
+        let extra = [extra, &store.iter().map(String::as_str).collect::<Vec<_>>()].concat();
+        let mut server = Self::spawn(Path::new(binary), &data_dir, "127.0.0.1:0", &extra);
         server._dir = Some(dir);
         server
     }
@@ -65,7 +85,9 @@ impl TestServer {
     pub fn start_rate_limited(binary: &str, extra: &[&str]) -> TestServer {
         let dir = tempfile::tempdir().expect("temporary directory");
         let data_dir = dir.path().join("data");
-        let mut server = Self::spawn_with_args(Path::new(binary), &data_dir, "127.0.0.1:0", extra);
+        let store = fresh_store_args(extra);
+        let extra = [extra, &store.iter().map(String::as_str).collect::<Vec<_>>()].concat();
+        let mut server = Self::spawn_with_args(Path::new(binary), &data_dir, "127.0.0.1:0", &extra);
         server._dir = Some(dir);
         server
     }

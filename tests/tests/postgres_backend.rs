@@ -15,15 +15,14 @@ fn new_database() -> String {
     cluster.new_database().expect("a new database")
 }
 
-/// Sends `n` messages to #general > load as the owner; their ids.
-fn send(server: &TestServer, n: usize) -> Vec<u64> {
-    let owner = server.owner.clone().expect("the owner");
+/// Sends `n` messages to #general > load as `owner`; their ids.
+fn send(server: &TestServer, owner: &confab_tests::Creds, n: usize) -> Vec<u64> {
     (0..n)
         .map(|i| {
             let content = format!("message {i}");
             let params =
                 [("type", "stream"), ("to", "general"), ("topic", "load"), ("content", content.as_str())];
-            server.api().post("/messages", Some(&owner), &params).ok()["id"].as_u64().expect("id")
+            server.api().post("/messages", Some(owner), &params).ok()["id"].as_u64().expect("id")
         })
         .collect()
 }
@@ -50,12 +49,12 @@ fn acknowledged_messages_survive_sigkill_and_a_restart() {
     let url = new_database();
     let server = TestServer::start_with(BINARY, &["--database", &url]);
     let owner = server.owner();
-    let sent = send(&server, 30);
+    let sent = send(&server, &owner, 30);
     let server = server.restart();
     let kept = history(&server, &owner);
     assert_eq!(kept.iter().map(|(id, _)| *id).collect::<Vec<_>>(), sent, "every acknowledged message");
     assert_eq!(kept[29].1, "message 29");
-    let next = send(&server, 1)[0];
+    let next = send(&server, &owner, 1)[0];
     assert!(next > sent[29], "ids keep increasing after a crash: {next}");
 }
 
@@ -64,7 +63,7 @@ fn a_second_server_on_the_same_database_reads_what_the_first_wrote() {
     let url = new_database();
     let first = TestServer::start_with(BINARY, &["--database", &url]);
     let owner = first.owner();
-    let sent = send(&first, 5);
+    let sent = send(&first, &owner, 5);
     // Its own data directory, the same database: the organization exists, so no new owner.
     let second = TestServer::start_with(BINARY, &["--database", &url]);
     assert!(second.owner.is_none(), "the second server created no organization");
@@ -102,4 +101,44 @@ fn a_database_written_by_a_newer_confab_is_refused() {
     assert!(!refused.status.success(), "the server refused to start");
     let said = String::from_utf8_lossy(&refused.stderr);
     assert!(said.contains("schema version 99, newer than this Confab"), "{said}");
+}
+
+/// The ids of the message events a queue holds after `last_event_id`, waiting for them (a long
+/// poll) until there are `count`.
+fn message_events(server: &TestServer, owner: &confab_tests::Creds, queue: &str, count: usize) -> Vec<u64> {
+    let (mut ids, mut last) = (Vec::new(), -1i64);
+    while ids.len() < count {
+        let last_id = last.to_string();
+        let params = [("queue_id", queue), ("last_event_id", last_id.as_str())];
+        let body = server.api().get("/events", Some(owner), &params).ok();
+        for event in body["events"].as_array().expect("events") {
+            last = last.max(event["id"].as_i64().expect("an event id"));
+            if event["type"] == "message" {
+                ids.push(event["message"]["id"].as_u64().expect("a message id"));
+            }
+        }
+    }
+    ids
+}
+
+#[test]
+fn a_message_sent_through_one_server_reaches_a_queue_on_the_other_in_commit_order() {
+    let url = new_database();
+    let first = TestServer::start_with(BINARY, &["--database", &url]);
+    let owner = first.owner();
+    let second = TestServer::start_with(BINARY, &["--database", &url]);
+    let registered = second.api().post("/register", Some(&owner), &[("event_types", r#"["message"]"#)]).ok();
+    let queue = registered["queue_id"].as_str().expect("a queue id").to_owned();
+    // Alternating servers, and several senders at once on each: one sequence of ids.
+    let sent: Vec<u64> = std::thread::scope(|scope| {
+        let senders: Vec<_> = [&first, &second, &first, &second]
+            .into_iter()
+            .map(|server| scope.spawn(|| send(server, &owner, 10)))
+            .collect();
+        senders.into_iter().flat_map(|sender| sender.join().expect("a sender")).collect()
+    });
+    let mut expected = sent.clone();
+    expected.sort_unstable();
+    let received = message_events(&second, &owner, &queue, sent.len());
+    assert_eq!(received, expected, "every message once, in id (commit) order");
 }

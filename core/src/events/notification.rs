@@ -9,8 +9,10 @@ use serde_json::{Map, Value};
 use crate::ids::{RealmId, StreamId, UserId};
 use crate::model::{MessageFlags, SendOrigin};
 
-/// A committed change, for delivery to the queues that want it.
-#[derive(Clone, Debug, PartialEq)]
+/// A committed change, for delivery to the queues that want it. Serializable: with several
+/// servers on one database, the server that commits a change hands its notifications to the
+/// others as JSON.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub enum Notification {
     /// A new message.
     Message {
@@ -44,6 +46,18 @@ pub enum Notification {
 /// and equal shapes are stored once.
 #[derive(Clone, Debug, PartialEq)]
 pub struct MessageVariants(Arc<Shapes>);
+
+impl Serialize for MessageVariants {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        self.0.serialize(serializer)
+    }
+}
+
+impl<'de> Deserialize<'de> for MessageVariants {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        Shapes::deserialize(deserializer).map(MessageVariants::from_shapes)
+    }
+}
 
 /// The distinct shapes and, for each of the four requests, which one it gets.
 #[derive(Debug, PartialEq, Serialize, Deserialize)]

@@ -88,10 +88,11 @@ impl AppState {
         let writer = Writer::start(
             store.clone(),
             Box::new(move |store, committed| {
-                let woken = sink.queue_events(store, committed);
-                webhooks.dispatch(committed);
-                mailer.deliver(committed);
-                missed_emails.note(committed);
+                let woken = sink.queue_committed(store, &committed);
+                let events = &committed.events;
+                webhooks.dispatch(events);
+                mailer.deliver(events);
+                missed_emails.note(events);
                 let sink = sink.clone();
                 Box::new(move || sink.wake(woken))
             }),

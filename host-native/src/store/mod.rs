@@ -27,6 +27,7 @@ use redb::{Database, ReadableDatabase, RepairSession};
 
 pub use checkpoint::CHECKPOINT_INTERVAL;
 pub use engine::WriteTxn;
+pub use pg::events::Listener;
 pub use tables::{ReadTables, WriteTables};
 
 /// The table layout this build reads and writes. A new table needs no new version (opening
@@ -86,8 +87,9 @@ pub struct Store {
 enum Engine {
     /// A redb file, with its write-ahead log.
     Redb { db: Database, log: Mutex<checkpoint::Logged> },
-    /// A PostgreSQL database, which makes each commit durable itself.
-    Postgres(pg::Pool),
+    /// A PostgreSQL database, which makes each commit durable itself. Boxed: its settings are
+    /// most of its size.
+    Postgres(Box<pg::Pool>),
 }
 
 impl Store {
@@ -137,7 +139,7 @@ impl Store {
         let txn = pool.begin_write().map_err(|e| OpenError::Other(e.to_string()))?;
         pg::create_tables(&txn, tables::TABLE_NAMES).map_err(|e| OpenError::Other(e.to_string()))?;
         migrate(WriteTxn::Postgres(Arc::new(txn)))?;
-        Ok(Store { engine: Engine::Postgres(pool) })
+        Ok(Store { engine: Engine::Postgres(Box::new(pool)) })
     }
 
     /// Checkpoints and closes the file cleanly, so the next open replays and repairs nothing.
@@ -183,6 +185,54 @@ impl Store {
             Engine::Postgres(pool) => {
                 Ok(WriteTxn::Postgres(Arc::new(pool.begin_write().map_err(view::storage)?)))
             }
+        }
+    }
+}
+
+/// Events between servers on one database (PostgreSQL; see `pg/events.rs`). On redb, one
+/// server owns the file, and these share nothing.
+impl Store {
+    /// Whether other servers may write to this database, so that events must be shared.
+    pub fn shares_events(&self) -> bool {
+        matches!(self.engine, Engine::Postgres(_))
+    }
+
+    /// Records a batch's notifications (JSON) in the writer's transaction, for every server;
+    /// returns their number, `None` on redb.
+    pub fn publish_events(&self, txn: &WriteTxn, payload: &[u8]) -> ApiResult<Option<u64>> {
+        match txn {
+            WriteTxn::Redb(_) => Ok(None),
+            WriteTxn::Postgres(txn) => pg::events::publish(txn, payload).map(Some).map_err(view::storage),
+        }
+    }
+
+    /// Recorded batches after `cursor`, in order, at most `limit`.
+    pub fn events_after(&self, cursor: u64, limit: i64) -> ApiResult<Vec<(u64, Vec<u8>)>> {
+        match &self.engine {
+            Engine::Redb { .. } => Ok(Vec::new()),
+            Engine::Postgres(pool) => {
+                let txn = pool.begin_read().map_err(view::storage)?;
+                pg::events::after(&txn, cursor, limit).map_err(view::storage)
+            }
+        }
+    }
+
+    /// The last recorded batch's number (0 when none).
+    pub fn last_event(&self) -> ApiResult<u64> {
+        match &self.engine {
+            Engine::Redb { .. } => Ok(0),
+            Engine::Postgres(pool) => {
+                let txn = pool.begin_read().map_err(view::storage)?;
+                pg::events::last(&txn).map_err(view::storage)
+            }
+        }
+    }
+
+    /// A connection that waits for other servers' batches; `None` on redb.
+    pub fn listener(&self) -> ApiResult<Option<Listener>> {
+        match &self.engine {
+            Engine::Redb { .. } => Ok(None),
+            Engine::Postgres(pool) => pool.listener().map(Some).map_err(view::storage),
         }
     }
 }

@@ -117,6 +117,7 @@ pub type Pooled = r2d2::PooledConnection<Connector>;
 /// The connections to one database.
 pub struct Pool {
     pool: r2d2::Pool<Connector>,
+    config: postgres::Config,
 }
 
 impl Pool {
@@ -127,9 +128,14 @@ impl Pool {
             .max_size(POOL_SIZE)
             .min_idle(Some(1))
             .connection_timeout(Duration::from_secs(30))
-            .build(Connector { config })
+            .build(Connector { config: config.clone() })
             .map_err(|e| format!("connecting to the database: {e}"))?;
-        Ok(Pool { pool })
+        Ok(Pool { pool, config })
+    }
+
+    /// A connection of its own, listening for other servers' batches.
+    pub fn listener(&self) -> Result<super::events::Listener, Error> {
+        super::events::Listener::connect(&self.config)
     }
 
     fn get(&self) -> Result<Pooled, Error> {

@@ -3,6 +3,7 @@
 //! and write it unchanged (ARCHITECTURE.md, "PostgreSQL").
 
 mod connection;
+pub mod events;
 pub mod keys;
 pub mod table;
 
@@ -19,6 +20,7 @@ fn create_table(name: &str) -> String {
 /// Creates the tables that are missing, in the writer's transaction (under its lock, so two
 /// nodes starting together do not race).
 pub fn create_tables(txn: &Transaction, names: &[&str]) -> Result<(), Error> {
-    let ddl: Vec<String> = names.iter().map(|name| create_table(name)).collect();
+    let mut ddl: Vec<String> = names.iter().map(|name| create_table(name)).collect();
+    ddl.push(events::CREATE.to_owned());
     txn.execute(&ddl.join(";\n"))
 }
