@@ -9,7 +9,7 @@ use confab_core::outgoing_policy::OutgoingPolicy;
 use confab_core::rate_limit::Rules;
 
 use crate::config;
-use crate::offline::{self, RealmRequest, UserRequest};
+use crate::offline::{self, Location, RealmRequest, UserRequest};
 use crate::server::{Config, Server, shutdown_signal};
 
 #[derive(Parser, Debug)]
@@ -95,6 +95,10 @@ enum Command {
     Zuliprc {
         #[arg(long, default_value = "./confab-data")]
         data_dir: PathBuf,
+        /// The PostgreSQL database, as given to `confab serve`, instead of the data directory's
+        /// file; it may be in use by servers.
+        #[arg(long, value_name = "URL", env = "CONFAB_DATABASE", hide_env_values = true)]
+        database: Option<String>,
         /// The user's email address.
         #[arg(long)]
         email: String,
@@ -120,6 +124,10 @@ enum Command {
     CreateUser {
         #[arg(long)]
         data_dir: PathBuf,
+        /// The PostgreSQL database, as given to `confab serve`, instead of the data directory's
+        /// file; it may be in use by servers.
+        #[arg(long, value_name = "URL", env = "CONFAB_DATABASE", hide_env_values = true)]
+        database: Option<String>,
         /// The organization's subdomain; the root's by default.
         #[arg(long, default_value = "")]
         subdomain: String,
@@ -143,6 +151,10 @@ enum Command {
     GrantPermission {
         #[arg(long)]
         data_dir: PathBuf,
+        /// The PostgreSQL database, as given to `confab serve`, instead of the data directory's
+        /// file; it may be in use by servers.
+        #[arg(long, value_name = "URL", env = "CONFAB_DATABASE", hide_env_values = true)]
+        database: Option<String>,
         /// The organization's subdomain; the root's by default.
         #[arg(long, default_value = "")]
         subdomain: String,
@@ -160,6 +172,10 @@ enum Command {
     CreateRealm {
         #[arg(long)]
         data_dir: PathBuf,
+        /// The PostgreSQL database, as given to `confab serve`, instead of the data directory's
+        /// file; it may be in use by servers.
+        #[arg(long, value_name = "URL", env = "CONFAB_DATABASE", hide_env_values = true)]
+        database: Option<String>,
         /// Lowercase letters, digits and hyphens, 3 to 40 characters; the empty subdomain is the
         /// root, free until an organization lives there.
         #[arg(long)]
@@ -242,24 +258,42 @@ pub fn main() -> ExitCode {
             database,
             metrics_access: crate::http::MetricsAccess::new(metrics_allow),
         }),
-        Command::Zuliprc { data_dir, email, subdomain, external_host, bind, external_scheme, output } => {
+        Command::Zuliprc {
+            data_dir,
+            database,
+            email,
+            subdomain,
+            external_host,
+            bind,
+            external_scheme,
+            output,
+        } => {
             let host = external_host.unwrap_or_else(|| bind.to_string());
+            let location = Location { data_dir: &data_dir, database: database.as_deref() };
             confab_core::subdomains::Site::new(&external_scheme, &host)
                 .map_err(|e| format!("--external-host: {e}"))
-                .and_then(|site| offline::zuliprc(&data_dir, &subdomain, &email, &site, output.as_deref()))
+                .and_then(|site| offline::zuliprc(&location, &subdomain, &email, &site, output.as_deref()))
         }
-        Command::CreateUser { data_dir, subdomain, email, full_name, password, role, bot } => {
-            offline::create_user(&data_dir, UserRequest { subdomain, email, full_name, password, role, bot })
+        Command::CreateUser { data_dir, database, subdomain, email, full_name, password, role, bot } => {
+            let location = Location { data_dir: &data_dir, database: database.as_deref() };
+            offline::create_user(&location, UserRequest { subdomain, email, full_name, password, role, bot })
         }
-        Command::GrantPermission { data_dir, subdomain, email, permission, revoke } => {
-            offline::grant_permission(&data_dir, &subdomain, &email, &permission, !revoke)
+        Command::GrantPermission { data_dir, database, subdomain, email, permission, revoke } => {
+            let location = Location { data_dir: &data_dir, database: database.as_deref() };
+            offline::grant_permission(&location, &subdomain, &email, &permission, !revoke)
         }
-        Command::CreateRealm { data_dir, subdomain, name, owner_email, owner_password, owner_name } => {
-            offline::create_realm(
-                &data_dir,
-                RealmRequest { subdomain, name, owner_email, owner_password, owner_name },
-            )
-        }
+        Command::CreateRealm {
+            data_dir,
+            database,
+            subdomain,
+            name,
+            owner_email,
+            owner_password,
+            owner_name,
+        } => offline::create_realm(
+            &Location { data_dir: &data_dir, database: database.as_deref() },
+            RealmRequest { subdomain, name, owner_email, owner_password, owner_name },
+        ),
         Command::Backup(args) => crate::backups::command::backup(args),
         Command::Restore(args) => crate::backups::command::restore(args),
         Command::ImportZulip(args) => crate::import_zulip::import_zulip(args),

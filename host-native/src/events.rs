@@ -43,6 +43,8 @@ struct Inner {
     /// The last batch shared on the database that this server's queues have (PostgreSQL).
     /// Held while batches are queued, so they are queued in order and once.
     shared_cursor: Mutex<u64>,
+    /// Whether the store shares batches with other servers ([`EventHub::share_events`]).
+    shares: AtomicBool,
 }
 
 struct State {
@@ -154,6 +156,7 @@ impl EventHub {
                 timer: Notify::new(),
                 closing: AtomicBool::new(false),
                 shared_cursor: Mutex::new(0),
+                shares: AtomicBool::new(false),
             }),
         }
     }
@@ -246,10 +249,30 @@ impl EventHub {
         }
     }
 
-    /// Starts from the database's last shared batch: the queues are new (see `server.rs`).
-    pub fn start_at(&self, store: &Store) -> ApiResult<()> {
-        *self.cursor() = store.last_event()?;
+    /// Takes part in the batches shared on the database. The queues restored from a graceful
+    /// stop continue from where they stopped (the cursor saved with them): the batches other
+    /// servers committed meanwhile are queued now. New queues start from the last batch.
+    pub fn share_events(&self, store: &Store) -> ApiResult<()> {
+        self.inner.shares.store(true, Ordering::Relaxed);
+        let saved = self.cursor_path();
+        let restored = std::fs::read_to_string(&saved).ok().and_then(|text| text.trim().parse::<u64>().ok());
+        let _ = std::fs::remove_file(&saved);
+        let mut cursor = self.cursor();
+        match restored {
+            Some(at) if self.with(|state| state.registry.len()) > 0 => {
+                *cursor = at;
+                let woken = self.catch_up(store, &mut cursor, u64::MAX);
+                drop(cursor);
+                self.wake(woken);
+            }
+            _ => *cursor = store.last_event()?,
+        }
         Ok(())
+    }
+
+    /// Where the shared cursor is saved beside the queues.
+    fn cursor_path(&self) -> PathBuf {
+        self.inner.save_path.with_extension("cursor")
     }
 
     /// Queues notifications; returns the queues that received events.
@@ -373,6 +396,14 @@ impl EventHub {
     /// Saves the queues for the next start (graceful shutdown only), privately: queues hold
     /// messages.
     pub fn save(&self) {
+        if self.inner.shares.load(Ordering::Relaxed) {
+            let at = self.cursor().to_string();
+            if let Err(e) = crate::bootstrap::write_private_file(&self.cursor_path(), at.as_bytes()) {
+                // Without it, the queues are not restored (they would miss events).
+                tracing::warn!("could not save the event queues' place in the shared events: {e}");
+                return;
+            }
+        }
         let bytes = self.with(|state| serde_json::to_vec(&state.registry));
         let written = bytes.map_err(|e| e.to_string()).and_then(|bytes| {
             crate::bootstrap::write_private_file(&self.inner.save_path, &bytes).map_err(|e| e.to_string())

@@ -41,11 +41,12 @@ pub struct RealmRequest {
 }
 
 /// Creates a user and prints its id and API key.
-pub fn create_user(data_dir: &Path, request: UserRequest) -> Result<(), String> {
+pub fn create_user(location: &Location<'_>, request: UserRequest) -> Result<(), String> {
+    let data_dir = location.data_dir;
     let UserRequest { subdomain, email, full_name, password, role, bot } = request;
     let role = Role::from_name(&role)
         .ok_or_else(|| format!("unknown role '{role}' (owner, admin, moderator, member, guest)"))?;
-    let store = open(data_dir, || {
+    let store = open(location, || {
         format!(
             "Either stop the server and run this again, or create the user through the API as an \
              administrator:\n  curl -u ADMIN_EMAIL:ADMIN_API_KEY -d email={email} -d full_name='{full_name}' \
@@ -92,13 +93,13 @@ pub fn create_user(data_dir: &Path, request: UserRequest) -> Result<(), String> 
 
 /// Grants (or revokes) a user's special permission (`api::special_permissions`).
 pub fn grant_permission(
-    data_dir: &Path,
+    location: &Location<'_>,
     subdomain: &str,
     email: &str,
     permission: &str,
     grant: bool,
 ) -> Result<(), String> {
-    let store = open(data_dir, || {
+    let store = open(location, || {
         "Stop the server and run this again; special permissions are granted offline.".to_owned()
     })?;
     let (subdomain, email, permission) = (subdomain.to_owned(), email.to_owned(), permission.to_owned());
@@ -123,12 +124,12 @@ pub fn grant_permission(
 }
 
 /// Creates an organization with its owner and prints the owner's API key.
-pub fn create_realm(data_dir: &Path, request: RealmRequest) -> Result<(), String> {
+pub fn create_realm(location: &Location<'_>, request: RealmRequest) -> Result<(), String> {
     let RealmRequest { subdomain, name, owner_email, owner_password, owner_name } = request;
     if owner_password.is_empty() {
         return Err("the owner's password must not be empty".to_owned());
     }
-    let store = open(data_dir, || {
+    let store = open(location, || {
         "Stop the server and run this again; organizations are created offline.".to_owned()
     })?;
     let api_key = secrets::new_api_key().map_err(|e| e.to_string())?;
@@ -163,13 +164,13 @@ pub fn create_realm(data_dir: &Path, request: RealmRequest) -> Result<(), String
 /// Writes a zuliprc for the user with `email` in the organization at `subdomain`, whose URL
 /// `site` gives, to `output` (mode 600) or standard output.
 pub fn zuliprc(
-    data_dir: &Path,
+    location: &Location<'_>,
     subdomain: &str,
     email: &str,
     site: &confab_core::subdomains::Site,
     output: Option<&Path>,
 ) -> Result<(), String> {
-    let store = open(data_dir, || {
+    let store = open(location, || {
         "Stop the server and run this again, or exchange the user's password for an API key \
          (POST /api/v1/fetch_api_key) and write the zuliprc by hand."
             .to_owned()
@@ -197,8 +198,25 @@ pub fn zuliprc(
     Ok(())
 }
 
-/// Opens the data directory, or explains that a server holds it (`advice`: what to do instead).
-pub(crate) fn open(data_dir: &Path, advice: impl FnOnce() -> String) -> Result<Store, String> {
+/// Where a command finds the store: the data directory's file, or a PostgreSQL database
+/// (`--database`), which running servers share (so commands need not wait for them to stop).
+pub struct Location<'a> {
+    pub data_dir: &'a Path,
+    pub database: Option<&'a str>,
+}
+
+/// Opens the store, or explains that a server holds its file (`advice`: what to do instead).
+pub(crate) fn open(location: &Location<'_>, advice: impl FnOnce() -> String) -> Result<Store, String> {
+    let data_dir = location.data_dir;
+    if let Some(url) = location.database {
+        return Store::open_postgres(url).map_err(|e| format!("cannot open the database: {e}"));
+    }
+    if data_dir.join(crate::store::POSTGRES_NOTE).exists() {
+        return Err(format!(
+            "the server of {} keeps its data in PostgreSQL: give this command its --database too",
+            data_dir.display()
+        ));
+    }
     Store::open(data_dir).map_err(|e| match e {
         OpenError::InUse => format!(
             "a Confab server is running on {}, and only one process may open its database.\n{}",

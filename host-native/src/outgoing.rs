@@ -125,10 +125,16 @@ impl Deliverer {
                 .await
             }
             Err(failure) => {
-                let notifier = self.store.read(|t| {
-                    let realm = t.user(bot)?.map(|u| u.realm_id);
-                    Ok(realm.map(|r| t.realm(r)).transpose()?.flatten().and_then(|r| r.notification_bot))
-                })?;
+                let store = self.store.clone();
+                // On a blocking thread, as every read (PostgreSQL's client blocks).
+                let notifier = tokio::task::spawn_blocking(move || {
+                    store.read(|t| {
+                        let realm = t.user(bot)?.map(|u| u.realm_id);
+                        Ok(realm.map(|r| t.realm(r)).transpose()?.flatten().and_then(|r| r.notification_bot))
+                    })
+                })
+                .await
+                .map_err(ApiError::internal)??;
                 let Some(notifier) = notifier else { return Ok(()) };
                 self.command(notifier, move |tables, actor, now| {
                     outgoing_webhooks::failure_notice(tables, actor, bot, message, &failure, now)

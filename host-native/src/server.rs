@@ -131,16 +131,10 @@ impl Server {
             prepared.await.map_err(|e| StartError(format!("starting: {e}")))??
         };
         let saved_queues = config.data_dir.join(EVENT_QUEUES_FILE);
-        if store.shares_events() {
-            // Other servers on the database went on committing while this one was stopped, so
-            // its saved queues missed events: their clients get BAD_EVENT_QUEUE_ID and register
-            // again, as after a crash.
-            let _ = std::fs::remove_file(&saved_queues);
-        }
         let events = EventHub::load(saved_queues, http::now(), config.event_queue_timeout_secs);
         if store.shares_events() {
             let (hub, store) = (events.clone(), store.clone());
-            let started = tokio::task::spawn_blocking(move || hub.start_at(&store)).await;
+            let started = tokio::task::spawn_blocking(move || hub.share_events(&store)).await;
             started
                 .map_err(|e| StartError(e.to_string()))?
                 .map_err(|e| StartError(format!("cannot read the shared events: {}", e.msg)))?;

@@ -41,6 +41,16 @@ fn fresh_store_args(extra: &[&str]) -> Vec<String> {
     vec!["--database".to_owned(), cluster.new_database().expect("a new database")]
 }
 
+/// On PostgreSQL, says so and returns true: for a test of what only the data directory's redb
+/// file does (its lock against a second process, its repair, its write-ahead log), which the
+/// PostgreSQL pass leaves to the redb pass.
+pub fn redb_only(what: &str) -> bool {
+    if on_postgres() {
+        eprintln!("not run on PostgreSQL: {what} is about the redb file");
+    }
+    on_postgres()
+}
+
 /// The `serve` arguments that exempt the tests' own address from rate limits.
 const LOOPBACK_EXEMPT: [&str; 4] = ["--rate-limit-exempt", "127.0.0.0/8", "--rate-limit-exempt", "::1"];
 
@@ -162,6 +172,15 @@ impl TestServer {
             stderr: Some(stderr),
             log: log_so_far,
             _dir: None,
+        }
+    }
+
+    /// The arguments that name this server's store to another command (`create-user`,
+    /// `zuliprc`, ...): its `--database`, if it has one; the data directory holds the rest.
+    pub fn store_args(&self) -> Vec<String> {
+        match self.extra.iter().position(|arg| arg == "--database") {
+            Some(i) => self.extra[i..].iter().take(2).cloned().collect(),
+            None => Vec::new(),
         }
     }
 

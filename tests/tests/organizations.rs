@@ -13,11 +13,14 @@ const BINARY: &str = env!("CARGO_BIN_EXE_confab-under-test");
 const HOST: &str = "confab.test";
 const LEAR: &str = "lear.confab.test";
 
-fn create_realm(data_dir: &Path, subdomain: &str, name: &str, owner_email: &str) -> Output {
+/// `confab create-realm` on a data directory, and the database its server keeps its data in
+/// (`store`: `TestServer::store_args`).
+fn create_realm(data_dir: &Path, store: &[String], subdomain: &str, name: &str, owner_email: &str) -> Output {
     Command::new(BINARY)
         .arg("create-realm")
         .arg("--data-dir")
         .arg(data_dir)
+        .args(store)
         .args(["--subdomain", subdomain, "--name", name, "--owner-email", owner_email])
         .args(["--owner-password", "crown-and-sceptre"])
         .output()
@@ -51,7 +54,7 @@ impl TwoOrganizations {
         let root_owner_password = server.owner_password.clone().expect("the first start prints it");
         assert!(server.terminate().success());
         let lear_owner = created_owner(
-            &create_realm(&server.data_dir, "lear", "Lear", "king@lear.example"),
+            &create_realm(&server.data_dir, &server.store_args(), "lear", "Lear", "king@lear.example"),
             "king@lear.example",
         );
         let server = server.start_again();
@@ -178,9 +181,9 @@ fn organization_urls_use_the_external_scheme() {
 fn the_root_of_a_server_whose_organizations_are_all_on_subdomains_has_no_realm_fields() {
     let dir = tempfile::tempdir().expect("temporary directory");
     let data_dir = dir.path().join("data");
-    created_owner(&create_realm(&data_dir, "lear", "Lear", "king@lear.example"), "king@lear.example");
+    created_owner(&create_realm(&data_dir, &[], "lear", "Lear", "king@lear.example"), "king@lear.example");
     created_owner(
-        &create_realm(&data_dir, "hamlet", "Elsinore", "prince@hamlet.example"),
+        &create_realm(&data_dir, &[], "hamlet", "Elsinore", "prince@hamlet.example"),
         "prince@hamlet.example",
     );
     let server = TestServer::spawn(Path::new(BINARY), &data_dir, "127.0.0.1:0", &["--external-host", HOST]);

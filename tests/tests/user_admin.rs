@@ -183,6 +183,7 @@ fn grant_permission(server: &TestServer, args: &[&str]) -> std::process::Output 
         .arg("grant-permission")
         .arg("--data-dir")
         .arg(&server.data_dir)
+        .args(server.store_args())
         .args(args)
         .output()
         .expect("confab runs")

@@ -66,7 +66,8 @@ pub fn import_zulip(args: ImportArgs) -> Result<(), String> {
 
     let advice = || "Stop the server and run this again; organizations are imported offline.".to_owned();
     check_subdomain_read_only(&args.data_dir, &subdomain, advice).map_err(refused)?;
-    let store = crate::offline::open(&args.data_dir, advice)?;
+    let location = crate::offline::Location { data_dir: &args.data_dir, database: None };
+    let store = crate::offline::open(&location, advice)?;
     let realm_id = store
         .read(|tables| {
             confab_core::subdomains::check_subdomain_available(tables, &subdomain)?;

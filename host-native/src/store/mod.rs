@@ -37,6 +37,10 @@ pub const SCHEMA_VERSION: u64 = 3;
 /// The database file inside a data directory.
 pub const DB_FILE: &str = "confab.redb";
 
+/// In the data directory of a server on PostgreSQL: says so, so that a command given the
+/// directory alone refuses instead of starting an empty file beside it.
+pub const POSTGRES_NOTE: &str = "data-in-postgresql.txt";
+
 /// How much memory redb may use to cache the file's pages unless told otherwise (`--cache-size`).
 pub const DEFAULT_CACHE_SIZE: usize = 64 * 1024 * 1024;
 
