@@ -41,12 +41,12 @@ fn fresh_store_args(extra: &[&str]) -> Vec<String> {
     vec!["--database".to_owned(), cluster.new_database().expect("a new database")]
 }
 
-/// On PostgreSQL, says so and returns true: for a test of what only the data directory's redb
-/// file does (its lock against a second process, its repair, its write-ahead log), which the
-/// PostgreSQL pass leaves to the redb pass.
-pub fn redb_only(what: &str) -> bool {
+/// On PostgreSQL, says why the test does not run there and returns true: a test of what only
+/// the data directory's redb file does (its repair), or one PostgreSQL cannot pass yet, which
+/// the PostgreSQL pass leaves to the redb pass. Each use says which.
+pub fn not_on_postgres(why: &str) -> bool {
     if on_postgres() {
-        eprintln!("not run on PostgreSQL: {what} is about the redb file");
+        eprintln!("not run on PostgreSQL: {why}");
     }
     on_postgres()
 }
