@@ -13,6 +13,7 @@ use std::time::Duration;
 use postgres::{Client, NoTls, Statement};
 
 use super::super::engine::Error;
+use super::overlay::Overlay;
 
 /// Connections a store keeps open at most: the writer's, and readers'.
 const POOL_SIZE: u32 = 16;
@@ -22,12 +23,11 @@ const POOL_SIZE: u32 = 16;
 /// commit order. The number is "confab" in ASCII.
 const WRITER_LOCK: i64 = 0x636f_6e66_6162;
 
-/// What a statement does to a table. The SQL is the same for every table (see `keys.rs`).
+/// What a statement reads from a table. The SQL is the same for every table (see `keys.rs`);
+/// writes go in one statement per batch (`overlay.rs`).
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
 pub enum Op {
     Get,
-    Put,
-    Delete,
     Count,
     Ascending,
     Descending,
@@ -37,10 +37,6 @@ impl Op {
     fn sql(self, table: &str) -> String {
         match self {
             Op::Get => format!("SELECT v FROM {table} WHERE k = $1"),
-            Op::Put => format!(
-                "INSERT INTO {table} (k, v) VALUES ($1, $2) ON CONFLICT (k) DO UPDATE SET v = excluded.v"
-            ),
-            Op::Delete => format!("DELETE FROM {table} WHERE k = $1 RETURNING v"),
             Op::Count => format!("SELECT count(*) FROM {table}"),
             Op::Ascending => format!("SELECT k, v FROM {table} WHERE k >= $1 AND k < $2 ORDER BY k LIMIT $3"),
             Op::Descending => {
@@ -56,7 +52,12 @@ pub struct Connection {
     /// Always `Some` but while dropped.
     client: Option<Client>,
     statements: HashMap<(&'static str, Op), Statement>,
+    /// Statements made up per batch (a batch's writes, `overlay.rs`), by their text.
+    by_text: HashMap<String, Statement>,
 }
+
+/// Statements kept by text at most; past it they are dropped and prepared again.
+const MOST_BY_TEXT: usize = 512;
 
 impl Drop for Connection {
     fn drop(&mut self) {
@@ -83,6 +84,19 @@ impl Connection {
         self.statements.insert((table, op), statement.clone());
         Ok(statement)
     }
+
+    /// A statement by its text, prepared once.
+    pub fn prepared(&mut self, sql: &str) -> Result<Statement, Error> {
+        if let Some(statement) = self.by_text.get(sql) {
+            return Ok(statement.clone());
+        }
+        if self.by_text.len() >= MOST_BY_TEXT {
+            self.by_text.clear();
+        }
+        let statement = self.client().prepare(sql).map_err(postgres_error)?;
+        self.by_text.insert(sql.to_owned(), statement.clone());
+        Ok(statement)
+    }
 }
 
 /// Opens connections for the pool.
@@ -100,7 +114,7 @@ impl r2d2::ManageConnection for Connector {
         // with redb, whatever the server's default.
         // `client_min_messages`: the notices of `CREATE TABLE IF NOT EXISTS` are no news.
         client.batch_execute("SET synchronous_commit = on; SET client_min_messages = warning")?;
-        Ok(Connection { client: Some(client), statements: HashMap::new() })
+        Ok(Connection { client: Some(client), statements: HashMap::new(), by_text: HashMap::new() })
     }
 
     fn is_valid(&self, connection: &mut Connection) -> Result<(), postgres::Error> {
@@ -128,6 +142,9 @@ impl Pool {
             .max_size(POOL_SIZE)
             .min_idle(Some(1))
             .connection_timeout(Duration::from_secs(30))
+            // Not a round trip per checkout: a broken connection fails its statement, and the
+            // pool drops it (`has_broken`).
+            .test_on_check_out(false)
             .build(Connector { config: config.clone() })
             .map_err(|e| format!("connecting to the database: {e}"))?;
         Ok(Pool { pool, config })
@@ -161,30 +178,52 @@ impl Pool {
 /// A transaction on one pooled connection, shared by the tables opened in it. Dropped without
 /// [`Transaction::commit`], it is rolled back.
 pub struct Transaction {
-    connection: Mutex<Pooled>,
+    session: Mutex<Session>,
     open: std::sync::atomic::AtomicBool,
+}
+
+/// The connection and what the transaction read and holds to write (`overlay.rs`).
+pub struct Session {
+    pub connection: Pooled,
+    pub overlay: Overlay,
+}
+
+impl Session {
+    /// Sends the writes held for `table` (or for every table): one statement.
+    pub fn flush(&mut self, table: Option<&'static str>) -> Result<(), Error> {
+        let Some((sql, params)) = super::overlay::statement(self.overlay.take(table)) else {
+            return Ok(());
+        };
+        let statement = self.connection.prepared(&sql)?;
+        let params: Vec<&(dyn postgres::types::ToSql + Sync)> = params.iter().map(|p| p.as_ref()).collect();
+        self.connection.client().execute(&statement, &params).map_err(postgres_error)?;
+        Ok(())
+    }
 }
 
 impl Transaction {
     fn begin(mut connection: Pooled, sql: &str) -> Result<Transaction, Error> {
         connection.client().batch_execute(sql).map_err(postgres_error)?;
-        Ok(Transaction { connection: Mutex::new(connection), open: true.into() })
+        let session = Session { connection, overlay: Overlay::default() };
+        Ok(Transaction { session: Mutex::new(session), open: true.into() })
     }
 
-    /// The connection, for one statement at a time.
-    pub fn connection(&self) -> MutexGuard<'_, Pooled> {
-        self.connection.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
+    /// The connection and the overlay, for one statement at a time.
+    pub fn session(&self) -> MutexGuard<'_, Session> {
+        self.session.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
     }
 
-    /// Commits: durable when this returns (`synchronous_commit`).
+    /// Sends the writes held, then commits: durable when this returns (`synchronous_commit`).
     pub fn commit(&self) -> Result<(), Error> {
+        let mut session = self.session();
+        session.flush(None)?;
         self.open.store(false, std::sync::atomic::Ordering::Relaxed);
-        self.connection().client().batch_execute("COMMIT").map_err(postgres_error)
+        session.connection.client().batch_execute("COMMIT").map_err(postgres_error)
     }
 
     /// Runs SQL that returns no rows (schema changes) in this transaction.
     pub fn execute(&self, sql: &str) -> Result<(), Error> {
-        self.connection().client().batch_execute(sql).map_err(postgres_error)
+        self.session().connection.client().batch_execute(sql).map_err(postgres_error)
     }
 }
 
@@ -193,7 +232,7 @@ impl Drop for Transaction {
         if self.open.load(std::sync::atomic::Ordering::Relaxed) {
             // A connection left inside a transaction would hand the next user its snapshot
             // (or the writer's lock): roll back, and if even that fails, the pool drops it.
-            if self.connection().client().batch_execute("ROLLBACK").is_err() {
+            if self.session().connection.client().batch_execute("ROLLBACK").is_err() {
                 tracing::warn!("rolling back a transaction failed; its connection is closed");
             }
         }

@@ -26,8 +26,8 @@ pub const CREATE: &str = "CREATE TABLE IF NOT EXISTS confab_events (
 /// The notification reaches listeners when the transaction commits. `node` is the server's
 /// `application_name` (for an operator reading the table).
 pub fn publish(txn: &Transaction, payload: &[u8]) -> Result<u64, Error> {
-    let mut connection = txn.connection();
-    let client = connection.client();
+    let mut session = txn.session();
+    let client = session.connection.client();
     // Under the writer's lock: no other batch numbers a row meanwhile.
     let row = client
         .query_one(
@@ -44,8 +44,9 @@ pub fn publish(txn: &Transaction, payload: &[u8]) -> Result<u64, Error> {
 
 /// The rows after `cursor`, in order, at most `limit`: each its number and payload.
 pub fn after(txn: &Transaction, cursor: u64, limit: i64) -> Result<Vec<(u64, Vec<u8>)>, Error> {
-    let mut connection = txn.connection();
-    let rows = connection
+    let mut session = txn.session();
+    let rows = session
+        .connection
         .client()
         .query(
             "SELECT seq, payload FROM confab_events WHERE seq > $1 ORDER BY seq LIMIT $2",
@@ -57,8 +58,9 @@ pub fn after(txn: &Transaction, cursor: u64, limit: i64) -> Result<Vec<(u64, Vec
 
 /// The last row's number: where a server that just started begins.
 pub fn last(txn: &Transaction) -> Result<u64, Error> {
-    let mut connection = txn.connection();
-    let row = connection
+    let mut session = txn.session();
+    let row = session
+        .connection
         .client()
         .query_one("SELECT coalesce(max(seq), 0) FROM confab_events", &[])
         .map_err(postgres_error)?;

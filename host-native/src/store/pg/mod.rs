@@ -5,6 +5,7 @@
 mod connection;
 pub mod events;
 pub mod keys;
+mod overlay;
 pub mod table;
 
 pub use connection::{Pool, Transaction};

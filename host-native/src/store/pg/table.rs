@@ -31,37 +31,45 @@ impl<K: OrderedKey, V: Value + 'static> PgTable<K, V> {
         self.name
     }
 
-    /// The value's bytes under `key`.
+    /// The value's bytes under `key`: read once per transaction.
     pub fn get(&self, key: &K::SelfType<'_>) -> Result<Option<Vec<u8>>, Error> {
-        let mut connection = self.txn.connection();
-        let statement = connection.statement(self.name, Op::Get)?;
-        let row = connection.client().query_opt(&statement, &[&K::encode(key)]).map_err(postgres_error)?;
-        Ok(row.map(|row| row.get(0)))
+        self.get_ordered(K::encode(key))
     }
 
+    fn get_ordered(&self, key: Vec<u8>) -> Result<Option<Vec<u8>>, Error> {
+        let mut session = self.txn.session();
+        if let Some(row) = session.overlay.row(self.name, &key) {
+            return Ok(row);
+        }
+        let statement = session.connection.statement(self.name, Op::Get)?;
+        let row = session.connection.client().query_opt(&statement, &[&key]).map_err(postgres_error)?;
+        let value: Option<Vec<u8>> = row.map(|row| row.get(0));
+        session.overlay.remember(self.name, key, value.clone());
+        Ok(value)
+    }
+
+    /// Holds the write until a range over the table, or the commit (`overlay.rs`).
     pub fn insert(&self, key: &K::SelfType<'_>, value: &V::SelfType<'_>) -> Result<(), Error> {
-        let mut connection = self.txn.connection();
-        let statement = connection.statement(self.name, Op::Put)?;
-        let value = V::as_bytes(value);
-        connection
-            .client()
-            .execute(&statement, &[&K::encode(key), &value.as_ref()])
-            .map_err(postgres_error)?;
+        let value = V::as_bytes(value).as_ref().to_vec();
+        self.txn.session().overlay.write(self.name, K::encode(key), Some(value));
         Ok(())
     }
 
     /// Removes the row; returns its value's bytes.
     pub fn remove(&self, key: &K::SelfType<'_>) -> Result<Option<Vec<u8>>, Error> {
-        let mut connection = self.txn.connection();
-        let statement = connection.statement(self.name, Op::Delete)?;
-        let row = connection.client().query_opt(&statement, &[&K::encode(key)]).map_err(postgres_error)?;
-        Ok(row.map(|row| row.get(0)))
+        let key = K::encode(key);
+        let old = self.get_ordered(key.clone())?;
+        if old.is_some() {
+            self.txn.session().overlay.write(self.name, key, None);
+        }
+        Ok(old)
     }
 
     pub fn row_count(&self) -> Result<u64, Error> {
-        let mut connection = self.txn.connection();
-        let statement = connection.statement(self.name, Op::Count)?;
-        let row = connection.client().query_one(&statement, &[]).map_err(postgres_error)?;
+        let mut session = self.txn.session();
+        session.flush(Some(self.name))?;
+        let statement = session.connection.statement(self.name, Op::Count)?;
+        let row = session.connection.client().query_one(&statement, &[]).map_err(postgres_error)?;
         Ok(row.get::<_, i64>(0).try_into().unwrap_or(0))
     }
 
@@ -110,9 +118,7 @@ impl<K: OrderedKey, V: Value + 'static> PgTable<K, V> {
     /// Removes the row under ordered key bytes (tests: `retain`).
     #[cfg(test)]
     pub fn remove_ordered(&self, key: &[u8]) -> Result<(), Error> {
-        let mut connection = self.txn.connection();
-        let statement = connection.statement(self.name, Op::Delete)?;
-        connection.client().execute(&statement, &[&key]).map_err(postgres_error)?;
+        self.txn.session().overlay.write(self.name, key.to_vec(), None);
         Ok(())
     }
 }
@@ -140,10 +146,25 @@ pub struct PgRange<K, V> {
 impl<K: OrderedKey, V: Value + 'static> PgRange<K, V> {
     /// Reads the next page from one end into its buffer.
     fn fetch(&mut self, ascending: bool) -> Result<(), Error> {
-        let mut connection = self.txn.connection();
+        let mut session = self.txn.session();
+        // A whole range read before in this transaction (a first fetch only: later ones have
+        // narrowed the bounds).
+        let first = self.ahead.is_empty() && self.behind.is_empty() && self.page == FIRST_PAGE;
+        if first && let Some(rows) = session.overlay.range(self.name, &self.low, &self.high) {
+            if ascending {
+                self.ahead.extend(rows.iter().cloned());
+            } else {
+                self.behind.extend(rows.iter().rev().cloned());
+            }
+            self.low.clone_from(&self.high);
+            return Ok(());
+        }
+        // The database answers ranges: it must hold this table's writes first.
+        session.flush(Some(self.name))?;
         let op = if ascending { Op::Ascending } else { Op::Descending };
-        let statement = connection.statement(self.name, op)?;
-        let rows = connection
+        let statement = session.connection.statement(self.name, op)?;
+        let rows = session
+            .connection
             .client()
             .query(&statement, &[&self.low, &self.high, &self.page])
             .map_err(postgres_error)?;
@@ -152,6 +173,13 @@ impl<K: OrderedKey, V: Value + 'static> PgRange<K, V> {
         let rows = rows.into_iter().map(|row| (row.get::<_, Vec<u8>>(0), row.get::<_, Vec<u8>>(1)));
         let buffer = if ascending { &mut self.ahead } else { &mut self.behind };
         buffer.extend(rows);
+        if complete && first {
+            let mut whole: Vec<Row> = buffer.iter().cloned().collect();
+            if !ascending {
+                whole.reverse();
+            }
+            session.overlay.remember_range(self.name, self.low.clone(), self.high.clone(), whole);
+        }
         if complete {
             // Everything between the bounds is in this buffer.
             self.low.clone_from(&self.high);
