@@ -27,6 +27,8 @@ const WRITER_LOCK: i64 = 0x636f_6e66_6162;
 pub enum Op {
     Get,
     Put,
+    /// Many rows in one statement: arrays of keys and values (a migration's chunks).
+    PutMany,
     Delete,
     Count,
     Ascending,
@@ -39,6 +41,10 @@ impl Op {
             Op::Get => format!("SELECT v FROM {table} WHERE k = $1"),
             Op::Put => format!(
                 "INSERT INTO {table} (k, v) VALUES ($1, $2) ON CONFLICT (k) DO UPDATE SET v = excluded.v"
+            ),
+            Op::PutMany => format!(
+                "INSERT INTO {table} (k, v) SELECT * FROM unnest($1::bytea[], $2::bytea[]) \
+                 ON CONFLICT (k) DO UPDATE SET v = excluded.v"
             ),
             Op::Delete => format!("DELETE FROM {table} WHERE k = $1 RETURNING v"),
             Op::Count => format!("SELECT count(*) FROM {table}"),

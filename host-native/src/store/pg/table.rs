@@ -50,6 +50,18 @@ impl<K: OrderedKey, V: Value + 'static> PgTable<K, V> {
         Ok(())
     }
 
+    /// Stores rows given as redb's bytes of their keys and values, in one statement: a
+    /// migration writes a table a chunk at a time, and a round trip per row would make a
+    /// million rows take minutes.
+    pub fn insert_many(&self, rows: &[(Vec<u8>, Vec<u8>)]) -> Result<(), Error> {
+        let keys: Vec<Vec<u8>> = rows.iter().map(|(key, _)| K::encode(&K::from_bytes(key))).collect();
+        let values: Vec<&[u8]> = rows.iter().map(|(_, value)| value.as_slice()).collect();
+        let mut connection = self.txn.connection();
+        let statement = connection.statement(self.name, Op::PutMany)?;
+        connection.client().execute(&statement, &[&keys, &values]).map_err(postgres_error)?;
+        Ok(())
+    }
+
     /// Removes the row; returns its value's bytes.
     pub fn remove(&self, key: &K::SelfType<'_>) -> Result<Option<Vec<u8>>, Error> {
         let mut connection = self.txn.connection();
