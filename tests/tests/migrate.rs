@@ -45,6 +45,11 @@ fn migrate_ok(from: &str, to: &str) -> f64 {
     let (stdout, stderr) = (String::from_utf8_lossy(&output.stdout), String::from_utf8_lossy(&output.stderr));
     assert!(output.status.success(), "migrate {from} -> {to} failed:\n{stdout}\n{stderr}");
     assert!(stdout.contains("uploaded files are not in the database"), "{stdout}");
+    // The stages with their times; the tables' counts as the command printed them.
+    println!(
+        "{}",
+        stderr.lines().filter(|line| !line.ends_with("rows so far")).collect::<Vec<_>>().join("\n")
+    );
     println!("{stdout}");
     seconds
 }
