@@ -200,6 +200,10 @@ enum Command {
     ImportZulip(crate::import_zulip::ImportArgs),
     /// Put a backup back into a data directory whose server is stopped.
     Restore(crate::backups::command::RestoreArgs),
+    /// Copy a whole store between a data directory and a PostgreSQL database, either way, into
+    /// an empty target, then check the copy (row counts, records and indexes). Servers on the
+    /// source must be stopped.
+    Migrate(crate::migrate::MigrateArgs),
     /// Check a backup or a stopped server's data directory: every record, index, reference and
     /// uploaded file. Exits non-zero on any problem.
     Verify(crate::backups::command::VerifyArgs),
@@ -298,6 +302,7 @@ pub fn main() -> ExitCode {
         Command::Restore(args) => crate::backups::command::restore(args),
         Command::ImportZulip(args) => crate::import_zulip::import_zulip(args),
         Command::Verify(args) => crate::backups::command::verify(args),
+        Command::Migrate(args) => crate::migrate::migrate(args),
         Command::CheckConfig => check_config(&file),
     };
     match result {

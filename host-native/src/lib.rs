@@ -16,6 +16,7 @@ pub mod import_zulip;
 pub mod mail;
 pub mod math;
 pub mod metrics;
+pub mod migrate;
 pub mod missed_emails;
 pub mod offline;
 pub mod outgoing;

@@ -181,6 +181,20 @@ impl<K: OrderedKey, V: Value + 'static> TableMut<'_, K, V> {
         Ok(())
     }
 
+    /// Stores rows given as redb's bytes of their keys and values (what [`Guard`]s of another
+    /// store's table hold), many at once: how a migration copies a table between engines.
+    pub fn insert_many(&mut self, rows: &[(Vec<u8>, Vec<u8>)]) -> Result<(), Error> {
+        match self {
+            Self::Redb(table) => {
+                for (key, value) in rows {
+                    table.insert(K::from_bytes(key), V::from_bytes(value))?;
+                }
+                Ok(())
+            }
+            Self::Postgres(table, _) => table.insert_many(rows),
+        }
+    }
+
     /// Removes the row under `key`; returns the value it held, if there was one.
     #[inline]
     pub fn remove<'k>(&mut self, key: impl Borrow<K::SelfType<'k>>) -> Result<Option<Guard<'_, V>>, Error> {

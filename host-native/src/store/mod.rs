@@ -12,6 +12,7 @@ pub mod log;
 mod migrations;
 mod pg;
 pub mod tables;
+mod transfer;
 pub mod verify;
 mod view;
 
@@ -144,6 +145,12 @@ impl Store {
         pg::create_tables(&txn, tables::TABLE_NAMES).map_err(|e| OpenError::Other(e.to_string()))?;
         migrate(WriteTxn::Postgres(Arc::new(txn)))?;
         Ok(Store { engine: Engine::Postgres(Box::new(pool)) })
+    }
+
+    /// Which of Confab's tables a PostgreSQL database holds, and each one's rows, without
+    /// opening it as a store (which would create them).
+    pub fn postgres_tables(url: &str) -> Result<Vec<(&'static str, u64)>, String> {
+        pg::existing_tables(url, tables::TABLE_NAMES)
     }
 
     /// Checkpoints and closes the file cleanly, so the next open replays and repairs nothing.

@@ -21,7 +21,7 @@ pub fn open_meta(txn: &WriteTxn) -> Result<TableMut<'_, &'static str, u64>, engi
 
 /// A table in the writer's transaction, whatever the engine. `name` is the definition's (as a
 /// `'static` string, which the definition does not give back).
-fn open<'txn, K: pg::keys::OrderedKey, V: redb::Value + 'static>(
+pub(super) fn open<'txn, K: pg::keys::OrderedKey, V: redb::Value + 'static>(
     txn: &'txn WriteTxn,
     definition: TableDefinition<'static, K, V>,
     name: &'static str,
@@ -76,6 +76,24 @@ macro_rules! define_tables {
                     counts.push(($name, rows));
                 )*
                 super::copy::finish(to)?;
+                Ok(counts)
+            }
+
+            /// Copies every table into `to`, a store of either engine whose tables are empty
+            /// (`confab migrate`); returns each table's name and rows.
+            pub fn copy_to(
+                &self,
+                to: &super::Store,
+                progress: &mut crate::backups::Progress,
+            ) -> Result<Vec<(&'static str, u64)>, String> {
+                let rows = super::transfer::table(&self.meta, to, META, "meta", progress)?;
+                progress.stage(&format!("copied meta: {rows} rows"))?;
+                let mut counts = vec![("meta", rows)];
+                $(
+                    let rows = super::transfer::table(&self.$field, to, $konst, $name, progress)?;
+                    progress.stage(&format!("copied {}: {rows} rows", $name))?;
+                    counts.push(($name, rows));
+                )*
                 Ok(counts)
             }
 

@@ -191,7 +191,13 @@ pub struct Session {
 impl Session {
     /// Sends the writes held for `table` (or for every table): one statement.
     pub fn flush(&mut self, table: Option<&'static str>) -> Result<(), Error> {
-        let Some((sql, params)) = super::overlay::statement(self.overlay.take(table)) else {
+        let writes = self.overlay.take(table);
+        self.send(writes)
+    }
+
+    /// Sends writes now, in one statement.
+    pub fn send(&mut self, writes: super::overlay::Writes) -> Result<(), Error> {
+        let Some((sql, params)) = super::overlay::statement(writes) else {
             return Ok(());
         };
         let statement = self.connection.prepared(&sql)?;

@@ -25,3 +25,28 @@ pub fn create_tables(txn: &Transaction, names: &[&str]) -> Result<(), Error> {
     ddl.push(events::CREATE.to_owned());
     txn.execute(&ddl.join(";\n"))
 }
+
+/// Which of `names` the database holds as tables, and each one's rows. Read on a connection
+/// of its own, before a store is opened (opening creates the missing tables): `confab migrate`
+/// checks that its target is empty and its source is a Confab database, writing nothing.
+pub fn existing_tables(url: &str, names: &[&'static str]) -> Result<Vec<(&'static str, u64)>, String> {
+    use std::str::FromStr as _;
+    let config = postgres::Config::from_str(url).map_err(|e| format!("the database address: {e}"))?;
+    let mut client =
+        config.connect(postgres::NoTls).map_err(|e| format!("connecting to the database: {e}"))?;
+    let mut found = Vec::new();
+    for &name in names {
+        let exists: bool = client
+            .query_one("SELECT to_regclass($1) IS NOT NULL", &[&name])
+            .map_err(|e| format!("reading the database's tables: {e}"))?
+            .get(0);
+        if exists {
+            let rows: i64 = client
+                .query_one(&format!("SELECT count(*) FROM {name}"), &[])
+                .map_err(|e| format!("counting the rows of {name}: {e}"))?
+                .get(0);
+            found.push((name, rows.try_into().unwrap_or(0)));
+        }
+    }
+    Ok(found)
+}

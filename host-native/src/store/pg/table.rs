@@ -55,6 +55,17 @@ impl<K: OrderedKey, V: Value + 'static> PgTable<K, V> {
         Ok(())
     }
 
+    /// Stores rows given as redb's bytes of their keys and values, in one statement: a
+    /// migration writes a table a chunk at a time, and a round trip per row would make a
+    /// million rows take minutes.
+    pub fn insert_many(&self, rows: &[(Vec<u8>, Vec<u8>)]) -> Result<(), Error> {
+        let rows = rows.iter().map(|(key, value)| (K::encode(&K::from_bytes(key)), Some(value.clone())));
+        let mut session = self.txn.session();
+        // After the writes held for the table, which they may replace.
+        session.flush(Some(self.name))?;
+        session.send(std::collections::BTreeMap::from([(self.name, rows.collect())]))
+    }
+
     /// Removes the row; returns its value's bytes.
     pub fn remove(&self, key: &K::SelfType<'_>) -> Result<Option<Vec<u8>>, Error> {
         let key = K::encode(key);
