@@ -37,6 +37,20 @@ fn serve_without_flags_uses_the_documented_defaults() {
     child.wait().ok();
 }
 
+/// What a command run while the server runs does: on PostgreSQL it works (servers share the
+/// database with other processes); a redb file admits one process, so the command is refused
+/// with advice that mentions `advice`.
+fn beside_a_running_server(output: &std::process::Output, advice: &str) {
+    let said = String::from_utf8_lossy(&output.stderr);
+    if on_postgres() {
+        assert!(output.status.success(), "{said}");
+    } else {
+        assert!(!output.status.success());
+        assert!(said.contains("a Confab server is running"), "{said}");
+        assert!(said.contains(advice), "{said}");
+    }
+}
+
 /// `confab create-user` on a server's store (its data directory, or its database).
 fn create_user(server: &TestServer, args: &[&str]) -> std::process::Output {
     Command::new(BINARY)
@@ -53,16 +67,7 @@ fn create_user(server: &TestServer, args: &[&str]) -> std::process::Output {
 fn create_user_works_offline_and_explains_itself_while_a_server_runs() {
     let mut server = TestServer::start(BINARY);
     let busy = create_user(&server, &["--email", "early@example.com", "--full-name", "Early"]);
-    if on_postgres() {
-        // Servers share a database with other processes.
-        assert!(busy.status.success(), "{}", String::from_utf8_lossy(&busy.stderr));
-    } else {
-        // Only one process may open a redb file.
-        assert!(!busy.status.success());
-        let advice = String::from_utf8_lossy(&busy.stderr);
-        assert!(advice.contains("a Confab server is running"), "{advice}");
-        assert!(advice.contains("/api/v1/users"), "{advice}");
-    }
+    beside_a_running_server(&busy, "/api/v1/users");
 
     assert!(server.terminate().success());
     let made = create_user(
@@ -130,16 +135,7 @@ fn create_realm_makes_an_organization_whose_owner_logs_in_on_its_subdomain() {
     let mut server = TestServer::start_with(BINARY, &["--external-host", "confab.test"]);
     let early = ["--name", "Early", "--owner-email", "early@early.example", "--owner-password", "dawn"];
     let busy = create_realm(&server, "early", &early);
-    if on_postgres() {
-        // Servers share a database with other processes.
-        assert!(busy.status.success(), "{}", String::from_utf8_lossy(&busy.stderr));
-    } else {
-        // Only one process may open a redb file.
-        assert!(!busy.status.success());
-        let advice = String::from_utf8_lossy(&busy.stderr);
-        assert!(advice.contains("a Confab server is running"), "{advice}");
-        assert!(advice.contains("Stop the server"), "{advice}");
-    }
+    beside_a_running_server(&busy, "Stop the server");
 
     assert!(server.terminate().success());
     let made = create_realm(&server, "lear", LEAR_OWNER);
