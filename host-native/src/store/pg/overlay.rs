@@ -49,6 +49,12 @@ impl Overlay {
     pub fn remember(&mut self, table: &'static str, key: Vec<u8>, value: Option<Vec<u8>>) {
         if self.rows.len() >= MOST_ROWS {
             self.rows.clear();
+            // Rows written and not yet sent stay: the database does not have them.
+            for (&table, rows) in &self.writes {
+                for (key, value) in rows {
+                    self.rows.insert((table, key.clone()), value.clone());
+                }
+            }
         }
         self.rows.insert((table, key), value);
     }
@@ -158,5 +164,16 @@ mod tests {
         assert_eq!(params.len(), 3);
         assert!(statement(overlay.take(Some("t"))).is_none(), "sent once");
         assert!(statement(overlay.take(None)).is_some(), "u's write is still held");
+    }
+
+    #[test]
+    fn rows_written_and_not_sent_outlive_forgetting_the_rows_read() {
+        let mut overlay = Overlay::default();
+        overlay.write("t", vec![0], Some(vec![7]));
+        for n in 1..=MOST_ROWS as u32 {
+            overlay.remember("t", n.to_be_bytes().to_vec(), None);
+        }
+        assert_eq!(overlay.row("t", &[0]), Some(Some(vec![7])));
+        assert_eq!(overlay.row("t", &1u32.to_be_bytes()), None, "forgotten");
     }
 }
