@@ -79,6 +79,11 @@ enum Command {
         /// share one database; each keeps its own data directory for its event queues.
         #[arg(long, value_name = "URL", env = "CONFAB_DATABASE", hide_env_values = true)]
         database: Option<String>,
+        /// This server's name among several on one database: letters, digits, '-' or '_'. Each
+        /// event queue id starts with it and a dot, so that a proxy routes a queue's polls to
+        /// the server holding it (deploy/haproxy/confab.cfg).
+        #[arg(long, value_name = "NAME", env = "CONFAB_NODE_ID")]
+        node_id: Option<crate::node::NodeId>,
         #[command(flatten)]
         smtp: crate::mail::SmtpArgs,
         /// An address range (CIDR, or one address) whose clients may read /metrics; repeatable.
@@ -242,6 +247,7 @@ pub fn main() -> ExitCode {
             allow_outgoing_to,
             cache_size,
             database,
+            node_id,
             smtp,
             metrics_allow,
             rate_limits,
@@ -260,6 +266,7 @@ pub fn main() -> ExitCode {
             outgoing_policy: OutgoingPolicy::new(allow_outgoing_to),
             store: crate::store::Options { cache_size: cache_size.0 },
             database,
+            node_id,
             metrics_access: crate::http::MetricsAccess::new(metrics_allow),
         }),
         Command::Zuliprc {

@@ -23,6 +23,7 @@ use serde::Serialize;
 use serde_json::{Value, json};
 use tokio::sync::{Notify, oneshot};
 
+use crate::node::NodeId;
 use crate::store::Store;
 use crate::writer::Committed;
 
@@ -45,6 +46,8 @@ struct Inner {
     shared_cursor: Mutex<u64>,
     /// Whether the store shares batches with other servers ([`EventHub::share_events`]).
     shares: AtomicBool,
+    /// This server's name among several, which starts each of its queue ids.
+    node: Option<NodeId>,
 }
 
 struct State {
@@ -130,8 +133,9 @@ impl State {
 impl EventHub {
     /// Restores the queues saved by the last graceful shutdown, if any, and tells them the
     /// server restarted. A file that does not read is logged and ignored: clients then get
-    /// BAD_EVENT_QUEUE_ID and register again, as after a crash.
-    pub fn load(save_path: PathBuf, now: i64, queue_timeout_secs: i64) -> EventHub {
+    /// BAD_EVENT_QUEUE_ID and register again, as after a crash. New queues' ids start with
+    /// `node`, when the server has a name among several.
+    pub fn load(save_path: PathBuf, now: i64, queue_timeout_secs: i64, node: Option<NodeId>) -> EventHub {
         let mut registry = match std::fs::read(&save_path) {
             Ok(bytes) => match serde_json::from_slice::<Registry>(&bytes) {
                 Ok(registry) => {
@@ -157,6 +161,7 @@ impl EventHub {
                 closing: AtomicBool::new(false),
                 shared_cursor: Mutex::new(0),
                 shares: AtomicBool::new(false),
+                node,
             }),
         }
     }
@@ -339,9 +344,13 @@ impl EventHub {
         self.with(|state| (state.registry.len(), state.waiting.len()))
     }
 
-    /// Registers a queue under a fresh random id.
+    /// Registers a queue under a fresh random id (after this node's name, if it has one).
     pub fn register(&self, owner: QueueOwner, options: QueueOptions) -> ApiResult<Registration> {
-        let queue_id = crate::secrets::queue_id().map_err(ApiError::internal)?;
+        let random = crate::secrets::queue_id().map_err(ApiError::internal)?;
+        let queue_id = match &self.inner.node {
+            Some(node) => node.queue_id(&random),
+            None => random,
+        };
         let now = crate::http::now();
         let registration = self.with(|state| state.registry.register(queue_id, owner, options, now))?;
         self.inner.timer.notify_one();

@@ -18,6 +18,7 @@ pub mod math;
 pub mod metrics;
 pub mod migrate;
 pub mod missed_emails;
+pub mod node;
 pub mod offline;
 pub mod outgoing;
 /// A throwaway PostgreSQL server for tests and benchmarks; never used by the server itself.

@@ -31,6 +31,10 @@ const PORT: u16 = 5432;
 const SERVER_SETTINGS: &str = "-c listen_addresses='' -c fsync=off -c synchronous_commit=off \
     -c full_page_writes=off -c max_connections=200 -c shared_buffers=128MB";
 
+/// PostgreSQL's durable defaults (fsync, full page writes, synchronous commit), for benchmarks
+/// that compare it with redb, which syncs every commit to the disk.
+const DURABLE_SERVER_SETTINGS: &str = "-c listen_addresses='' -c max_connections=200 -c shared_buffers=128MB";
+
 /// Waits on its standard input, whose other end only this process holds: end of file means the
 /// process is gone. It then stops the server and removes the directory. Arguments: the
 /// directory, then the command that runs `pg_ctl`. Hangups and Ctrl-C are ignored so that the
@@ -61,6 +65,16 @@ impl ScratchCluster {
     /// starts a server on it; returns once it accepts connections, or an error that includes
     /// the end of the server's log.
     pub fn start() -> Result<ScratchCluster, String> {
+        Self::start_with(SERVER_SETTINGS)
+    }
+
+    /// As [`ScratchCluster::start`], with fsync and full page writes on: a commit is on the disk
+    /// before it is acknowledged, as redb's is.
+    pub fn start_durable() -> Result<ScratchCluster, String> {
+        Self::start_with(DURABLE_SERVER_SETTINGS)
+    }
+
+    fn start_with(settings: &str) -> Result<ScratchCluster, String> {
         let bin = bin_dir()?;
         let uid = effective_uid()?;
         let as_postgres = uid == 0;
@@ -85,7 +99,7 @@ impl ScratchCluster {
         if as_postgres {
             run(Command::new("chown").args(["-R", "postgres:"]).arg(&cluster.dir))?;
         }
-        let options = format!("-k {} -p {PORT} {SERVER_SETTINGS}", shell_quote(&cluster.socket_dir));
+        let options = format!("-k {} -p {PORT} {settings}", shell_quote(&cluster.socket_dir));
         let started = run(cluster
             .server("pg_ctl")
             .args(["start", "-w", "-t", "60", "-s", "-o", &options, "-D"])

@@ -56,6 +56,9 @@ pub struct Config {
     /// A PostgreSQL database to keep everything in instead of the data directory's redb file
     /// (`--database`); the data directory then holds only this node's files.
     pub database: Option<String>,
+    /// This server's name among several on one database (`--node-id`): it starts each of its
+    /// event queues' ids, for the proxy that routes polls to the server holding the queue.
+    pub node_id: Option<crate::node::NodeId>,
     /// The mail server (`--smtp-host`); `None`: emails are not sent, their links are logged.
     pub smtp: Option<crate::mail::SmtpConfig>,
     /// Who may read `/metrics`.
@@ -131,7 +134,12 @@ impl Server {
             prepared.await.map_err(|e| StartError(format!("starting: {e}")))??
         };
         let saved_queues = config.data_dir.join(EVENT_QUEUES_FILE);
-        let events = EventHub::load(saved_queues, http::now(), config.event_queue_timeout_secs);
+        let events = EventHub::load(
+            saved_queues,
+            http::now(),
+            config.event_queue_timeout_secs,
+            config.node_id.clone(),
+        );
         if store.shares_events() {
             let (hub, store) = (events.clone(), store.clone());
             let started = tokio::task::spawn_blocking(move || hub.share_events(&store)).await;

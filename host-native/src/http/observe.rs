@@ -321,7 +321,7 @@ mod tests {
         let state = AppState::new(
             store,
             confab_core::subdomains::Site::new("http", "127.0.0.1:9991").expect("a site"),
-            crate::events::EventHub::load(dir.path().join("queues.json"), 0, 600),
+            crate::events::EventHub::load(dir.path().join("queues.json"), 0, 600, None),
             confab_core::outgoing_policy::OutgoingPolicy::new(Vec::new()),
             crate::uploads::FileStore::new(dir.path()),
             super::super::LargeAnswers::one_per_core().expect("threads"),
