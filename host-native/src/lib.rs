@@ -26,6 +26,7 @@ pub mod scratch_postgres;
 pub mod secrets;
 pub mod server;
 pub mod store;
+pub mod temporary_urls;
 pub mod thumbnails;
 pub mod uploads;
 pub mod writer;

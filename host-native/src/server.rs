@@ -234,12 +234,16 @@ impl Server {
 /// Opens the store: the PostgreSQL database when one is named, else the data directory's file.
 async fn open_store(config: &Config) -> Result<Arc<Store>, StartError> {
     let (data_dir, options, database) = (config.data_dir.clone(), config.store, config.database.clone());
+    let session_name = match &config.node_id {
+        Some(node) => format!("confab node {node}"),
+        None => "confab".to_owned(),
+    };
     let opened = tokio::task::spawn_blocking(move || match &database {
         Some(url) => {
             // Opening a file creates the directory; this node's files go there all the same.
             std::fs::create_dir_all(&data_dir)
                 .map_err(|e| format!("cannot create {}: {e}", data_dir.display()))?;
-            Store::open_postgres(url).map_err(|e| format!("cannot open the database: {e}"))
+            Store::open_postgres_as(url, &session_name).map_err(|e| format!("cannot open the database: {e}"))
         }
         None => Store::open_with(&data_dir, options)
             .map_err(|e| format!("cannot open {}: {e}", data_dir.display())),

@@ -1,9 +1,12 @@
-//! Uploaded files' bytes, under `DIR/uploads/<path_id>`, and the short-lived tokens of Zulip's
-//! temporary download URLs. Rules (names, limits, access) are in `confab_core::api::uploads`.
+//! Uploaded files' bytes, under `DIR/uploads/<path_id>`, and the tokens of Zulip's temporary
+//! download URLs (signed with the directory's key: `temporary_urls.rs`). Rules (names,
+//! limits, access) are in `confab_core::api::uploads`. Servers sharing one database share
+//! this directory (a mount at each one's `DIR/uploads`).
 
-use std::collections::HashMap;
 use std::path::{Component, Path, PathBuf};
-use std::sync::Mutex;
+use std::sync::{Mutex, OnceLock};
+
+use crate::temporary_urls::UrlSigner;
 
 /// How long a temporary download URL works (Zulip's signed local-upload URLs: 60 seconds).
 const TEMPORARY_URL_SECONDS: i64 = 60;
@@ -29,8 +32,8 @@ impl Drop for TemporaryFile {
 /// The uploads directory.
 pub struct FileStore {
     root: PathBuf,
-    /// Temporary-URL token → path id and expiry time.
-    tokens: Mutex<HashMap<String, (String, i64)>>,
+    /// Signs temporary URLs; its key is read (or made) at the first one.
+    signer: OnceLock<UrlSigner>,
     /// Removals wait while a backup copies the files (see [`FileStore::hold_removals`]).
     removals: Mutex<Removals>,
 }
@@ -75,11 +78,7 @@ impl Drop for RemovalHold {
 
 impl FileStore {
     pub fn new(data_dir: &Path) -> FileStore {
-        FileStore {
-            root: data_dir.join("uploads"),
-            tokens: Mutex::new(HashMap::new()),
-            removals: Mutex::default(),
-        }
+        FileStore { root: data_dir.join("uploads"), signer: OnceLock::new(), removals: Mutex::default() }
     }
 
     /// The uploads directory, `DIR/uploads`.
@@ -200,19 +199,23 @@ impl FileStore {
         }
     }
 
-    /// A token for a temporary URL to a file.
-    pub fn temporary_token(&self, path_id: &str, token: String, now: i64) -> String {
-        if let Ok(mut tokens) = self.tokens.lock() {
-            tokens.retain(|_, (_, expires)| *expires > now);
-            tokens.insert(token.clone(), (path_id.to_owned(), now + TEMPORARY_URL_SECONDS));
-        }
-        token
+    /// A token for a temporary URL to a file, good for a minute.
+    pub fn temporary_token(&self, path_id: &str, now: i64) -> std::io::Result<String> {
+        Ok(self.signer()?.sign(path_id, now + TEMPORARY_URL_SECONDS))
     }
 
     /// The file a temporary token opens, while it is valid.
     pub fn path_of_token(&self, token: &str, now: i64) -> Option<String> {
-        let tokens = self.tokens.lock().ok()?;
-        tokens.get(token).filter(|(_, expires)| *expires > now).map(|(path, _)| path.clone())
+        self.signer().ok()?.open(token, now)
+    }
+
+    fn signer(&self) -> std::io::Result<&UrlSigner> {
+        if let Some(signer) = self.signer.get() {
+            return Ok(signer);
+        }
+        let loaded = UrlSigner::load_or_create(&self.root)?;
+        // Two requests may load it at once; both read the same key.
+        Ok(self.signer.get_or_init(|| loaded))
     }
 }
 

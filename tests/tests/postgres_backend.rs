@@ -142,3 +142,56 @@ fn a_message_sent_through_one_server_reaches_a_queue_on_the_other_in_commit_orde
     let received = message_events(&second, &owner, &queue, sent.len());
     assert_eq!(received, expected, "every message once, in id (commit) order");
 }
+
+/// Points a server's `DATA_DIR/uploads` at `shared`, as a mount of one directory on every
+/// server would (the server makes the directory at its first upload, so none exists yet).
+fn share_uploads(server: &TestServer, shared: &std::path::Path) {
+    let uploads = server.data_dir.join("uploads");
+    if uploads.exists() {
+        std::fs::remove_dir(&uploads).expect("the uploads directory is still empty");
+    }
+    std::os::unix::fs::symlink(shared, &uploads).expect("a link to the shared directory");
+}
+
+#[test]
+fn a_file_uploaded_through_one_server_downloads_through_the_other_by_key_and_by_temporary_url() {
+    let url = new_database();
+    let first = TestServer::start_with(BINARY, &["--database", &url]);
+    let owner = first.owner();
+    let second = TestServer::start_with(BINARY, &["--database", &url]);
+    let shared = tempfile::tempdir().expect("a directory both servers share");
+    share_uploads(&first, shared.path());
+    share_uploads(&second, shared.path());
+
+    let part = reqwest::blocking::multipart::Part::bytes(b"the shared plan".to_vec()).file_name("plan.txt");
+    let form = reqwest::blocking::multipart::Form::new().part("file", part);
+    let http = reqwest::blocking::Client::new();
+    let uploaded: serde_json::Value = http
+        .post(format!("{}/api/v1/user_uploads", first.base_url))
+        .basic_auth(&owner.email, Some(&owner.api_key))
+        .multipart(form)
+        .send()
+        .and_then(|r| r.json())
+        .expect("the upload's answer");
+    let path = uploaded["url"].as_str().expect("the file's URL").to_owned();
+
+    let by_key = http
+        .get(format!("{}{path}", second.base_url))
+        .basic_auth(&owner.email, Some(&owner.api_key))
+        .send()
+        .expect("the download");
+    assert_eq!(by_key.status(), 200);
+    assert_eq!(by_key.bytes().expect("its bytes").as_ref(), b"the shared plan");
+
+    // A temporary URL made by the first server opens the file on the second, without
+    // credentials: any server sharing the directory checks its signature.
+    let api_path = path.trim_start_matches("/user_uploads/");
+    let temporary = first.api().get(&format!("/user_uploads/{api_path}"), Some(&owner), &[]).ok();
+    let temporary = temporary["url"].as_str().expect("a temporary URL").to_owned();
+    let opened = http.get(format!("{}{temporary}", second.base_url)).send().expect("the download");
+    assert_eq!(opened.status(), 200);
+    assert_eq!(opened.bytes().expect("its bytes").as_ref(), b"the shared plan");
+    let forged = temporary.replacen('.', ".1", 1);
+    let refused = http.get(format!("{}{forged}", second.base_url)).send().expect("an answer");
+    assert_eq!(refused.status(), 400, "a changed token opens nothing");
+}

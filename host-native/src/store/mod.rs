@@ -140,7 +140,12 @@ impl Store {
     /// migrates the schema, as [`Store::open`] does for a file. Must not be called on an async
     /// worker thread (the client blocks).
     pub fn open_postgres(url: &str) -> Result<Store, OpenError> {
-        let pool = pg::Pool::connect(url).map_err(OpenError::Other)?;
+        Store::open_postgres_as(url, "confab")
+    }
+
+    /// As [`Store::open_postgres`], naming this server's sessions `application_name`.
+    pub fn open_postgres_as(url: &str, application_name: &str) -> Result<Store, OpenError> {
+        let pool = pg::Pool::connect(url, application_name).map_err(OpenError::Other)?;
         let txn = pool.begin_write().map_err(|e| OpenError::Other(e.to_string()))?;
         pg::create_tables(&txn, tables::TABLE_NAMES).map_err(|e| OpenError::Other(e.to_string()))?;
         migrate(WriteTxn::Postgres(Arc::new(txn)))?;

@@ -234,8 +234,15 @@ pub(super) async fn get_file_temporary_url(
         Ok(path_id) => path_id,
         Err(response) => return response,
     };
-    let token = match secrets::random_alphanumeric(32) {
-        Ok(token) => state.files.temporary_token(&path_id, token, now()),
+    let files = state.files.clone();
+    let signed = tokio::task::spawn_blocking({
+        let path_id = path_id.clone();
+        move || files.temporary_token(&path_id, now())
+    })
+    .await;
+    let token = match signed {
+        Ok(Ok(token)) => token,
+        Ok(Err(e)) => return respond::error(&ApiError::internal(e)),
         Err(e) => return respond::error(&ApiError::internal(e)),
     };
     let name = path_id.rsplit('/').next().unwrap_or_default();

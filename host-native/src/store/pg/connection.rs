@@ -136,8 +136,14 @@ pub struct Pool {
 
 impl Pool {
     /// Connects to `url` (a `postgres://` URL or `key=value` pairs), once, to fail early.
-    pub fn connect(url: &str) -> Result<Pool, String> {
-        let config = postgres::Config::from_str(url).map_err(|e| format!("the database address: {e}"))?;
+    /// A pool on the database at `url`. Its sessions carry `application_name` (unless the
+    /// address sets one), so that an operator tells the servers apart in `pg_stat_activity`
+    /// and in `confab_events.node`.
+    pub fn connect(url: &str, application_name: &str) -> Result<Pool, String> {
+        let mut config = postgres::Config::from_str(url).map_err(|e| format!("the database address: {e}"))?;
+        if config.get_application_name().is_none() {
+            config.application_name(application_name);
+        }
         let pool = r2d2::Pool::builder()
             .max_size(POOL_SIZE)
             .min_idle(Some(1))

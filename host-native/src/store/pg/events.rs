@@ -24,7 +24,7 @@ pub const CREATE: &str = "CREATE TABLE IF NOT EXISTS confab_events (
 
 /// Adds a batch's notifications (`payload`) in the writer's transaction; returns its number.
 /// The notification reaches listeners when the transaction commits. `node` is the server's
-/// `application_name` (for an operator reading the table).
+/// `application_name` (`confab node NAME` with `--node-id`), for an operator reading the table.
 pub fn publish(txn: &Transaction, payload: &[u8]) -> Result<u64, Error> {
     let mut session = txn.session();
     let client = session.connection.client();
