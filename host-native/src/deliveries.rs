@@ -7,6 +7,15 @@
 //! Scheduled messages are stored, so a restart loses none: the task's first round, at startup,
 //! delivers those that came due while the server was down.
 //!
+//! Servers sharing one PostgreSQL database each run this task over the same scheduled messages,
+//! and more than one may find a message due at once. Each delivery is a writer command, and
+//! every writer batch takes the cluster's writer lock and re-reads the scheduled message, doing
+//! nothing unless it is still pending: it is sent exactly once, by whichever server comes first.
+//! A server is woken only by the scheduled messages created or changed through it, and learns of
+//! the others when it next reads the due list; so there its sleep is capped at
+//! [`SHARED_MAX_SLEEP`], and if the server that took a message is down at its time, another
+//! sends it at most that late.
+//!
 //! The same task runs the weekly sweep that marks quiet channels (core's
 //! `api::channel_activity`) at the time core names, as Zulip's cron does: a sweep missed while
 //! the server was down waits for the next week, as a cron job missed is.
@@ -24,6 +33,10 @@ use crate::writer::Writer;
 
 /// The longest sleep: a wall clock set back or forward is noticed within this.
 const MAX_SLEEP: Duration = Duration::from_secs(3600);
+/// The longest sleep on a database other servers share: a scheduled message created through
+/// another server wakes only that one, so this is how late it can be sent when that server is
+/// down at its time (this server finds it on its next read of the due list).
+const SHARED_MAX_SLEEP: Duration = Duration::from_secs(30);
 /// The pause after a storage fault, before trying the same deliveries again.
 const RETRY_AFTER: Duration = Duration::from_secs(5);
 
@@ -42,6 +55,7 @@ impl Deliveries {
 
     /// Delivers for ever.
     pub async fn run(self, store: Arc<Store>, writer: Writer, site: Arc<Site>) {
+        let longest = if store.shares_events() { SHARED_MAX_SLEEP } else { MAX_SLEEP };
         let mut next_sweep = next_sweep_at(crate::http::now());
         loop {
             let now = crate::http::now();
@@ -80,7 +94,7 @@ impl Deliveries {
                 // More may have come due meanwhile.
                 continue;
             }
-            let wait = next.map_or(MAX_SLEEP, |at| until(at).min(MAX_SLEEP)).min(until(next_sweep));
+            let wait = next.map_or(longest, |at| until(at).min(longest)).min(until(next_sweep));
             tokio::select! {
                 () = tokio::time::sleep(wait) => {}
                 () = self.wake.notified() => {}

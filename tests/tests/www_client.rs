@@ -101,13 +101,6 @@ fn search_unread_counts_and_the_back_button() {
 
 #[test]
 fn a_list_of_ten_thousand_messages_keeps_only_visible_rows_in_the_dom() {
-    // On PostgreSQL every read of a message is a round trip until reads are batched (issue 19,
-    // increment 5): a debug build pages 10,000 messages slower than the page waits for them.
-    if confab_tests::not_on_postgres(
-        "paging 10,000 messages takes longer than the page waits, until reads batch",
-    ) {
-        return;
-    }
     let organization = Organization::start();
     let api = organization.api();
     for n in 1..=10_000 {

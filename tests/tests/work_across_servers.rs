@@ -1,0 +1,248 @@
+//! Work that runs in the background, on two servers sharing one PostgreSQL database (issue 19):
+//! a scheduled message and a reminder that both servers wake for at the same moment are sent
+//! once, and an outgoing webhook is called once for each message that mentions its bot, by the
+//! server that took the message, though the other server hears of the message too.
+//!
+//! Each test starts its own servers on a database of its own, so it runs in the first (redb)
+//! pass of the suite only.
+
+use std::io::{BufRead, BufReader, Read, Write};
+use std::net::TcpListener;
+use std::sync::mpsc;
+use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
+
+use confab_tests::{Api, Creds, TestServer};
+use serde_json::{Value, json};
+
+const BINARY: &str = env!("CARGO_BIN_EXE_confab-under-test");
+
+/// Why these tests skip the PostgreSQL pass.
+const FIRST_PASS_ONLY: &str = "it starts its own servers on a database of its own, in the first pass";
+
+/// How long after a delivery the other server's attempt surely has run too. Short on purpose:
+/// if it were too short, a duplicate would go unseen (the test would pass wrongly), never the
+/// other way round.
+const BOTH_HAD_THEIR_CHANCE: Duration = Duration::from_secs(2);
+
+fn new_database() -> String {
+    let cluster = confab_server::scratch_postgres::shared().expect("a scratch PostgreSQL server");
+    cluster.new_database().expect("a new database")
+}
+
+/// Server `node` on the database `url`, with `extra` arguments.
+fn start_node(url: &str, node: &str, extra: &[&str]) -> TestServer {
+    TestServer::start_with(BINARY, &[&["--database", url, "--node-id", node][..], extra].concat())
+}
+
+fn unix_now() -> i64 {
+    SystemTime::now().duration_since(UNIX_EPOCH).map_or(0, |d| d.as_secs() as i64)
+}
+
+/// Polls `probe` until it returns something, for at most a minute.
+fn eventually<T>(what: &str, mut probe: impl FnMut() -> Option<T>) -> T {
+    let deadline = Instant::now() + Duration::from_secs(60);
+    loop {
+        if let Some(found) = probe() {
+            return found;
+        }
+        assert!(Instant::now() < deadline, "gave up waiting for {what}");
+        std::thread::sleep(Duration::from_millis(100));
+    }
+}
+
+/// The newest messages of a narrow, oldest first, as `who` reads them from `api`.
+fn newest(api: &Api, who: &Creds, narrow: &Value) -> Vec<Value> {
+    let narrow = narrow.to_string();
+    let params =
+        [("anchor", "newest"), ("num_before", "50"), ("num_after", "0"), ("narrow", narrow.as_str())];
+    api.get("/messages", Some(who), &params).ok()["messages"].as_array().expect("messages").clone()
+}
+
+fn topic(name: &str) -> Value {
+    json!([{"operator": "channel", "operand": "general"}, {"operator": "topic", "operand": name}])
+}
+
+/// Says so when server B came up only after the delivery time, so that it did not sleep
+/// towards it alongside A (the test still checks the message is sent once, but not the race).
+fn note_if_late(started_by: i64, due: i64) {
+    if started_by >= due {
+        eprintln!("server b was up only at {started_by}, not before the delivery time {due}");
+    }
+}
+
+#[test]
+fn a_scheduled_message_is_sent_once_when_both_servers_wake_for_it() {
+    if confab_tests::not_on_postgres(FIRST_PASS_ONLY) {
+        return;
+    }
+    let url = new_database();
+    let a = start_node(&url, "a", &[]);
+    let owner = a.owner();
+    let general = a.api().get("/get_stream_id", Some(&owner), &[("stream", "general")]).ok()["stream_id"]
+        .as_u64()
+        .expect("stream_id")
+        .to_string();
+    let due = unix_now() + 4;
+    let due_s = due.to_string();
+    let params = [
+        ("type", "stream"),
+        ("to", general.as_str()),
+        ("topic", "once"),
+        ("content", "sent once"),
+        ("scheduled_delivery_timestamp", due_s.as_str()),
+    ];
+    a.api().post("/scheduled_messages", Some(&owner), &params).ok();
+    // B reads the due list as it starts, and sleeps until the same moment as A.
+    let b = start_node(&url, "b", &[]);
+    note_if_late(unix_now(), due);
+
+    let narrow = topic("once");
+    eventually("the scheduled message", || (!newest(&a.api(), &owner, &narrow).is_empty()).then_some(()));
+    std::thread::sleep(BOTH_HAD_THEIR_CHANCE);
+    for server in [&a, &b] {
+        let api = server.api();
+        let sent = newest(&api, &owner, &narrow);
+        let contents: Vec<&Value> = sent.iter().map(|m| &m["content"]).collect();
+        assert_eq!(contents, [&json!("<p>sent once</p>")], "read from {}", server.base_url);
+        assert!(sent[0]["timestamp"].as_i64().expect("timestamp") >= due);
+        let left = api.get("/scheduled_messages", Some(&owner), &[]).ok()["scheduled_messages"].clone();
+        assert_eq!(left, json!([]), "a sent message leaves the list, on {}", server.base_url);
+    }
+}
+
+#[test]
+fn a_reminder_is_sent_once_across_servers() {
+    if confab_tests::not_on_postgres(FIRST_PASS_ONLY) {
+        return;
+    }
+    let url = new_database();
+    let a = start_node(&url, "a", &[]);
+    let owner = a.owner();
+    let params = [("type", "stream"), ("to", "general"), ("topic", "plans"), ("content", "Ship it")];
+    let said = a.api().post("/messages", Some(&owner), &params).ok()["id"].as_u64().expect("id").to_string();
+    let due = unix_now() + 4;
+    let due_s = due.to_string();
+    let params = [("message_id", said.as_str()), ("scheduled_delivery_timestamp", due_s.as_str())];
+    a.api().post("/reminders", Some(&owner), &params).ok();
+    let b = start_node(&url, "b", &[]);
+    note_if_late(unix_now(), due);
+
+    let dms = json!([{"operator": "is", "operand": "dm"}]);
+    let from_bot = |m: &Value| m["sender_full_name"] == "Notification Bot";
+    eventually("the reminder", || newest(&a.api(), &owner, &dms).into_iter().find(from_bot));
+    std::thread::sleep(BOTH_HAD_THEIR_CHANCE);
+    for server in [&a, &b] {
+        let api = server.api();
+        let reminders: Vec<Value> = newest(&api, &owner, &dms).into_iter().filter(from_bot).collect();
+        assert_eq!(reminders.len(), 1, "read from {}: {reminders:?}", server.base_url);
+        let content = reminders[0]["content"].as_str().expect("content");
+        assert!(content.contains("You requested a reminder"), "{content}");
+        let left = api.get("/reminders", Some(&owner), &[]).ok()["reminders"].clone();
+        assert_eq!(left, json!([]), "a sent reminder leaves the list, on {}", server.base_url);
+    }
+}
+
+/// A service on loopback that records each request's JSON body and answers each with
+/// `{"content": "pong"}`, up to `answers` requests.
+struct FakeService {
+    url: String,
+    received: mpsc::Receiver<Value>,
+}
+
+impl FakeService {
+    fn start(answers: usize) -> FakeService {
+        let listener = TcpListener::bind("127.0.0.1:0").expect("bind");
+        let url = format!("http://{}/hook", listener.local_addr().expect("address"));
+        let (record, received) = mpsc::channel();
+        std::thread::spawn(move || {
+            for stream in listener.incoming().take(answers) {
+                let mut stream = stream.expect("connection");
+                let mut reader = BufReader::new(stream.try_clone().expect("clone"));
+                let mut length = 0;
+                loop {
+                    let mut line = String::new();
+                    reader.read_line(&mut line).expect("header");
+                    if line.trim().is_empty() {
+                        break;
+                    }
+                    if let Some((name, value)) = line.split_once(':')
+                        && name.eq_ignore_ascii_case("content-length")
+                    {
+                        length = value.trim().parse().expect("length");
+                    }
+                }
+                let mut request = vec![0; length];
+                reader.read_exact(&mut request).expect("body");
+                let _ = record.send(serde_json::from_slice(&request).unwrap_or(Value::Null));
+                let body = r#"{"content": "pong"}"#;
+                let reply = format!(
+                    "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{body}",
+                    body.len()
+                );
+                stream.write_all(reply.as_bytes()).expect("answer");
+            }
+        });
+        FakeService { url, received }
+    }
+
+    fn next(&self) -> Value {
+        self.received.recv_timeout(Duration::from_secs(60)).expect("a server posted to the service")
+    }
+}
+
+/// Makes an outgoing-webhook bot owned by `owner`: its user id.
+fn outgoing_bot(api: &Api, owner: &Creds, name: &str, url: &str) -> u64 {
+    let params = [("full_name", name), ("short_name", name), ("bot_type", "3"), ("payload_url", url)];
+    api.post("/bots", Some(owner), &params).ok()["user_id"].as_u64().expect("id")
+}
+
+/// Sends `content` to #general > pings through `api`; the message's id.
+fn ping(api: &Api, owner: &Creds, content: &str) -> u64 {
+    let params = [("type", "stream"), ("to", "general"), ("topic", "pings"), ("content", content)];
+    api.post("/messages", Some(owner), &params).ok()["id"].as_u64().expect("id")
+}
+
+#[test]
+fn an_outgoing_webhook_is_called_once_for_a_message_both_servers_hear_of() {
+    if confab_tests::not_on_postgres(FIRST_PASS_ONLY) {
+        return;
+    }
+    let url = new_database();
+    let loopback = ["--allow-outgoing-to", "127.0.0.0/8"];
+    let a = start_node(&url, "a", &loopback);
+    let owner = a.owner();
+    let b = start_node(&url, "b", &loopback);
+    // Three answers, so that a third (duplicate) post would be received and seen.
+    let service = FakeService::start(3);
+    let bot_id = outgoing_bot(&a.api(), &owner, "echo", &service.url);
+    // A queue on B: B surely hears of A's batches.
+    let registered = b.api().post("/register", Some(&owner), &[("event_types", r#"["message"]"#)]).ok();
+
+    let through_a = ping(&a.api(), &owner, "@**echo** through a");
+    eventually("B to hear of the message sent through A", || {
+        let events = b.api().queued(&owner, &registered)["events"].as_array().expect("events").clone();
+        events.iter().any(|e| e["type"] == "message" && e["message"]["id"] == through_a).then_some(())
+    });
+    let first = service.next();
+    assert_eq!((&first["message"]["id"], &first["data"]), (&json!(through_a), &json!("@**echo** through a")));
+
+    let through_b = ping(&b.api(), &owner, "@**echo** through b");
+    let second = service.next();
+    assert_eq!(
+        (&second["message"]["id"], &second["data"]),
+        (&json!(through_b), &json!("@**echo** through b"))
+    );
+
+    let narrow = topic("pings");
+    let replies = |api: &Api| -> Vec<Value> {
+        newest(api, &owner, &narrow).into_iter().filter(|m| m["sender_id"] == bot_id).collect()
+    };
+    eventually("the bot's two replies", || (replies(&a.api()).len() >= 2).then_some(()));
+    let third = service.received.recv_timeout(BOTH_HAD_THEIR_CHANCE);
+    assert!(third.is_err(), "a third post to the service: {third:?}");
+    for server in [&a, &b] {
+        let said = replies(&server.api());
+        let contents: Vec<&Value> = said.iter().map(|m| &m["content"]).collect();
+        assert_eq!(contents, [&json!("<p>pong</p>"), &json!("<p>pong</p>")], "read from {}", server.base_url);
+    }
+}
