@@ -12,7 +12,7 @@ use std::collections::HashMap;
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use confab_core::events::{
     Notification, PendingEvents, Poll, PollTicket, QueueOptions, QueueOwner, Registration, Registry,
@@ -26,6 +26,24 @@ use tokio::sync::{Notify, oneshot};
 use crate::node::NodeId;
 use crate::store::Store;
 use crate::writer::Committed;
+
+/// How long the batches shared on the database are kept. Every running server reads them
+/// within a second; this is for one that stops gracefully and starts again with its queues,
+/// which are discarded if the batches it missed are gone (and would have expired anyway, past
+/// Zulip's 10 idle minutes).
+const KEEP_SHARED_EVENTS: Duration = Duration::from_secs(15 * 60);
+/// How often a server prunes them (every server does; the deletes agree).
+const PRUNE_EVERY: Duration = Duration::from_secs(5 * 60);
+
+/// Forgets the shared batches older than [`KEEP_SHARED_EVENTS`]; a failure waits for the next
+/// round.
+fn prune_shared_events(store: &Store) {
+    match store.prune_events(KEEP_SHARED_EVENTS) {
+        Ok(0) => {}
+        Ok(pruned) => tracing::debug!("pruned {pruned} shared event batches"),
+        Err(e) => tracing::warn!("pruning the shared events: {}", e.msg),
+    }
+}
 
 /// The event queues and the polls waiting on them. Cheap to clone.
 #[derive(Clone)]
@@ -213,6 +231,14 @@ impl EventHub {
                 return woken;
             }
             for (sequence, payload) in rows.into_iter().take_while(|(sequence, _)| *sequence <= through) {
+                if sequence != *cursor + 1 {
+                    // Pruned while this server was away: its queues cannot be complete.
+                    self.discard_queues(&format!(
+                        "the shared events {}..{} are gone",
+                        *cursor + 1,
+                        sequence - 1
+                    ));
+                }
                 match serde_json::from_slice::<Vec<Notification>>(&payload) {
                     Ok(notifications) => woken.queue_ids.extend(self.queue(&notifications).queue_ids),
                     Err(e) => tracing::error!("the events of batch {sequence} do not read: {e}"),
@@ -228,7 +254,12 @@ impl EventHub {
     /// second (the wait's limit), a lost connection a reconnection.
     pub fn listen(&self, store: &Store) {
         let mut listener = None;
+        let mut pruned_at = Instant::now();
         while !self.inner.closing.load(Ordering::Relaxed) {
+            if pruned_at.elapsed() >= PRUNE_EVERY {
+                prune_shared_events(store);
+                pruned_at = Instant::now();
+            }
             if listener.is_none() {
                 match store.listener() {
                     Ok(Some(connected)) => listener = Some(connected),
@@ -262,17 +293,42 @@ impl EventHub {
         let saved = self.cursor_path();
         let restored = std::fs::read_to_string(&saved).ok().and_then(|text| text.trim().parse::<u64>().ok());
         let _ = std::fs::remove_file(&saved);
+        prune_shared_events(store);
+        let last = store.last_event()?;
         let mut cursor = self.cursor();
         match restored {
+            Some(at) if at > last => {
+                // A database restored from a backup, or a new one: not the batches the queues saw.
+                self.discard_queues(&format!(
+                    "the saved queues saw shared event {at}, the database ends at {last}"
+                ));
+                *cursor = last;
+            }
             Some(at) if self.with(|state| state.registry.len()) > 0 => {
                 *cursor = at;
                 let woken = self.catch_up(store, &mut cursor, u64::MAX);
                 drop(cursor);
                 self.wake(woken);
             }
-            _ => *cursor = store.last_event()?,
+            _ => *cursor = last,
         }
         Ok(())
+    }
+
+    /// Discards every queue: their clients get BAD_EVENT_QUEUE_ID and register again, as after
+    /// a crash. For when this server can no longer give them every event.
+    fn discard_queues(&self, why: &str) {
+        let now = crate::http::now();
+        let discarded = self.with(|state| {
+            let ids = state.registry.discard_all();
+            for id in &ids {
+                state.finish(id, now);
+            }
+            ids.len()
+        });
+        if discarded > 0 {
+            tracing::warn!("discarded {discarded} event queues: {why}");
+        }
     }
 
     /// Where the shared cursor is saved beside the queues.

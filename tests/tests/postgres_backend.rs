@@ -195,3 +195,50 @@ fn a_file_uploaded_through_one_server_downloads_through_the_other_by_key_and_by_
     let refused = http.get(format!("{}{forged}", second.base_url)).send().expect("an answer");
     assert_eq!(refused.status(), 400, "a changed token opens nothing");
 }
+
+/// Runs SQL on the test's database.
+fn psql(url: &str, sql: &str) {
+    let ran = Command::new("psql").arg(url).args(["-qtc", sql]).output().expect("psql runs");
+    assert!(ran.status.success(), "{}", String::from_utf8_lossy(&ran.stderr));
+}
+
+#[test]
+fn queues_restored_after_the_shared_events_they_missed_were_pruned_are_discarded() {
+    let url = new_database();
+    let first = TestServer::start_with(BINARY, &["--database", &url]);
+    let owner = first.owner();
+    let registered = first.api().post("/register", Some(&owner), &[("event_types", r#"["message"]"#)]).ok();
+    let queue = registered["queue_id"].as_str().expect("a queue id").to_owned();
+    let mut first = first;
+    assert!(first.terminate().success(), "a graceful stop saves the queue and its place");
+
+    // Meanwhile another server sends, and its batches grow old enough to be pruned (all but
+    // the newest), which a server does when it starts.
+    let second = TestServer::start_with(BINARY, &["--database", &url]);
+    send(&second, &owner, 2);
+    drop(second);
+    psql(&url, "UPDATE confab_events SET at = now() - interval '1 day'");
+    drop(TestServer::start_with(BINARY, &["--database", &url]));
+
+    // The first server restores its queue, finds the batches it missed gone, and discards it:
+    // its client registers again rather than silently missing a message.
+    let first = first.start_again();
+    let params = [("queue_id", queue.as_str()), ("last_event_id", "-1"), ("dont_block", "true")];
+    first.api().get("/events", Some(&owner), &params).error(400, "BAD_EVENT_QUEUE_ID");
+    assert!(first.log_so_far().contains("discarded 1 event queues"), "{}", first.log_so_far());
+}
+
+#[test]
+fn queues_restored_with_the_shared_events_they_missed_receive_them() {
+    let url = new_database();
+    let first = TestServer::start_with(BINARY, &["--database", &url]);
+    let owner = first.owner();
+    let registered = first.api().post("/register", Some(&owner), &[("event_types", r#"["message"]"#)]).ok();
+    let queue = registered["queue_id"].as_str().expect("a queue id").to_owned();
+    let mut first = first;
+    assert!(first.terminate().success());
+    let second = TestServer::start_with(BINARY, &["--database", &url]);
+    let sent = send(&second, &owner, 2);
+    let first = first.start_again();
+    assert_eq!(message_events(&first, &owner, &queue, 2), sent, "what the other server sent meanwhile");
+}

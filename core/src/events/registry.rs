@@ -295,6 +295,19 @@ impl Registry {
         self.by_id.contains_key(queue_id)
     }
 
+    /// Discards every queue, for a host that can no longer give them every event (it lost
+    /// some): their ids answer BAD_EVENT_QUEUE_ID from now on, and their clients register
+    /// again, as after a crash. Returns their ids. The queue timeout carries on.
+    pub fn discard_all(&mut self) -> Vec<String> {
+        let ids = self.by_id.keys().cloned().collect();
+        *self = Registry {
+            next_ticket: self.next_ticket,
+            queue_timeout: self.queue_timeout,
+            ..Registry::default()
+        };
+        ids
+    }
+
     /// How many queues exist.
     pub fn len(&self) -> usize {
         self.by_id.len()
@@ -596,7 +609,7 @@ mod tests {
 
     proptest! {
         #[test]
-        fn indexes_stay_consistent(ops in proptest::collection::vec((0..7u8, 0..4u8, 0..3u8, 0..60i64), 0..80)) {
+        fn indexes_stay_consistent(ops in proptest::collection::vec((0..8u8, 0..4u8, 0..3u8, 0..60i64), 0..80)) {
             let mut reg = Registry::new();
             let mut now = 0;
             let mut tickets = Vec::new();
@@ -632,10 +645,27 @@ mod tests {
                     }
                     4 => { let _ = reg.delete(&id, user); }
                     5 => now += secs * 20,
+                    6 => { reg.discard_all(); }
                     _ => { reg.handle_timeout(now); }
                 }
                 reg.check_indexes();
             }
         }
+    }
+
+    #[test]
+    fn discarded_queues_answer_bad_event_queue_id_and_new_ones_work() {
+        let mut reg = Registry::new();
+        reg.set_queue_timeout(30);
+        let owner =
+            || QueueOwner { user: UserId(1), realm: RealmId(1), email: String::new(), is_guest: false };
+        let _ = reg.register("a.1".to_owned(), owner(), QueueOptions::default(), 0);
+        assert_eq!(reg.discard_all(), vec!["a.1".to_owned()]);
+        assert!(reg.is_empty());
+        let Err(error) = reg.get_events("a.1", UserId(1), None, true, 1) else { panic!("the queue is gone") };
+        assert_eq!(error.code, crate::error::ErrorCode::BadEventQueueId);
+        let _ = reg.register("a.2".to_owned(), owner(), QueueOptions::default(), 1);
+        assert!(reg.contains("a.2"));
+        reg.check_indexes();
     }
 }

@@ -244,6 +244,20 @@ impl Store {
         }
     }
 
+    /// Forgets the recorded batches older than `older_than` (the newest stays); how many went.
+    pub fn prune_events(&self, older_than: std::time::Duration) -> ApiResult<u64> {
+        match &self.engine {
+            Engine::Redb { .. } => Ok(0),
+            Engine::Postgres(pool) => {
+                let txn = pool.begin_upkeep().map_err(view::storage)?;
+                let seconds = i64::try_from(older_than.as_secs()).unwrap_or(i64::MAX);
+                let pruned = pg::events::prune(&txn, seconds).map_err(view::storage)?;
+                txn.commit().map_err(view::storage)?;
+                Ok(pruned)
+            }
+        }
+    }
+
     /// A connection that waits for other servers' batches; `None` on redb.
     pub fn listener(&self) -> ApiResult<Option<Listener>> {
         match &self.engine {

@@ -171,6 +171,12 @@ impl Pool {
         Transaction::begin(self.get()?, "BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY")
     }
 
+    /// A transaction that writes outside the writer's lock, for upkeep that no batch reads
+    /// (pruning old shared events).
+    pub fn begin_upkeep(&self) -> Result<Transaction, Error> {
+        Transaction::begin(self.get()?, "BEGIN ISOLATION LEVEL READ COMMITTED")
+    }
+
     /// The writer's transaction, under the cluster-wide writer lock. READ COMMITTED: each
     /// statement sees what committed before it, so the ids read after the lock's wait are
     /// those the previous holder left (REPEATABLE READ would read from before the wait).

@@ -67,6 +67,22 @@ pub fn last(txn: &Transaction) -> Result<u64, Error> {
     Ok(row.get::<_, i64>(0) as u64)
 }
 
+/// Deletes the rows older than `seconds`, but never the newest (the next row's number is
+/// `max + 1`: without it, numbers would start again). Returns how many went.
+pub fn prune(txn: &Transaction, seconds: i64) -> Result<u64, Error> {
+    let mut session = txn.session();
+    session
+        .connection
+        .client()
+        .execute(
+            "DELETE FROM confab_events
+             WHERE at < now() - make_interval(secs => $1::bigint)
+               AND seq < (SELECT max(seq) FROM confab_events)",
+            &[&seconds],
+        )
+        .map_err(postgres_error)
+}
+
 /// A connection of its own that listens on the channel (not pooled: it stays in LISTEN).
 pub struct Listener {
     client: Client,
