@@ -5,7 +5,10 @@
 
 use std::io::Write;
 use std::path::Path;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
 
+use confab_core::Outcome;
 use confab_core::api::realm::{NewRealm, create_realm};
 use confab_core::api::users::NewUser;
 use confab_core::model::Role;
@@ -46,7 +49,23 @@ pub fn ensure_first_realm(store: &Store, owner_email: &str, now: i64) -> ApiResu
             password_hash: Some(password_hash),
         },
     };
-    run_now(store, Box::new(move |tables| create_realm(tables, new, now)))?;
+    // Checked again in the write: servers starting together on one new PostgreSQL database
+    // both read "no organization", and the writer's lock lets the first one create it.
+    let created = Arc::new(AtomicBool::new(false));
+    let creating = created.clone();
+    run_now(
+        store,
+        Box::new(move |tables| {
+            if !tables.realms()?.is_empty() {
+                return Ok(Outcome::default());
+            }
+            creating.store(true, Ordering::Relaxed);
+            create_realm(tables, new, now)
+        }),
+    )?;
+    if !created.load(Ordering::Relaxed) {
+        return Ok(None);
+    }
     Ok(Some(OwnerCredentials { email: owner_email.to_owned(), password, api_key }))
 }
 

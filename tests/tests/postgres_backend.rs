@@ -242,3 +242,19 @@ fn queues_restored_with_the_shared_events_they_missed_receive_them() {
     let first = first.start_again();
     assert_eq!(message_events(&first, &owner, &queue, 2), sent, "what the other server sent meanwhile");
 }
+
+#[test]
+fn servers_starting_together_on_a_new_database_create_one_organization() {
+    let url = new_database();
+    let servers: Vec<TestServer> = std::thread::scope(|scope| {
+        let starting: Vec<_> =
+            (0..3).map(|_| scope.spawn(|| TestServer::start_with(BINARY, &["--database", &url]))).collect();
+        starting.into_iter().map(|server| server.join().expect("a server starts")).collect()
+    });
+    let owners: Vec<_> = servers.iter().filter_map(|server| server.owner.clone()).collect();
+    assert_eq!(owners.len(), 1, "one server made the organization and its owner");
+    for server in &servers {
+        let me = server.api().get("/users/me", Some(&owners[0]), &[]).ok();
+        assert_eq!(me["email"], owners[0].email.as_str());
+    }
+}
