@@ -34,6 +34,9 @@ struct Request {
 /// What the writer thread is asked: a command, or to finish what it has and end.
 enum Message {
     Run(Request),
+    /// Answered by the thread as soon as it reads it: it runs and has taken every command
+    /// sent before (`GET /ready`). No transaction, so no lock on a shared database.
+    Ping(oneshot::Sender<()>),
     Stop,
 }
 
@@ -84,10 +87,13 @@ impl Writer {
         answer.await.map_err(|_| ApiError::internal("the writer dropped a command"))?
     }
 
-    /// Answers once the thread has run a command that writes nothing: the writer is alive
-    /// and taking commands (`GET /ready`). Costs no commit.
+    /// Answers once the thread has read every command sent before: the writer is alive and
+    /// taking commands (`GET /ready`). Opens no transaction, so health checks every few
+    /// seconds from a proxy never wait for (or hold) the writer's lock on a shared database.
     pub async fn ping(&self) -> ApiResult<()> {
-        self.submit(Box::new(|_| Ok(Outcome::default()))).await.map(|_| ())
+        let (reply, answer) = oneshot::channel();
+        self.queue.send(Message::Ping(reply)).map_err(|_| ApiError::internal("the writer has stopped"))?;
+        answer.await.map_err(|_| ApiError::internal("the writer stopped before answering"))
     }
 
     /// Has the thread commit and answer the commands sent before this call, then end and drop
@@ -109,6 +115,9 @@ fn run(store: &Store, requests: &mpsc::Receiver<Message>, sink: &EventSink, metr
         while batch.len() < MAX_BATCH {
             match requests.try_recv() {
                 Ok(Message::Run(more)) => batch.push(more),
+                Ok(Message::Ping(reply)) => {
+                    let _ = reply.send(());
+                }
                 Ok(Message::Stop) => {
                     stopping = true;
                     break;
@@ -155,6 +164,10 @@ fn next_command(store: &Store, requests: &mpsc::Receiver<Message>) -> Option<Req
         };
         return match message? {
             Message::Run(request) => Some(request),
+            Message::Ping(reply) => {
+                let _ = reply.send(());
+                continue;
+            }
             Message::Stop => None,
         };
     }
