@@ -2,6 +2,7 @@
 //! directory, an HTTP client that speaks the API as Zulip clients do, and the real Python
 //! clients in a virtual environment that the harness installs itself.
 
+pub mod fake_service;
 pub mod highlighting;
 pub mod load;
 pub mod python;
@@ -15,6 +16,24 @@ use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
 
 use serde_json::Value;
+
+/// The wall clock's UNIX second.
+pub fn unix_now() -> i64 {
+    std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_secs() as i64)
+}
+
+/// Polls `probe` every 100 ms until it returns something. The minute's limit only ends a
+/// failing wait: a passing run goes on as soon as the condition holds.
+pub fn eventually<T>(what: &str, mut probe: impl FnMut() -> Option<T>) -> T {
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(60);
+    loop {
+        if let Some(found) = probe() {
+            return found;
+        }
+        assert!(std::time::Instant::now() < deadline, "gave up waiting for {what}");
+        std::thread::sleep(std::time::Duration::from_millis(100));
+    }
+}
 
 /// Credentials of one user.
 #[derive(Clone, Debug)]

@@ -4,60 +4,11 @@
 //! nothing, and a service that fails is reported to the bot's owner. Loopback targets are
 //! refused unless `--allow-outgoing-to` opens them.
 
-use std::io::{BufRead, BufReader, Read, Write};
-use std::net::TcpListener;
-use std::sync::mpsc;
 use std::time::{Duration, Instant};
 
+use confab_tests::fake_service::FakeService;
 use confab_tests::{Api, Creds, TestServer};
 use serde_json::{Value, json};
-
-/// A service on loopback that records each request's JSON body and answers with the next of
-/// its canned answers (status and body).
-struct FakeService {
-    url: String,
-    received: mpsc::Receiver<Value>,
-}
-
-impl FakeService {
-    fn start(answers: Vec<(u16, &'static str)>) -> FakeService {
-        let listener = TcpListener::bind("127.0.0.1:0").expect("bind");
-        let url = format!("http://{}/hook", listener.local_addr().expect("address"));
-        let (record, received) = mpsc::channel();
-        std::thread::spawn(move || {
-            for (stream, (status, body)) in listener.incoming().zip(answers) {
-                let mut stream = stream.expect("connection");
-                let mut reader = BufReader::new(stream.try_clone().expect("clone"));
-                let mut length = 0;
-                loop {
-                    let mut line = String::new();
-                    reader.read_line(&mut line).expect("header");
-                    if line.trim().is_empty() {
-                        break;
-                    }
-                    if let Some((name, value)) = line.split_once(':')
-                        && name.eq_ignore_ascii_case("content-length")
-                    {
-                        length = value.trim().parse().expect("length");
-                    }
-                }
-                let mut request = vec![0; length];
-                reader.read_exact(&mut request).expect("body");
-                let _ = record.send(serde_json::from_slice(&request).unwrap_or(Value::Null));
-                let reply = format!(
-                    "HTTP/1.1 {status} X\r\nContent-Type: application/json\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{body}",
-                    body.len()
-                );
-                stream.write_all(reply.as_bytes()).expect("answer");
-            }
-        });
-        FakeService { url, received }
-    }
-
-    fn next(&self) -> Value {
-        self.received.recv_timeout(Duration::from_secs(60)).expect("the server posted to the service")
-    }
-}
 
 fn start_allowing_loopback() -> TestServer {
     TestServer::start_with(env!("CARGO_BIN_EXE_confab-under-test"), &["--allow-outgoing-to", "127.0.0.0/8"])

@@ -202,15 +202,22 @@ fn psql(url: &str, sql: &str) {
     assert!(ran.status.success(), "{}", String::from_utf8_lossy(&ran.stderr));
 }
 
+/// A server on `url` that registered a message queue for its owner, then stopped gracefully
+/// (which saves the queue and its place in the shared events): the server, the owner, the
+/// queue's id.
+fn stopped_with_a_queue(url: &str) -> (TestServer, confab_tests::Creds, String) {
+    let mut server = TestServer::start_with(BINARY, &["--database", url]);
+    let owner = server.owner();
+    let registered = server.api().post("/register", Some(&owner), &[("event_types", r#"["message"]"#)]).ok();
+    let queue = registered["queue_id"].as_str().expect("a queue id").to_owned();
+    assert!(server.terminate().success(), "a graceful stop saves the queue and its place");
+    (server, owner, queue)
+}
+
 #[test]
 fn queues_restored_after_the_shared_events_they_missed_were_pruned_are_discarded() {
     let url = new_database();
-    let first = TestServer::start_with(BINARY, &["--database", &url]);
-    let owner = first.owner();
-    let registered = first.api().post("/register", Some(&owner), &[("event_types", r#"["message"]"#)]).ok();
-    let queue = registered["queue_id"].as_str().expect("a queue id").to_owned();
-    let mut first = first;
-    assert!(first.terminate().success(), "a graceful stop saves the queue and its place");
+    let (first, owner, queue) = stopped_with_a_queue(&url);
 
     // Meanwhile another server sends, and its batches grow old enough to be pruned (all but
     // the newest), which a server does when it starts.
@@ -231,12 +238,7 @@ fn queues_restored_after_the_shared_events_they_missed_were_pruned_are_discarded
 #[test]
 fn queues_restored_with_the_shared_events_they_missed_receive_them() {
     let url = new_database();
-    let first = TestServer::start_with(BINARY, &["--database", &url]);
-    let owner = first.owner();
-    let registered = first.api().post("/register", Some(&owner), &[("event_types", r#"["message"]"#)]).ok();
-    let queue = registered["queue_id"].as_str().expect("a queue id").to_owned();
-    let mut first = first;
-    assert!(first.terminate().success());
+    let (first, owner, queue) = stopped_with_a_queue(&url);
     let second = TestServer::start_with(BINARY, &["--database", &url]);
     let sent = send(&second, &owner, 2);
     let first = first.start_again();

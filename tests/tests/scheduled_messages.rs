@@ -3,26 +3,8 @@
 //! them (after a restart too); reminders from Notification Bot. Waiting for a delivery polls
 //! with a generous limit and asserts nothing about how fast it came.
 
-use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
-
-use confab_tests::{Api, Creds, TestServer};
+use confab_tests::{Api, Creds, TestServer, eventually, unix_now};
 use serde_json::{Value, json};
-
-fn unix_now() -> i64 {
-    SystemTime::now().duration_since(UNIX_EPOCH).map_or(0, |d| d.as_secs() as i64)
-}
-
-/// Polls `probe` until it returns something, for at most a minute.
-fn eventually<T>(what: &str, mut probe: impl FnMut() -> Option<T>) -> T {
-    let deadline = Instant::now() + Duration::from_secs(60);
-    loop {
-        if let Some(found) = probe() {
-            return found;
-        }
-        assert!(Instant::now() < deadline, "gave up waiting for {what}");
-        std::thread::sleep(Duration::from_millis(100));
-    }
-}
 
 fn user_id(api: &Api, who: &Creds) -> u64 {
     api.get("/users/me", Some(who), &[]).ok()["user_id"].as_u64().expect("user_id")

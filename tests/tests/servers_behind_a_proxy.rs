@@ -15,7 +15,7 @@ use std::time::{Duration, Instant};
 
 use confab_server::zuliprc::Zuliprc;
 use confab_tests::terminal::Tmux;
-use confab_tests::{Api, Creds, TestServer, python};
+use confab_tests::{Api, Creds, TestServer, eventually, python};
 
 const BINARY: &str = env!("CARGO_BIN_EXE_confab-under-test");
 /// Bounds only a failing wait; passing runs go on as soon as the condition holds.
@@ -52,7 +52,7 @@ fn two_servers_behind_the_proxy_serve_real_clients_and_survive_sigkill() {
     let before = [queue_count(&a), queue_count(&b)];
     let terminal = Tmux::start("zt-proxy", &zulip_terminal(&owner_rc, dir.path()), 180, 45);
     terminal.wait_for("Before the clients start", LIMIT).unwrap_or_else(|e| panic!("{e}"));
-    let terminal_node = wait_until("zulip-terminal's queue", || {
+    let terminal_node = eventually("zulip-terminal's queue", || {
         match [queue_count(&a) > before[0], queue_count(&b) > before[1]] {
             [true, false] => Some("a"),
             [false, true] => Some("b"),
@@ -88,7 +88,7 @@ fn two_servers_behind_the_proxy_serve_real_clients_and_survive_sigkill() {
     let sent = AtomicUsize::new(0);
     let acknowledged = std::thread::scope(|scope| {
         let sender = scope.spawn(|| sends_until_refused(&doomed_url, &proxy_address, &owner, &sent));
-        wait_until("sends acknowledged", || (sent.load(Ordering::SeqCst) >= 20).then_some(()));
+        eventually("sends acknowledged", || (sent.load(Ordering::SeqCst) >= 20).then_some(()));
         doomed.kill();
         sender.join().expect("the sender")
     });
@@ -99,7 +99,7 @@ fn two_servers_behind_the_proxy_serve_real_clients_and_survive_sigkill() {
     assert_eq!(node_of(&again), survivor_node, "registered again on the other server");
     // A client registering again misses what was sent before (Zulip's clients accept that),
     // so the next message waits for zulip-terminal's new queue too.
-    wait_until("zulip-terminal's queue on the survivor", || {
+    eventually("zulip-terminal's queue on the survivor", || {
         (queue_count(&survivor) >= survivor_queues + 2).then_some(())
     });
     let after = send(&api, &owner, "hello", "After the crash");
@@ -185,18 +185,6 @@ fn queue_count(server: &TestServer) -> u64 {
         .expect("confab_event_queues in the metrics")
 }
 
-/// Polls `check` until it gives a value (never longer than `LIMIT`).
-fn wait_until<T>(what: &str, mut check: impl FnMut() -> Option<T>) -> T {
-    let start = Instant::now();
-    loop {
-        if let Some(value) = check() {
-            return value;
-        }
-        assert!(start.elapsed() < LIMIT, "waited {LIMIT:?} for {what}");
-        std::thread::sleep(Duration::from_millis(100));
-    }
-}
-
 fn write_zuliprc(dir: &Path, name: &str, who: &Creds, site: &str) -> PathBuf {
     let path = dir.join(format!("{name}.zuliprc"));
     let rc = Zuliprc { email: who.email.clone(), key: who.api_key.clone(), site: site.to_owned() };
@@ -242,7 +230,7 @@ impl Proxy {
             .expect("haproxy runs (apt-get install haproxy)");
         let proxy = Proxy { child, url: format!("http://{address}") };
         let settings = format!("{}/api/v1/server_settings", proxy.url);
-        wait_until("the proxy", || {
+        eventually("the proxy", || {
             reqwest::blocking::get(&settings).ok().filter(|r| r.status().is_success()).map(|_| ())
         });
         proxy

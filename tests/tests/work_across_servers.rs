@@ -6,12 +6,10 @@
 //! Each test starts its own servers on a database of its own, so it runs in the first (redb)
 //! pass of the suite only.
 
-use std::io::{BufRead, BufReader, Read, Write};
-use std::net::TcpListener;
-use std::sync::mpsc;
-use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
+use std::time::Duration;
 
-use confab_tests::{Api, Creds, TestServer};
+use confab_tests::fake_service::FakeService;
+use confab_tests::{Api, Creds, TestServer, eventually, unix_now};
 use serde_json::{Value, json};
 
 const BINARY: &str = env!("CARGO_BIN_EXE_confab-under-test");
@@ -32,22 +30,6 @@ fn new_database() -> String {
 /// Server `node` on the database `url`, with `extra` arguments.
 fn start_node(url: &str, node: &str, extra: &[&str]) -> TestServer {
     TestServer::start_with(BINARY, &[&["--database", url, "--node-id", node][..], extra].concat())
-}
-
-fn unix_now() -> i64 {
-    SystemTime::now().duration_since(UNIX_EPOCH).map_or(0, |d| d.as_secs() as i64)
-}
-
-/// Polls `probe` until it returns something, for at most a minute.
-fn eventually<T>(what: &str, mut probe: impl FnMut() -> Option<T>) -> T {
-    let deadline = Instant::now() + Duration::from_secs(60);
-    loop {
-        if let Some(found) = probe() {
-            return found;
-        }
-        assert!(Instant::now() < deadline, "gave up waiting for {what}");
-        std::thread::sleep(Duration::from_millis(100));
-    }
 }
 
 /// The newest messages of a narrow, oldest first, as `who` reads them from `api`.
@@ -142,54 +124,6 @@ fn a_reminder_is_sent_once_across_servers() {
     }
 }
 
-/// A service on loopback that records each request's JSON body and answers each with
-/// `{"content": "pong"}`, up to `answers` requests.
-struct FakeService {
-    url: String,
-    received: mpsc::Receiver<Value>,
-}
-
-impl FakeService {
-    fn start(answers: usize) -> FakeService {
-        let listener = TcpListener::bind("127.0.0.1:0").expect("bind");
-        let url = format!("http://{}/hook", listener.local_addr().expect("address"));
-        let (record, received) = mpsc::channel();
-        std::thread::spawn(move || {
-            for stream in listener.incoming().take(answers) {
-                let mut stream = stream.expect("connection");
-                let mut reader = BufReader::new(stream.try_clone().expect("clone"));
-                let mut length = 0;
-                loop {
-                    let mut line = String::new();
-                    reader.read_line(&mut line).expect("header");
-                    if line.trim().is_empty() {
-                        break;
-                    }
-                    if let Some((name, value)) = line.split_once(':')
-                        && name.eq_ignore_ascii_case("content-length")
-                    {
-                        length = value.trim().parse().expect("length");
-                    }
-                }
-                let mut request = vec![0; length];
-                reader.read_exact(&mut request).expect("body");
-                let _ = record.send(serde_json::from_slice(&request).unwrap_or(Value::Null));
-                let body = r#"{"content": "pong"}"#;
-                let reply = format!(
-                    "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{body}",
-                    body.len()
-                );
-                stream.write_all(reply.as_bytes()).expect("answer");
-            }
-        });
-        FakeService { url, received }
-    }
-
-    fn next(&self) -> Value {
-        self.received.recv_timeout(Duration::from_secs(60)).expect("a server posted to the service")
-    }
-}
-
 /// Makes an outgoing-webhook bot owned by `owner`: its user id.
 fn outgoing_bot(api: &Api, owner: &Creds, name: &str, url: &str) -> u64 {
     let params = [("full_name", name), ("short_name", name), ("bot_type", "3"), ("payload_url", url)];
@@ -213,7 +147,7 @@ fn an_outgoing_webhook_is_called_once_for_a_message_both_servers_hear_of() {
     let owner = a.owner();
     let b = start_node(&url, "b", &loopback);
     // Three answers, so that a third (duplicate) post would be received and seen.
-    let service = FakeService::start(3);
+    let service = FakeService::start(vec![(200, r#"{"content": "pong"}"#); 3]);
     let bot_id = outgoing_bot(&a.api(), &owner, "echo", &service.url);
     // A queue on B: B surely hears of A's batches.
     let registered = b.api().post("/register", Some(&owner), &[("event_types", r#"["message"]"#)]).ok();
