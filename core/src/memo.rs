@@ -116,6 +116,8 @@ impl<S: Store> Store for Memo<'_, S> {
         message(id: MessageId) -> ApiResult<Option<Message>>;
         message_kind(id: MessageId) -> ApiResult<Option<crate::model::MessageKind>>;
         message_flags(user: UserId, message: MessageId) -> ApiResult<Option<MessageFlags>>;
+        prefetch_messages(user: UserId, ids: &[MessageId]) -> ApiResult<()>;
+        prefetch_message_extras(ids: &[MessageId]) -> ApiResult<()>;
         message_users(message: MessageId) -> ApiResult<Vec<UserId>>;
         sent_message(origin: &SendOrigin) -> ApiResult<Option<MessageId>>;
         reactions(message: MessageId) -> ApiResult<Vec<Reaction>>;

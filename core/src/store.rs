@@ -96,6 +96,15 @@ pub trait Store {
     }
     /// The user's flags for a message, or `None` if the user never received it.
     fn message_flags(&self, user: UserId, message: MessageId) -> ApiResult<Option<MessageFlags>>;
+    /// A hint: these messages and `user`'s flags for them are read next. A store whose every
+    /// read is a round trip (PostgreSQL) reads them together; one that reads memory ignores it.
+    fn prefetch_messages(&self, _user: UserId, _ids: &[MessageId]) -> ApiResult<()> {
+        Ok(())
+    }
+    /// A hint: these messages' reactions and submessages are read next (a page rendering).
+    fn prefetch_message_extras(&self, _ids: &[MessageId]) -> ApiResult<()> {
+        Ok(())
+    }
     /// Every user with flags for the message (who received it, or touched it as history).
     fn message_users(&self, message: MessageId) -> ApiResult<Vec<UserId>>;
     /// The message a remembered send posted (see [`SendOrigin::is_remembered`]). The record

@@ -140,6 +140,24 @@ macro_rules! read_operations {
             }
         }
 
+        /// Reads the rows under `keys` together, for the gets that follow: on PostgreSQL one
+        /// statement instead of a round trip each; nothing on redb, whose reads are memory.
+        pub fn prefetch(&self, keys: &[K::SelfType<'_>]) -> Result<(), Error> {
+            match self {
+                Self::Redb(_) => Ok(()),
+                Self::Postgres(table, ..) => table.prefetch(keys),
+            }
+        }
+
+        /// Reads the rows of each range `low..=high` together, for the ranges that follow (as
+        /// [`Self::prefetch`]).
+        pub fn prefetch_ranges(&self, ranges: &[(K::SelfType<'_>, K::SelfType<'_>)]) -> Result<(), Error> {
+            match self {
+                Self::Redb(_) => Ok(()),
+                Self::Postgres(table, ..) => table.prefetch_ranges(ranges),
+            }
+        }
+
         /// How many rows the table holds.
         pub fn row_count(&self) -> Result<u64, Error> {
             match self {

@@ -176,6 +176,21 @@ macro_rules! impl_store {
                 Ok(self.flags.get((user.0, message.0)).map_err(storage)?.map(|v| MessageFlags(v.value())))
             }
 
+            fn prefetch_messages(&self, user: UserId, ids: &[MessageId]) -> ApiResult<()> {
+                let messages: Vec<u64> = ids.iter().map(|id| id.0).collect();
+                self.messages.prefetch(&messages).map_err(storage)?;
+                let flags: Vec<(u64, u64)> = ids.iter().map(|id| (user.0, id.0)).collect();
+                self.flags.prefetch(&flags).map_err(storage)
+            }
+
+            fn prefetch_message_extras(&self, ids: &[MessageId]) -> ApiResult<()> {
+                // The bounds `reactions` and `submessages` read.
+                let ranges: Vec<((u64, u64), (u64, u64))> =
+                    ids.iter().map(|id| ((id.0, 0), (id.0, u64::MAX))).collect();
+                self.reactions.prefetch_ranges(&ranges).map_err(storage)?;
+                self.submessages.prefetch_ranges(&ranges).map_err(storage)
+            }
+
             fn message_users(&self, message: MessageId) -> ApiResult<Vec<UserId>> {
                 let mut users = Vec::new();
                 for row in

@@ -61,6 +61,9 @@ fn check_candidate(
     Ok(narrow.matches(&message, &facts).then_some(Match { message, flags }))
 }
 
+/// The most candidates a walk reads together (see [`Store::prefetch_messages`]).
+const CANDIDATES_AT_ONCE: u64 = 256;
+
 /// Walks the narrow's index from a bound, collecting up to `limit` matches.
 fn collect(
     store: &impl Store,
@@ -72,14 +75,19 @@ fn collect(
     limit: u64,
 ) -> ApiResult<Vec<Match>> {
     let mut found = Vec::new();
-    if limit == 0 {
-        return Ok(found);
-    }
-    for id in store.message_ids(&narrow.index(), from, to, direction)? {
-        if let Some(m) = check_candidate(store, actor, narrow, id?)? {
-            found.push(m);
-            if found.len() as u64 >= limit {
-                break;
+    let mut ids = store.message_ids(&narrow.index(), from, to, direction)?;
+    // As many candidates at a time as matches are still wanted (every one matches, in most
+    // narrows), so that the store reads them together; never more than a chunk.
+    while (found.len() as u64) < limit {
+        let wanted = (limit - found.len() as u64).min(CANDIDATES_AT_ONCE) as usize;
+        let candidates: Vec<MessageId> = ids.by_ref().take(wanted).collect::<ApiResult<_>>()?;
+        if candidates.is_empty() {
+            break;
+        }
+        store.prefetch_messages(actor.user.id, &candidates)?;
+        for id in candidates {
+            if let Some(m) = check_candidate(store, actor, narrow, id)? {
+                found.push(m);
             }
         }
     }
@@ -123,6 +131,8 @@ fn render(
     options: MessageOptions,
 ) -> ApiResult<Vec<u8>> {
     let access = UserAccess::of(store, &actor.realm, &actor.user)?;
+    let ids: Vec<MessageId> = matches.iter().map(|m| m.message.id).collect();
+    store.prefetch_message_extras(&ids)?;
     let page = matches
         .into_iter()
         .map(|m| {

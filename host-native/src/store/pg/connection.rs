@@ -28,15 +28,26 @@ const WRITER_LOCK: i64 = 0x636f_6e66_6162;
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
 pub enum Op {
     Get,
+    /// The rows under any of the keys in `$1` (a prefetch).
+    GetMany,
     Count,
     Ascending,
     Descending,
+    /// The rows of many ranges at once (`$1` low and `$2` high bounds, pairwise), each row
+    /// with the ordinal of its range.
+    Ranges,
 }
 
 impl Op {
     fn sql(self, table: &str) -> String {
         match self {
             Op::Get => format!("SELECT v FROM {table} WHERE k = $1"),
+            Op::GetMany => format!("SELECT k, v FROM {table} WHERE k = ANY($1)"),
+            // A nested loop: one index scan a range, as many at once.
+            Op::Ranges => format!(
+                "SELECT b.i, t.k, t.v FROM unnest($1::bytea[], $2::bytea[]) WITH ORDINALITY AS b(low, high, i) \
+                 JOIN {table} t ON t.k >= b.low AND t.k < b.high ORDER BY b.i, t.k"
+            ),
             Op::Count => format!("SELECT count(*) FROM {table}"),
             Op::Ascending => format!("SELECT k, v FROM {table} WHERE k >= $1 AND k < $2 ORDER BY k LIMIT $3"),
             Op::Descending => {

@@ -48,6 +48,60 @@ impl<K: OrderedKey, V: Value + 'static> PgTable<K, V> {
         Ok(value)
     }
 
+    /// Reads the rows under `keys` in one statement, for the gets that follow in this
+    /// transaction (absent rows are remembered as absent).
+    pub fn prefetch(&self, keys: &[K::SelfType<'_>]) -> Result<(), Error> {
+        let mut session = self.txn.session();
+        let wanted: Vec<Vec<u8>> =
+            keys.iter().map(K::encode).filter(|key| session.overlay.row(self.name, key).is_none()).collect();
+        if wanted.is_empty() {
+            return Ok(());
+        }
+        let statement = session.connection.statement(self.name, Op::GetMany)?;
+        let rows = session.connection.client().query(&statement, &[&wanted]).map_err(postgres_error)?;
+        let mut found: std::collections::HashMap<Vec<u8>, Vec<u8>> =
+            rows.into_iter().map(|row| (row.get(0), row.get(1))).collect();
+        for key in wanted {
+            let value = found.remove(&key);
+            session.overlay.remember(self.name, key, value);
+        }
+        Ok(())
+    }
+
+    /// Reads the rows of each range (both ends included, as `range(low..=high)` reads) in one
+    /// statement, for the ranges that follow in this transaction.
+    pub fn prefetch_ranges(&self, ranges: &[(K::SelfType<'_>, K::SelfType<'_>)]) -> Result<(), Error> {
+        let mut session = self.txn.session();
+        let bounds: Vec<(Vec<u8>, Vec<u8>)> = ranges
+            .iter()
+            .map(|(low, high)| {
+                let mut after_high = K::encode(high);
+                after_high.push(0);
+                (K::encode(low), after_high)
+            })
+            .filter(|(low, high)| session.overlay.range(self.name, low, high).is_none())
+            .collect();
+        if bounds.is_empty() {
+            return Ok(());
+        }
+        // The database answers ranges: it must hold this table's writes first.
+        session.flush(Some(self.name))?;
+        let (lows, highs): (Vec<&Vec<u8>>, Vec<&Vec<u8>>) = bounds.iter().map(|(l, h)| (l, h)).unzip();
+        let statement = session.connection.statement(self.name, Op::Ranges)?;
+        let rows = session.connection.client().query(&statement, &[&lows, &highs]).map_err(postgres_error)?;
+        let mut per_range: Vec<Vec<Row>> = vec![Vec::new(); bounds.len()];
+        for row in rows {
+            let ordinal: i64 = row.get(0);
+            if let Some(range) = usize::try_from(ordinal - 1).ok().and_then(|i| per_range.get_mut(i)) {
+                range.push((row.get(1), row.get(2)));
+            }
+        }
+        for ((low, high), rows) in bounds.into_iter().zip(per_range) {
+            session.overlay.remember_range(self.name, low, high, rows);
+        }
+        Ok(())
+    }
+
     /// Holds the write until a range over the table, or the commit (`overlay.rs`).
     pub fn insert(&self, key: &K::SelfType<'_>, value: &V::SelfType<'_>) -> Result<(), Error> {
         let value = V::as_bytes(value).as_ref().to_vec();
