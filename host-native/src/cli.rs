@@ -209,8 +209,9 @@ enum Command {
     /// an empty target, then check the copy (row counts, records and indexes). Servers on the
     /// source must be stopped.
     Migrate(crate::migrate::MigrateArgs),
-    /// Check a backup or a stopped server's data directory: every record, index, reference and
-    /// uploaded file. Exits non-zero on any problem.
+    /// Check a backup, a stopped server's data directory, or a PostgreSQL database
+    /// (--database): every record, index, reference and uploaded file. Exits non-zero on any
+    /// problem.
     Verify(crate::backups::command::VerifyArgs),
     /// Check the configuration (`--config FILE`, the CONFAB_* environment, the flags given here)
     /// without starting the server: every value is checked as `serve` checks it, and the

@@ -260,3 +260,38 @@ fn servers_starting_together_on_a_new_database_create_one_organization() {
         assert_eq!(me["email"], owners[0].email.as_str());
     }
 }
+
+#[test]
+fn confab_verify_checks_a_database_its_servers_are_using_and_the_files_it_names() {
+    let url = new_database();
+    let server = TestServer::start_with(BINARY, &["--database", &url]);
+    let owner = server.owner();
+    send(&server, &owner, 3);
+    let part = reqwest::blocking::multipart::Part::bytes(b"checked".to_vec()).file_name("plan.txt");
+    let uploaded: serde_json::Value = reqwest::blocking::Client::new()
+        .post(format!("{}/api/v1/user_uploads", server.base_url))
+        .basic_auth(&owner.email, Some(&owner.api_key))
+        .multipart(reqwest::blocking::multipart::Form::new().part("file", part))
+        .send()
+        .and_then(|r| r.json())
+        .expect("the upload's answer");
+    let verify = || {
+        Command::new(BINARY)
+            .args(["verify", "--database", &url])
+            .arg(&server.data_dir)
+            .output()
+            .expect("the binary runs")
+    };
+    let checked = verify();
+    let said = String::from_utf8_lossy(&checked.stdout);
+    assert!(checked.status.success(), "{said}{}", String::from_utf8_lossy(&checked.stderr));
+    assert!(said.contains("OK: the database passed every check"), "{said}");
+    assert!(said.contains("checked files named by records: 1"), "{said}");
+
+    let path = uploaded["url"].as_str().expect("the file's URL").trim_start_matches("/user_uploads/");
+    std::fs::remove_file(server.data_dir.join("uploads").join(path)).expect("the uploaded file");
+    let damaged = verify();
+    let said = String::from_utf8_lossy(&damaged.stdout);
+    assert!(!damaged.status.success(), "a missing file fails the check: {said}");
+    assert!(said.contains("is missing"), "{said}");
+}

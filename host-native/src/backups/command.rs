@@ -33,8 +33,13 @@ pub struct RestoreArgs {
 
 #[derive(clap::Args, Debug)]
 pub struct VerifyArgs {
-    /// A backup, or the data directory of a stopped server.
+    /// A backup, or the data directory of a stopped server; with --database, a data directory
+    /// whose uploads/ holds the database's files (servers running on it are fine).
     dir: PathBuf,
+    /// Check this PostgreSQL database (as given to `confab serve`) instead of DIR's file, on
+    /// one snapshot, while its servers run.
+    #[arg(long, value_name = "URL")]
+    database: Option<String>,
 }
 
 /// Asks the server running on the data directory for the backup, or copies a stopped one's.
@@ -84,10 +89,13 @@ pub fn restore(args: RestoreArgs) -> Result<(), String> {
 /// Exits non-zero when a problem is found.
 pub fn verify(args: VerifyArgs) -> Result<(), String> {
     let mut progress = Progress::to_stderr("verify");
-    let report = verify::verify_dir(&args.dir, &mut progress)?;
-    verify::print(&args.dir, &report);
+    let (report, what) = match &args.database {
+        Some(url) => (verify::verify_database(url, &args.dir, &mut progress)?, "the database".to_owned()),
+        None => (verify::verify_dir(&args.dir, &mut progress)?, args.dir.display().to_string()),
+    };
+    verify::print(&what, &report);
     match report.problem_count() {
         0 => Ok(()),
-        n => Err(format!("{} failed verification: {n} problems", args.dir.display())),
+        n => Err(format!("{what} failed verification: {n} problems")),
     }
 }

@@ -8,7 +8,7 @@ use std::path::Path;
 use super::{Manifest, Progress};
 use crate::store::log::LOG_FILE;
 use crate::store::verify::{Report, verify};
-use crate::store::{OpenError, ReadOnlyStore};
+use crate::store::{OpenError, ReadOnlyStore, Store};
 
 /// Checks `dir`; the report lists what was checked and every problem. `Err` when it could not
 /// be checked at all (no database, a server running on it).
@@ -63,6 +63,27 @@ pub fn verify_dir(dir: &Path, progress: &mut Progress) -> Result<Report, String>
     Ok(report)
 }
 
+/// Checks a PostgreSQL database on one snapshot (its servers may run), and the files its
+/// records name under `dir/uploads/` (the uploads its servers share).
+pub fn verify_database(url: &str, dir: &Path, progress: &mut Progress) -> Result<Report, String> {
+    if Store::postgres_tables(url)?.is_empty() {
+        return Err("the database holds no Confab tables".to_owned());
+    }
+    progress.stage("a PostgreSQL database: checking its records and the files they name")?;
+    let store = Store::open_postgres(url).map_err(|e| format!("cannot open the database: {e}"))?;
+    let tables = store.snapshot().map_err(|e| e.msg)?;
+    let mut report = match verify(&tables, progress) {
+        Ok(report) => report,
+        Err(e) => {
+            let mut report = Report::default();
+            report.problem(format!("the database could not be read whole: {e}"));
+            return Ok(report);
+        }
+    };
+    check_files(dir, &mut report, progress)?;
+    Ok(report)
+}
+
 /// Every file a record names must exist, with its recorded size.
 fn check_files(dir: &Path, report: &mut Report, progress: &mut Progress) -> Result<(), String> {
     progress.stage(&format!("checking the {} files the records name", report.files.len()))?;
@@ -94,8 +115,9 @@ fn check_files(dir: &Path, report: &mut Report, progress: &mut Progress) -> Resu
     Ok(())
 }
 
-/// Prints a report: what was checked, then every problem.
-pub fn print(dir: &Path, report: &Report) {
+/// Prints a report on `what` (a directory, or the database): what was checked, then every
+/// problem.
+pub fn print(what: &str, report: &Report) {
     for (what, count) in &report.checked {
         println!("checked {what}: {count}");
     }
@@ -106,7 +128,7 @@ pub fn print(dir: &Path, report: &Report) {
         println!("... and {} more problems", report.unlisted);
     }
     match report.problem_count() {
-        0 => println!("OK: {} passed every check", dir.display()),
-        n => println!("{n} problems found in {}", dir.display()),
+        0 => println!("OK: {what} passed every check"),
+        n => println!("{n} problems found in {what}"),
     }
 }
