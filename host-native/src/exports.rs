@@ -1,5 +1,6 @@
 //! Organization data exports, made off the request path: a task that wakes when an export is
-//! asked for (and once at startup, so an export a stop interrupted is made again), reads the
+//! asked for (and once at startup, so an export a stop interrupted is made again), claims it
+//! (servers sharing a database each find it; one claim wins under the writer's lock), reads the
 //! data on a snapshot (`api::realm_export::export_files`), writes it as a `.tar.gz` of JSON
 //! files into the uploads, and records the outcome through the writer. Anything that goes wrong,
 //! a panic included, ends the export with its `failed_timestamp` rather than ending the server.
@@ -7,7 +8,9 @@
 use std::io::Write;
 use std::sync::Arc;
 
-use confab_core::api::realm_export::{RealmExport, export_files, finish_realm_export, pending_exports};
+use confab_core::api::realm_export::{
+    RealmExport, claim_realm_export, export_files, finish_realm_export, pending_exports, stored_export,
+};
 use confab_core::store::Store as _;
 use confab_core::subdomains::Site;
 use flate2::Compression;
@@ -31,20 +34,67 @@ impl Exports {
         self.wake.notify_one();
     }
 
-    /// Makes exports for ever, one at a time.
+    /// Makes exports for ever, one at a time. On a database other servers share, it also
+    /// looks again every [`SHARED_RECHECK`]: an export asked for through another server, whose
+    /// server died while making it, is made here once that claim expires.
     pub async fn run(self, store: Arc<Store>, writer: Writer, site: Arc<Site>, files: Arc<FileStore>) {
         loop {
             let reader = store.clone();
             match tokio::task::spawn_blocking(move || reader.read(pending_exports)).await {
                 Ok(Ok(pending)) => {
                     for export in pending {
-                        make(&store, &writer, &site, &files, export).await;
+                        // Alone on its store, a server claims nothing: an export it was making
+                        // when it stopped is its own to make again at once.
+                        if !store.shares_events() || claim(&store, &writer, &export).await {
+                            make(&store, &writer, &site, &files, export).await;
+                        }
                     }
                 }
                 Ok(Err(e)) => tracing::error!("cannot read the pending exports: {e}"),
                 Err(e) => tracing::error!("reading the pending exports failed: {e}"),
             }
-            self.wake.notified().await;
+            if store.shares_events() {
+                tokio::select! {
+                    () = self.wake.notified() => {}
+                    () = tokio::time::sleep(SHARED_RECHECK) => {}
+                }
+            } else {
+                self.wake.notified().await;
+            }
+        }
+    }
+}
+
+/// How often a server on a shared database looks for exports no live server is making.
+const SHARED_RECHECK: std::time::Duration = std::time::Duration::from_secs(600);
+
+/// Claims the export for this attempt (`claim_realm_export`, under the writer's lock): true
+/// when this server is to make it, false when another server is making it or it is done.
+async fn claim(store: &Arc<Store>, writer: &Writer, export: &RealmExport) -> bool {
+    let token = match crate::secrets::random_alphanumeric(24) {
+        Ok(token) => token,
+        Err(e) => {
+            tracing::error!("cannot claim export {}: {e}", export.id);
+            return false;
+        }
+    };
+    let (asked, claiming, now) = (export.clone(), token.clone(), crate::http::now());
+    let claimed =
+        writer.submit(Box::new(move |tables| claim_realm_export(tables, &asked, &claiming, now))).await;
+    if let Err(e) = claimed {
+        tracing::error!("cannot claim export {}: {e}", export.id);
+        return false;
+    }
+    let (reader, asked) = (store.clone(), export.clone());
+    match tokio::task::spawn_blocking(move || reader.read(|t| stored_export(t, &asked))).await {
+        Ok(Ok(stored)) => stored.is_some_and(|stored| stored.claimed_by(&token)),
+        Ok(Err(e)) => {
+            tracing::error!("cannot read export {}: {e}", export.id);
+            false
+        }
+        Err(e) => {
+            tracing::error!("reading export {} failed: {e}", export.id);
+            false
         }
     }
 }

@@ -1,7 +1,8 @@
 //! Work that runs in the background, on two servers sharing one PostgreSQL database (issue 19):
 //! a scheduled message and a reminder that both servers wake for at the same moment are sent
-//! once, and an outgoing webhook is called once for each message that mentions its bot, by the
-//! server that took the message, though the other server hears of the message too.
+//! once, an outgoing webhook is called once for each message that mentions its bot, by the
+//! server that took the message, though the other server hears of the message too, and an
+//! organization export is made once.
 //!
 //! Each test starts its own servers on a database of its own, so it runs in the first (redb)
 //! pass of the suite only.
@@ -179,4 +180,46 @@ fn an_outgoing_webhook_is_called_once_for_a_message_both_servers_hear_of() {
         let contents: Vec<&Value> = said.iter().map(|m| &m["content"]).collect();
         assert_eq!(contents, [&json!("<p>pong</p>"), &json!("<p>pong</p>")], "read from {}", server.base_url);
     }
+}
+
+/// The export archives a server wrote into its uploads.
+fn export_archives(server: &TestServer) -> usize {
+    let exports = server.data_dir.join("uploads").join("exports");
+    let mut archives = 0;
+    let mut folders = vec![exports];
+    while let Some(folder) = folders.pop() {
+        for entry in std::fs::read_dir(&folder).into_iter().flatten().flatten() {
+            let path = entry.path();
+            if path.is_dir() {
+                folders.push(path);
+            } else if path.to_string_lossy().ends_with(".tar.gz") {
+                archives += 1;
+            }
+        }
+    }
+    archives
+}
+
+/// Both servers look for pending exports (B at its start); whichever claims it makes it. The
+/// two claiming at once is the writer lock's business, and the claim's rules (a live claim
+/// stands, a dead server's expires) are core's unit tests (`api::realm_export`).
+#[test]
+fn an_export_asked_for_through_one_server_is_made_once_and_listed_on_both() {
+    if confab_tests::not_on_postgres(FIRST_PASS_ONLY) {
+        return;
+    }
+    let url = new_database();
+    let a = start_node(&url, "a", &[]);
+    let owner = a.owner();
+    let asked = a.api().post("/export/realm", Some(&owner), &[]).ok();
+    let b = start_node(&url, "b", &[]);
+    let id = asked["id"].clone();
+    let export = eventually("the export made", || {
+        let exports = b.api().get("/export/realm", Some(&owner), &[]).ok()["exports"].clone();
+        let export = exports.as_array()?.iter().find(|e| e["id"] == id)?.clone();
+        (export["pending"] == false).then_some(export)
+    });
+    assert!(export["export_url"].is_string(), "made, not failed: {export}");
+    std::thread::sleep(BOTH_HAD_THEIR_CHANCE);
+    assert_eq!(export_archives(&a) + export_archives(&b), 1, "one archive, made by one server");
 }

@@ -42,9 +42,30 @@ pub struct RealmExport {
     pub path_id: Option<String>,
     pub failed_timestamp: Option<i64>,
     pub deleted_timestamp: Option<i64>,
+    /// Which server is making it, and since when ([`claim_realm_export`]).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub claim: Option<Claim>,
 }
 
+/// A server's claim on making an export: its token (random, per attempt) and when it claimed.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Claim {
+    pub token: String,
+    pub at: i64,
+}
+
+/// How long a claim holds. A server that died while making an export leaves its claim; after
+/// this, another server makes the export instead (an export of a large organization takes
+/// minutes, not an hour).
+pub const CLAIM_EXPIRES_SECONDS: i64 = 3600;
+
 impl RealmExport {
+    /// Whether the server holding `token` may make it now: it is pending, and either claimed
+    /// by that token or by no live claim.
+    pub fn claimed_by(&self, token: &str) -> bool {
+        self.pending() && self.claim.as_ref().is_some_and(|claim| claim.token == token)
+    }
+
     fn pending(&self) -> bool {
         self.path_id.is_none() && self.failed_timestamp.is_none()
     }
@@ -152,6 +173,7 @@ pub fn export_realm(store: &impl Store, actor: &Actor, params: &Params, now: i64
         path_id: None,
         failed_timestamp: None,
         deleted_timestamp: None,
+        claim: None,
     };
     let mut outcome = Outcome::default().reply("id", export.id);
     outcome.changes.push(put(&export));
@@ -214,6 +236,32 @@ pub fn pending_exports(store: &impl Store) -> ApiResult<Vec<RealmExport>> {
     }
     pending.sort_by_key(|e| e.id);
     Ok(pending)
+}
+
+/// Claims a pending export for the server holding `token`, unless another server's claim on
+/// it is younger than [`CLAIM_EXPIRES_SECONDS`]: servers sharing a database each find the
+/// pending exports, and the writer's lock lets one claim each. The host makes the export only
+/// if the stored record then names its token ([`RealmExport::claimed_by`]).
+pub fn claim_realm_export(
+    store: &impl Store,
+    export: &RealmExport,
+    token: &str,
+    now: i64,
+) -> ApiResult<Outcome> {
+    let stored = realm_exports(store, export.realm_id)?.into_iter().find(|e| e.id == export.id);
+    let Some(mut stored) = stored.filter(RealmExport::pending) else { return Ok(Outcome::default()) };
+    if stored.claim.as_ref().is_some_and(|claim| now < claim.at.saturating_add(CLAIM_EXPIRES_SECONDS)) {
+        return Ok(Outcome::default());
+    }
+    stored.claim = Some(Claim { token: token.to_owned(), at: now });
+    let mut outcome = Outcome::default();
+    outcome.changes.push(put(&stored));
+    Ok(outcome)
+}
+
+/// The stored record of an export, as it is now.
+pub fn stored_export(store: &impl Store, export: &RealmExport) -> ApiResult<Option<RealmExport>> {
+    Ok(realm_exports(store, export.realm_id)?.into_iter().find(|e| e.id == export.id))
 }
 
 /// What an export holds, as named JSON files: `realm.json` (the organization), `users.json`
@@ -363,4 +411,76 @@ fn push_every_id(store: &impl Store, index: &MessageIndex, ids: &mut Vec<Message
         ids.push(id?);
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::api::realm::{NewRealm, create_realm};
+    use crate::api::users::NewUser;
+    use crate::memory::MemoryStore;
+
+    /// An organization with one pending export, asked for by its owner.
+    fn pending_export() -> (MemoryStore, RealmExport) {
+        let mut store = MemoryStore::new();
+        let owner = NewUser {
+            email: "ada@example.com".into(),
+            full_name: "Ada".into(),
+            role: Role::Owner,
+            bot_type: None,
+            bot_owner_id: None,
+            api_key: "k".repeat(32),
+            password_hash: None,
+        };
+        let created = create_realm(&store, NewRealm { subdomain: String::new(), name: "T".into(), owner }, 1)
+            .expect("an organization");
+        store.apply_all(&created.changes);
+        let realm = store.realm_by_subdomain("").ok().flatten().expect("its id");
+        let owner = store.realm_user_ids(realm).expect("its users")[0];
+        let export = RealmExport {
+            id: 1_000,
+            realm_id: realm,
+            acting_user_id: owner,
+            export_type: EXPORT_PUBLIC,
+            export_time: 10,
+            path_id: None,
+            failed_timestamp: None,
+            deleted_timestamp: None,
+            claim: None,
+        };
+        store.apply(&put(&export));
+        (store, export)
+    }
+
+    fn claim(store: &mut MemoryStore, export: &RealmExport, token: &str, now: i64) -> bool {
+        let outcome = claim_realm_export(store, export, token, now).expect("a claim");
+        store.apply_all(&outcome.changes);
+        stored_export(store, export).expect("a read").expect("the export").claimed_by(token)
+    }
+
+    #[test]
+    fn the_first_server_to_claim_an_export_makes_it_and_the_second_does_not() {
+        let (mut store, export) = pending_export();
+        assert!(claim(&mut store, &export, "a", 100));
+        assert!(!claim(&mut store, &export, "b", 101), "a live claim stands");
+        assert!(claim(&mut store, &export, "a", 102), "its holder still holds it");
+    }
+
+    #[test]
+    fn a_claim_left_by_a_server_that_died_expires() {
+        let (mut store, export) = pending_export();
+        assert!(claim(&mut store, &export, "a", 100));
+        assert!(!claim(&mut store, &export, "b", 100 + CLAIM_EXPIRES_SECONDS - 1));
+        assert!(claim(&mut store, &export, "b", 100 + CLAIM_EXPIRES_SECONDS));
+    }
+
+    #[test]
+    fn a_finished_export_is_claimed_by_nobody() {
+        let (mut store, export) = pending_export();
+        let finished =
+            finish_realm_export(&store, "http://t", &export, Some("exports/1/x.tar.gz".into()), 50)
+                .expect("finished");
+        store.apply_all(&finished.changes);
+        assert!(!claim(&mut store, &export, "a", 100));
+    }
 }
