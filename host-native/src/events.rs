@@ -66,7 +66,12 @@ struct Inner {
     shares: AtomicBool,
     /// This server's name among several, which starts each of its queue ids.
     node: Option<NodeId>,
+    /// Told of every batch shared on the database ([`EventHub::on_shared_batches`]).
+    shared_hook: std::sync::OnceLock<SharedHook>,
 }
+
+/// What a server does with the batches other servers share, besides queueing them.
+type SharedHook = Box<dyn Fn(&[Notification]) + Send + Sync>;
 
 struct State {
     registry: Registry,
@@ -180,6 +185,7 @@ impl EventHub {
                 shared_cursor: Mutex::new(0),
                 shares: AtomicBool::new(false),
                 node,
+                shared_hook: std::sync::OnceLock::new(),
             }),
         }
     }
@@ -240,7 +246,12 @@ impl EventHub {
                     ));
                 }
                 match serde_json::from_slice::<Vec<Notification>>(&payload) {
-                    Ok(notifications) => woken.queue_ids.extend(self.queue(&notifications).queue_ids),
+                    Ok(notifications) => {
+                        if let Some(hook) = self.inner.shared_hook.get() {
+                            hook(&notifications);
+                        }
+                        woken.queue_ids.extend(self.queue(&notifications).queue_ids);
+                    }
                     Err(e) => tracing::error!("the events of batch {sequence} do not read: {e}"),
                 }
                 *cursor = sequence;
@@ -313,6 +324,13 @@ impl EventHub {
             _ => *cursor = last,
         }
         Ok(())
+    }
+
+    /// Has `hook` see the notifications of every batch shared on the database (PostgreSQL), as
+    /// they are queued: how a server hears that another one took work its own tasks share
+    /// (a scheduled message, an export). Set once; later calls are ignored.
+    pub fn on_shared_batches(&self, hook: impl Fn(&[Notification]) + Send + Sync + 'static) {
+        let _ = self.inner.shared_hook.set(Box::new(hook));
     }
 
     /// Discards every queue: their clients get BAD_EVENT_QUEUE_ID and register again, as after

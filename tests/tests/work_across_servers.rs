@@ -93,6 +93,39 @@ fn a_scheduled_message_is_sent_once_when_both_servers_wake_for_it() {
     }
 }
 
+/// B hears of the scheduled message A took (A's batch wakes B's delivery task); A dies before
+/// its time, and B sends it.
+#[test]
+fn a_scheduled_message_is_sent_by_the_other_server_when_the_one_that_took_it_dies() {
+    if confab_tests::not_on_postgres(FIRST_PASS_ONLY) {
+        return;
+    }
+    let url = new_database();
+    let mut a = start_node(&url, "a", &[]);
+    let owner = a.owner();
+    let b = start_node(&url, "b", &[]);
+    let general = b.api().get("/get_stream_id", Some(&owner), &[("stream", "general")]).ok()["stream_id"]
+        .as_u64()
+        .expect("stream_id")
+        .to_string();
+    let due = (unix_now() + 3).to_string();
+    let params = [
+        ("type", "stream"),
+        ("to", general.as_str()),
+        ("topic", "failover"),
+        ("content", "sent by the survivor"),
+        ("scheduled_delivery_timestamp", due.as_str()),
+    ];
+    a.api().post("/scheduled_messages", Some(&owner), &params).ok();
+    a.kill();
+    let narrow = topic("failover");
+    let sent = eventually("the scheduled message", || {
+        Some(newest(&b.api(), &owner, &narrow)).filter(|m| !m.is_empty())
+    });
+    assert_eq!(sent.len(), 1);
+    assert_eq!(sent[0]["content"], "<p>sent by the survivor</p>");
+}
+
 #[test]
 fn a_reminder_is_sent_once_across_servers() {
     if confab_tests::not_on_postgres(FIRST_PASS_ONLY) {
@@ -200,9 +233,10 @@ fn export_archives(server: &TestServer) -> usize {
     archives
 }
 
-/// Both servers look for pending exports (B at its start); whichever claims it makes it. The
-/// two claiming at once is the writer lock's business, and the claim's rules (a live claim
-/// stands, a dead server's expires) are core's unit tests (`api::realm_export`).
+/// Both servers look for the pending export at once (B hears of A's batch and wakes its own
+/// export task); each claims it under the writer's lock, and the one whose claim stands makes
+/// it. The claim's rules (a live claim stands, a dead server's expires) are core's unit tests
+/// (`api::realm_export`).
 #[test]
 fn an_export_asked_for_through_one_server_is_made_once_and_listed_on_both() {
     if confab_tests::not_on_postgres(FIRST_PASS_ONLY) {
@@ -211,8 +245,8 @@ fn an_export_asked_for_through_one_server_is_made_once_and_listed_on_both() {
     let url = new_database();
     let a = start_node(&url, "a", &[]);
     let owner = a.owner();
-    let asked = a.api().post("/export/realm", Some(&owner), &[]).ok();
     let b = start_node(&url, "b", &[]);
+    let asked = a.api().post("/export/realm", Some(&owner), &[]).ok();
     let id = asked["id"].clone();
     let export = eventually("the export made", || {
         let exports = b.api().get("/export/realm", Some(&owner), &[]).ok()["exports"].clone();

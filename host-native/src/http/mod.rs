@@ -108,13 +108,18 @@ impl AppState {
         };
         tokio::spawn(deliverer.run(deliveries));
         tokio::spawn(crate::missed_emails::run(opened_batches, store.clone(), writer.clone(), site.clone()));
+        let (deliveries, exports) = (Deliveries::default(), crate::exports::Exports::default());
+        events.on_shared_batches({
+            let (deliveries, exports) = (deliveries.clone(), exports.clone());
+            move |notifications| wake_for_shared_work(notifications, &deliveries, &exports)
+        });
         AppState {
             store,
             writer,
             events,
             site,
-            deliveries: Deliveries::default(),
-            exports: crate::exports::Exports::default(),
+            deliveries,
+            exports,
             rate_limits: RateLimits::new(RateLimitConfig::default()),
             passwords: PasswordChecks::one_per_core(),
             large_answers,
@@ -123,6 +128,29 @@ impl AppState {
             thumbnailer: Arc::new(Thumbnailer::new()),
             metrics,
             metrics_access: Arc::new(MetricsAccess::default()),
+        }
+    }
+}
+
+/// Wakes this server's delivery and export tasks for work another server took (on a shared
+/// database): a scheduled message or reminder created or changed there, or an export asked
+/// for there. The task then reads what is due and, for an export, claims it; so when the
+/// server that took the work is down, this one does it.
+fn wake_for_shared_work(
+    notifications: &[confab_core::events::Notification],
+    deliveries: &Deliveries,
+    exports: &crate::exports::Exports,
+) {
+    use confab_core::events::Notification;
+    for notification in notifications {
+        let body = match notification {
+            Notification::Other { body, .. } | Notification::PerUser { body, .. } => body,
+            _ => continue,
+        };
+        match body["type"].as_str() {
+            Some("scheduled_messages" | "reminders") => deliveries.wake(),
+            Some("realm_export") => exports.wake(),
+            _ => {}
         }
     }
 }
