@@ -52,6 +52,29 @@ impl MemoryStore {
         Self::default()
     }
 
+    /// A store holding one organization on the root, whose owner is `ada@example.com` with
+    /// this password hash: the fixture of core's unit tests.
+    #[cfg(test)]
+    pub fn with_one_organization(password_hash: Option<&str>) -> (MemoryStore, crate::model::Realm) {
+        use crate::api::realm::{NewRealm, create_realm};
+        use crate::api::users::NewUser;
+        let mut store = MemoryStore::new();
+        let owner = NewUser {
+            email: "ada@example.com".into(),
+            full_name: "Ada".into(),
+            role: crate::model::Role::Owner,
+            bot_type: None,
+            bot_owner_id: None,
+            api_key: "k".repeat(32),
+            password_hash: password_hash.map(str::to_owned),
+        };
+        let created = create_realm(&store, NewRealm { subdomain: String::new(), name: "T".into(), owner }, 1)
+            .expect("an organization");
+        store.apply_all(&created.changes);
+        let realm = store.realm_by_subdomain("").ok().flatten().and_then(|id| store.realm(id).ok().flatten());
+        (store, realm.expect("its record"))
+    }
+
     fn bump(&mut self, kind: IdKind, used: u64) {
         let next = self.counters.entry(kind.key()).or_insert(1);
         *next = (*next).max(used + 1);

@@ -63,29 +63,12 @@ pub fn login_limit_key(realm: &Realm, username: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::api::realm::{NewRealm, create_realm};
-    use crate::api::users::NewUser;
     use crate::memory::MemoryStore;
-    use crate::model::Role;
     use crate::rate_limit::Rules;
 
     /// An organization whose owner `ada@example.com` has the password hash `"HASH"`.
     fn organization() -> (MemoryStore, Realm) {
-        let mut store = MemoryStore::new();
-        let owner = NewUser {
-            email: "ada@example.com".into(),
-            full_name: "Ada".into(),
-            role: Role::Owner,
-            bot_type: None,
-            bot_owner_id: None,
-            api_key: "k".repeat(32),
-            password_hash: Some("HASH".into()),
-        };
-        let created = create_realm(&store, NewRealm { subdomain: String::new(), name: "T".into(), owner }, 1)
-            .expect("organization");
-        store.apply_all(&created.changes);
-        let realm = store.realm_by_subdomain("").ok().flatten().and_then(|id| store.realm(id).ok().flatten());
-        (store, realm.expect("realm"))
+        MemoryStore::with_one_organization(Some("HASH"))
     }
 
     /// The hashes `password_matches` was asked about when logging in as `username`.

@@ -416,26 +416,12 @@ fn push_every_id(store: &impl Store, index: &MessageIndex, ids: &mut Vec<Message
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::api::realm::{NewRealm, create_realm};
-    use crate::api::users::NewUser;
     use crate::memory::MemoryStore;
 
     /// An organization with one pending export, asked for by its owner.
     fn pending_export() -> (MemoryStore, RealmExport) {
-        let mut store = MemoryStore::new();
-        let owner = NewUser {
-            email: "ada@example.com".into(),
-            full_name: "Ada".into(),
-            role: Role::Owner,
-            bot_type: None,
-            bot_owner_id: None,
-            api_key: "k".repeat(32),
-            password_hash: None,
-        };
-        let created = create_realm(&store, NewRealm { subdomain: String::new(), name: "T".into(), owner }, 1)
-            .expect("an organization");
-        store.apply_all(&created.changes);
-        let realm = store.realm_by_subdomain("").ok().flatten().expect("its id");
+        let (mut store, realm) = MemoryStore::with_one_organization(None);
+        let realm = realm.id;
         let owner = store.realm_user_ids(realm).expect("its users")[0];
         let export = RealmExport {
             id: 1_000,
